@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// kblint has no package dependencies: the tokenizer, the YAML subset reader and the
+// argument parser are part of this package.
+let package = Package(
+    name: "kblint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "kblint", targets: ["KBLint"]),
+    ],
+    targets: [
+        .target(name: "Lexer"),
+        .target(name: "Rules", dependencies: ["Lexer"]),
+        .executableTarget(name: "KBLint", dependencies: ["Lexer", "Rules"]),
+        .testTarget(name: "LexerTests", dependencies: ["Lexer"]),
+        .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
+        .testTarget(name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"]),
+    ]
+)

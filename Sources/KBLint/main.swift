@@ -1,0 +1,4 @@
+import Lexer
+import Rules
+
+print("kblint")

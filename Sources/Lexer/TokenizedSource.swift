@@ -1,0 +1,36 @@
+/// The result of lexing one file: every token in order (comments included), the code view
+/// that rules walk (comments left out) and the bracket table over the code view.
+public struct TokenizedSource: Sendable {
+    public let file: SourceFile
+    /// All tokens, comments included, in source order. Bytes between tokens are trivia
+    /// (whitespace, newlines, a BOM): tokens plus trivia reproduce the file byte for byte.
+    public let tokens: [Token]
+    /// `tokens` without comments: what rules see.
+    public let code: [Token]
+    /// For each index of `code`: the index of the partner bracket of a `(`/`)`, `[`/`]`,
+    /// `{`/`}`, generic `<`/`>` or interpolation start/end, or -1. Unbalanced brackets have
+    /// no partner.
+    public let partner: [Int32]
+
+    public init(file: SourceFile, tokens: [Token], code: [Token], partner: [Int32]) {
+        self.file = file
+        self.tokens = tokens
+        self.code = code
+        self.partner = partner
+    }
+
+    /// The source text of a token.
+    public func text(of token: Token) -> String { file.text(token.range) }
+
+    /// Whether `token` spells exactly `word` (compares bytes, allocates nothing).
+    public func token(_ token: Token, is word: StaticString) -> Bool {
+        let length = word.utf8CodeUnitCount
+        guard token.length == length else { return false }
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            let start = Int(token.start)
+            let expected = word.utf8Start
+            for index in 0..<length where buffer[start + index] != expected[index] { return false }
+            return true
+        }
+    }
+}
