@@ -1,0 +1,28 @@
+import Lexer
+
+/// Why a configuration could not be used: a YAML syntax error, an unknown key or rule id, a
+/// value of the wrong type, an unreadable file, an unknown id on the command line. Prints
+/// like a compiler diagnostic (`file:line:column: error: message`) so editors can jump to it;
+/// the CLI prints it and exits with status 2.
+struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The configuration file; nil for errors in command-line flags.
+    let path: String?
+    /// Where in the file; nil when the whole file is concerned (it cannot be read).
+    let location: SourceLocation?
+    let message: String
+
+    init(path: String?, location: SourceLocation?, message: String) {
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
+    var description: String {
+        switch (path, location) {
+        case let (path?, location?): "\(path):\(location.line):\(location.column): error: \(message)"
+        case let (path?, nil): "\(path): error: \(message)"
+        case let (nil, location?): "\(location.line):\(location.column): error: \(message)"
+        case (nil, nil): "error: \(message)"
+        }
+    }
+}
