@@ -27,7 +27,8 @@ struct ReportSettings: Sendable, Hashable {
 
 /// Everything a reporter may show about one run.
 struct LintReport: Sendable {
-    /// Sorted by path, line, column, then rule id, whatever order they were given in.
+    /// Sorted by path, line, column, rule id, end, then message, whatever order they were
+    /// given in (so that findings at the same place have a fixed order too).
     let findings: [Finding]
     /// `FindingFingerprint` of each finding, in the same order.
     let fingerprints: [String]
@@ -49,13 +50,12 @@ struct LintReport: Sendable {
         self.settings = settings
     }
 
-    /// The order of every report: path, start, end, rule id, then message (so that even
-    /// findings at the same place have a fixed order).
+    /// The order of every report.
     static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
         if lhs.path != rhs.path { return lhs.path < rhs.path }
         if lhs.start != rhs.start { return lhs.start < rhs.start }
-        if lhs.end != rhs.end { return lhs.end < rhs.end }
         if lhs.ruleID != rhs.ruleID { return lhs.ruleID < rhs.ruleID }
+        if lhs.end != rhs.end { return lhs.end < rhs.end }
         return lhs.message < rhs.message
     }
 
