@@ -15,6 +15,10 @@ let package = Package(
         .executableTarget(name: "KBLint", dependencies: ["Lexer", "Rules"]),
         .testTarget(name: "LexerTests", dependencies: ["Lexer"]),
         .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
-        .testTarget(name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"]),
+        .testTarget(
+            name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"],
+            // Golden files and sample inputs, read through #filePath.
+            exclude: ["Fixtures"]
+        ),
     ]
 )

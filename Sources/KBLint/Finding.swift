@@ -19,6 +19,12 @@ struct Finding: Sendable, Hashable {
     let lineText: String
     let fix: Fix?
     let related: [RelatedFinding]
+    /// The text of the end line when the range ends on a later line (nil otherwise or when
+    /// unknown); reporters need it to express the end column in UTF-16 code units.
+    var endLineText: String? = nil
+    /// The fix's edits with their positions resolved (same order as `fix.edits`); empty when
+    /// there is no fix or the positions are unknown.
+    var resolvedEdits: [ResolvedEdit] = []
 }
 
 struct RelatedFinding: Sendable, Hashable {
@@ -26,4 +32,18 @@ struct RelatedFinding: Sendable, Hashable {
     let start: SourceLocation
     let end: SourceLocation
     let message: String
+    /// The text of the start line, and of the end line when it differs; nil when unknown.
+    /// Reporters that count columns in UTF-16 code units need them.
+    var lineText: String? = nil
+    var endLineText: String? = nil
+}
+
+/// A fix edit with its byte range resolved to 1-based lines and UTF-8 byte columns of the
+/// finding's file (`end` exclusive), so that reporters can show where it applies without
+/// reading the file.
+struct ResolvedEdit: Sendable, Hashable {
+    let range: Range<Int>
+    let start: SourceLocation
+    let end: SourceLocation
+    let replacement: String
 }

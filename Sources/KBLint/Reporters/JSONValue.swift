@@ -1,0 +1,78 @@
+/// A JSON document built in memory and written with a fixed layout. Objects keep their keys
+/// in the order given, so that reports are byte-for-byte reproducible (Foundation's
+/// serializer neither guarantees key order on every platform nor is needed for this).
+enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// Two-space indented text with `"key": value` pairs; empty containers stay on one line.
+    func rendered() -> String {
+        var output = ""
+        write(to: &output, indent: 0)
+        return output
+    }
+
+    private func write(to output: inout String, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .string(let value): output += JSONValue.quoted(value)
+        case .array(let elements):
+            guard !elements.isEmpty else { output += "[]"; return }
+            output += "[\n"
+            for (index, element) in elements.enumerated() {
+                output += String(repeating: "  ", count: indent + 1)
+                element.write(to: &output, indent: indent + 1)
+                output += index == elements.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: "  ", count: indent) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { output += "{}"; return }
+            output += "{\n"
+            for (index, member) in members.enumerated() {
+                output += String(repeating: "  ", count: indent + 1)
+                output += JSONValue.quoted(member.key) + ": "
+                member.value.write(to: &output, indent: indent + 1)
+                output += index == members.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: "  ", count: indent) + "}"
+        }
+    }
+
+    /// A JSON string literal: `"` and `\` escaped, `\n`, `\r`, `\t`, `\b`, `\f` in their short
+    /// forms, every other control character as `\u00XX`; everything else, non-ASCII included,
+    /// is kept as UTF-8.
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16, uppercase: true)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+{
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .int(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}

@@ -1,0 +1,108 @@
+import Lexer
+import Rules
+import XCTest
+@testable import KBLint
+
+/// The escaping, conversions and choices each format relies on, checked on their own.
+final class ReporterFormatTests: XCTestCase {
+    func testDefaultReporterKind() {
+        XCTAssertEqual(ReporterKind.defaultKind(githubActions: true, outputIsTerminal: true), .github)
+        XCTAssertEqual(ReporterKind.defaultKind(githubActions: true, outputIsTerminal: false), .github)
+        XCTAssertEqual(ReporterKind.defaultKind(githubActions: false, outputIsTerminal: true), .pretty)
+        XCTAssertEqual(ReporterKind.defaultKind(githubActions: false, outputIsTerminal: false), .xcode)
+    }
+
+    func testReporterNames() {
+        XCTAssertEqual(ReporterKind.allCases.map(\.rawValue),
+                       ["pretty", "xcode", "github", "sarif", "json", "checkstyle", "junit", "codeclimate", "summary"])
+        XCTAssertEqual(ReporterKind(rawValue: "sarif"), .sarif)
+    }
+
+    func testJSONStringEscaping() {
+        XCTAssertEqual(JSONValue.quoted("a\"b\\c"), #""a\"b\\c""#)
+        XCTAssertEqual(JSONValue.quoted("\n\r\t\u{08}\u{0C}"), #""\n\r\t\b\f""#)
+        XCTAssertEqual(JSONValue.quoted("\u{00}\u{1F}\u{7F}"), "\"\\u0000\\u001F\u{7F}\"")
+        XCTAssertEqual(JSONValue.quoted("título ⌨️ <&>/"), "\"título ⌨️ <&>/\"")
+    }
+
+    func testJSONLayout() {
+        let value = JSONValue.object([("b", 1), ("a", [true, .null]), ("e", .array([])), ("o", .object([]))])
+        XCTAssertEqual(value.rendered(), """
+            {
+              "b": 1,
+              "a": [
+                true,
+                null
+              ],
+              "e": [],
+              "o": {}
+            }
+            """)
+    }
+
+    func testXMLEscaping() {
+        XCTAssertEqual(XMLText.escaped("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;")
+        XCTAssertEqual(XMLText.escaped("a\nb\tc\r\u{01}"), "a&#10;b&#9;c&#13;\u{FFFD}")
+        XCTAssertEqual(XMLText.escapedContent("a\nb\tc\r<"), "a\nb\tc&#13;&lt;")
+    }
+
+    func testGitHubEscaping() {
+        XCTAssertEqual(GitHubReporter.escapedData("100% a:b,c\r\n"), "100%25 a:b,c%0D%0A")
+        XCTAssertEqual(GitHubReporter.escapedProperty("100% a:b,c\r\n"), "100%25 a%3Ab%2Cc%0D%0A")
+    }
+
+    func testUTF16Columns() {
+        let line = "é😀x"  // é: 2 bytes, 1 unit; 😀: 4 bytes, 2 units
+        XCTAssertEqual(ColumnConversion.utf16Column(1, in: line), 1)
+        XCTAssertEqual(ColumnConversion.utf16Column(3, in: line), 2)
+        XCTAssertEqual(ColumnConversion.utf16Column(7, in: line), 4)
+        XCTAssertEqual(ColumnConversion.utf16Column(8, in: line), 5)
+        XCTAssertEqual(ColumnConversion.utf16Column(9, in: line), 6)
+        XCTAssertEqual(ColumnConversion.utf16Column(5, in: line), 2, "inside 😀 maps to its column")
+    }
+
+    func testSARIFPercentEncoding() {
+        XCTAssertEqual(SARIFReporter.percentEncoded("Sources/My App/Ñ+x:y.swift"), "Sources/My%20App/%C3%91+x%3Ay.swift")
+        XCTAssertEqual(SARIFReporter.fileURI(directory: "/Users/dev"), "file:///Users/dev/")
+    }
+
+    func testGitHubPathsAreRelativeToTheWorkspace() {
+        let inside = ReportSettings(workspaceRoot: "/Users/dev", currentDirectory: ReportSamples.currentDirectory)
+        let output = GitHubReporter().render(ReportSamples.report(settings: inside))
+        XCTAssertTrue(output.contains("file=Chat App/Sources/Chat/ChatViewController.swift,"), output)
+        XCTAssertTrue(output.contains("file=/opt/shared/Generated/Keyboard+Frame.swift,"), output)
+        let without = ReportSettings(currentDirectory: ReportSamples.currentDirectory)
+        XCTAssertTrue(GitHubReporter().render(ReportSamples.report(settings: without))
+            .contains("file=Sources/Chat/ChatViewController.swift,"))
+    }
+
+    func testPrettyColorsOnlyWhenAsked() {
+        let plain = PrettyReporter().render(ReportSamples.report())
+        XCTAssertFalse(plain.contains("\u{1B}["))
+        let colored = PrettyReporter().render(ReportSamples.report(settings: ReportSettings(
+            useColor: true, currentDirectory: ReportSamples.currentDirectory)))
+        XCTAssertTrue(colored.contains("\u{1B}[31m\u{1B}[1merror:\u{1B}[0m"), colored)
+    }
+
+    func testEmptyReports() {
+        let empty = LintReport(
+            findings: [], rules: ReportSamples.rules, filesLinted: 1, toolVersion: "1",
+            settings: ReportSettings(currentDirectory: "/tmp"))
+        XCTAssertEqual(SummaryReporter().render(empty), "No problems found in 1 file.\n")
+        XCTAssertEqual(XcodeReporter().render(empty), "")
+        XCTAssertEqual(CodeClimateReporter().render(empty), "[]\n")
+        XCTAssertEqual(JSONReporter().render(empty), "{\n  \"version\": 1,\n  \"diagnostics\": []\n}\n")
+        XCTAssertTrue(JUnitReporter().render(empty).contains("failures=\"0\""))
+        XCTAssertEqual(CheckstyleReporter().render(empty),
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n</checkstyle>\n")
+    }
+
+    func testResolvedPositionsOfAMultiLineFinding() throws {
+        let finding = try XCTUnwrap(ReportSamples.findings.first { $0.ruleID == "sample_hardcoded_duration" })
+        XCTAssertEqual(finding.start, SourceLocation(line: 7, column: 9))
+        XCTAssertEqual(finding.end.line, 8)
+        XCTAssertEqual(finding.endLineText, "                       animations: { self.view.layoutIfNeeded() })")
+        XCTAssertEqual(finding.resolvedEdits.map(\.start), [SourceLocation(line: 7, column: 38)])
+        XCTAssertEqual(finding.related.map(\.path), ["Sources/Keyboard Helpers/KeyboardObserver.swift"])
+    }
+}
