@@ -31,8 +31,15 @@ public protocol Rule: Sendable {
     static var metadata: RuleMetadata { get }
     init()
     func check(_ context: RuleContext) -> [Diagnostic]
+    /// A cheap byte-level test run before a file is lexed for this rule: false means the rule
+    /// cannot report anything in `file` (say, it never mentions a keyboard notification), so
+    /// the driver skips it, and skips lexing when no rule is left. Must not give false
+    /// negatives. The default runs the rule on every file.
+    static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool
 }
 
 extension Rule {
+    public static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool { true }
+
     public var metadata: RuleMetadata { Self.metadata }
 }

@@ -1,0 +1,84 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `work` for every index in `0..<count` on `jobs` threads and returns the results in
+/// index order, so that the output never depends on scheduling. Workers take the next index
+/// from a shared counter, so one slow file does not hold up a whole share of the work.
+func parallelMap<Result: Sendable>(
+    count: Int, jobs: Int, _ work: @Sendable (Int) -> Result
+) -> [Result] {
+    let slots = ResultSlots<Result>(count: count)
+    let workers = max(1, min(jobs, count))
+    if workers == 1 {
+        for index in 0..<count { slots.store(work(index), at: index) }
+    } else {
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = slots.claimNext() {
+                slots.store(work(index), at: index)
+            }
+        }
+    }
+    return slots.results()
+}
+
+/// The number of processors this process may use (the `--jobs` default).
+func activeProcessorCount() -> Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
+/// Result storage shared by the workers. Every slot is written once, by the worker that
+/// claimed its index; the lock orders claims and makes the writes visible to the caller.
+private final class ResultSlots<Result: Sendable>: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var next = 0
+    private let count: Int
+    private var slots: [Result?]
+
+    init(count: Int) {
+        self.count = count
+        self.slots = Array(repeating: nil, count: count)
+    }
+
+    func claimNext() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func store(_ result: Result, at index: Int) {
+        lock.withLock { slots[index] = result }
+    }
+
+    func results() -> [Result] {
+        lock.withLock { slots.map { $0! } }
+    }
+}
+
+/// A pthread mutex: available on every platform kblint builds on, without Foundation.
+final class PThreadLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

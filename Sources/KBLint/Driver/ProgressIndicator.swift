@@ -1,0 +1,46 @@
+/// The `files done / total` line on a terminal's standard error. It appears only once a run
+/// has taken a second (short runs stay quiet) and never when standard error is not a
+/// terminal, so logs and pipes get no control characters.
+final class ProgressIndicator: @unchecked Sendable {
+    private let sink: any OutputSink
+    private let total: Int
+    private let phase: String
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private let lock = PThreadLock()
+    private var done = 0
+    private var lastDrawn: ContinuousClock.Instant?
+    private var isShowing = false
+
+    static let delay = Duration.seconds(1)
+    static let redrawInterval = Duration.milliseconds(100)
+
+    /// Nil when `sink` is not a terminal.
+    init?(sink: any OutputSink, total: Int, phase: String) {
+        guard sink.isTerminal, total > 0 else { return nil }
+        self.sink = sink
+        self.total = total
+        self.phase = phase
+        self.started = clock.now
+    }
+
+    func fileFinished() {
+        lock.withLock {
+            done += 1
+            let now = clock.now
+            guard now - started >= Self.delay else { return }
+            if let lastDrawn, now - lastDrawn < Self.redrawInterval, done < total { return }
+            lastDrawn = now
+            isShowing = true
+            sink.write("\r\u{1B}[K\(phase): \(done)/\(total) files")
+        }
+    }
+
+    /// Erases the line, so that what follows starts on a clean line.
+    func finish() {
+        lock.withLock {
+            if isShowing { sink.write("\r\u{1B}[K") }
+            isShowing = false
+        }
+    }
+}

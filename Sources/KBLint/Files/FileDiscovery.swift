@@ -1,0 +1,125 @@
+/// A file to lint: the path as users see it (relative to the current directory when under
+/// it) and the absolute path, both with `.`/`..` removed but symlinks kept as written.
+struct LintTarget: Sendable, Hashable {
+    let path: String
+    let absolutePath: String
+    /// Named on the command line (or in a file list) rather than found in a folder: such a
+    /// file is linted even when `excluded` matches it, unless `--force-exclude`.
+    let isExplicit: Bool
+}
+
+/// Finds the `.swift` files under the paths users give, the way every run must see them:
+/// sorted, each file once, hidden and build folders skipped, symlink loops cut.
+struct FileDiscovery {
+    /// Folder names never entered (besides hidden ones, whose names start with a dot).
+    static let defaultSkippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]
+
+    let currentDirectory: String
+    var skippedFolders: Set<String> = FileDiscovery.defaultSkippedFolders
+    /// Whether a discovered file (or folder, by absolute path) is excluded by configuration.
+    var isExcluded: (String) -> Bool = { _ in false }
+    /// Apply `isExcluded` to explicitly named files too.
+    var forceExclude = false
+
+    /// The files to lint under `paths`, and one error per path that cannot be read (the other
+    /// paths are still searched).
+    func discover(_ paths: [String]) -> (targets: [LintTarget], errors: [FileError]) {
+        var targets: [LintTarget] = []
+        var errors: [FileError] = []
+        var seen: Set<String> = []
+        for path in paths {
+            let absolute = PathName.absolute(path, from: currentDirectory)
+            let status: FileStatus
+            do {
+                status = try FileSystem.status(of: absolute)
+            } catch {
+                errors.append(FileError(path: path, reason: FileSystem.isSymbolicLink(absolute)
+                    ? "broken symbolic link" : "no such file or directory"))
+                continue
+            }
+            switch status.kind {
+            case .directory:
+                if forceExclude, isExcluded(absolute) { continue }
+                var visited: Set<FileIdentity> = [status.identity]
+                walk(absolute, visited: &visited, into: &targets, seen: &seen, errors: &errors)
+            case .regular, .other:
+                // Non-regular files (FIFOs, devices) are reported when read, not here.
+                if forceExclude, isExcluded(absolute) { continue }
+                if seen.insert(absolute).inserted {
+                    targets.append(target(absolute, isExplicit: true))
+                }
+            }
+        }
+        return (targets, errors)
+    }
+
+    private func walk(
+        _ folder: String, visited: inout Set<FileIdentity>, into targets: inout [LintTarget],
+        seen: inout Set<String>, errors: inout [FileError]
+    ) {
+        let names: [String]
+        do {
+            names = try FileSystem.contentsOfDirectory(folder)
+        } catch {
+            errors.append(error)
+            return
+        }
+        for name in names {
+            let child = folder == "/" ? "/" + name : folder + "/" + name
+            guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
+            switch status.kind {
+            case .directory:
+                if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child) { continue }
+                // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
+                guard visited.insert(status.identity).inserted else { continue }
+                walk(child, visited: &visited, into: &targets, seen: &seen, errors: &errors)
+            case .regular:
+                guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child) else { continue }
+                if seen.insert(child).inserted {
+                    targets.append(target(child, isExplicit: false))
+                }
+            case .other:
+                continue
+            }
+        }
+    }
+
+    private func target(_ absolute: String, isExplicit: Bool) -> LintTarget {
+        LintTarget(
+            path: PathName.display(absolute, relativeTo: currentDirectory),
+            absolutePath: absolute, isExplicit: isExplicit)
+    }
+}
+
+/// Lexical path arithmetic (no file-system access, symlinks kept as written).
+enum PathName {
+    /// `path` made absolute against `directory`, with `.`, `..` and repeated slashes removed.
+    static func absolute(_ path: String, from directory: String) -> String {
+        normalize(path.hasPrefix("/") ? path : directory + "/" + path)
+    }
+
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Relative to `directory` when `absolute` is under it, else `absolute` unchanged.
+    static func display(_ absolute: String, relativeTo directory: String) -> String {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        if absolute.hasPrefix(base) { return String(absolute.dropFirst(base.count)) }
+        return absolute
+    }
+
+    /// The folder part of a path (`/a/b/c.swift` → `/a/b`).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file-system problem with one path, printable as the line users see (exit code 2).
+struct FileError: Error, Hashable, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "\(path): \(reason)" }
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The C library's text for `code` (ENOENT → "No such file or directory").
+    init(path: String, errno code: Int32, doing action: String) {
+        self.init(path: path, reason: "\(action): \(String(cString: strerror(code)))")
+    }
+}
+
+/// What kind of thing a path names, following symlinks; `identity` tells directories apart
+/// so that a symlink loop is noticed.
+struct FileStatus: Sendable, Hashable {
+    enum Kind: Sendable { case regular, directory, other }
+    let kind: Kind
+    let identity: FileIdentity
+    let permissions: UInt32
+    let size: Int
+}
+
+struct FileIdentity: Sendable, Hashable {
+    let device: UInt64
+    let inode: UInt64
+}
+
+/// The handful of POSIX calls kblint needs, behind typed errors. Reading never blocks on a
+/// FIFO or device (non-regular files are refused before any read), and writing is atomic.
+enum FileSystem {
+    /// Files above this size are refused: token offsets are 32-bit, and no Swift source is
+    /// this large.
+    static let maximumFileSize = 256 << 20
+
+    static func status(of path: String) throws(FileError) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw FileError(path: path, errno: errno, doing: "cannot read")
+        }
+        return FileStatus(info)
+    }
+
+    /// Whether `path` is a symbolic link (not followed).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The bytes of a regular file.
+    static func readFile(_ path: String) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw FileError(path: path, errno: errno, doing: "cannot read")
+        }
+        switch FileStatus(info).kind {
+        case .directory: throw FileError(path: path, reason: "is a directory")
+        case .other: throw FileError(path: path, reason: "not a regular file (device, FIFO or socket); skipped")
+        case .regular: break
+        }
+        guard Int(info.st_size) <= maximumFileSize else {
+            throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, errno: errno, doing: "cannot read")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= maximumFileSize else {
+                throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
+            }
+        }
+        return bytes
+    }
+
+    /// Reads everything from a file descriptor (standard input).
+    static func readAll(descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: name, errno: errno, doing: "cannot read")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Names in a directory (without `.` and `..`), sorted bytewise so that every run walks
+    /// the tree in the same order.
+    static func contentsOfDirectory(_ path: String) throws(FileError) -> [String] {
+        guard let directory = opendir(path) else {
+            throw FileError(path: path, errno: errno, doing: "cannot list")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// Replaces the file at `path` with `bytes` so that readers see either the old or the new
+    /// content, never a mix: write a temporary file in the same folder, give it the old
+    /// permissions, then rename it over the original. A symlink is resolved first so that the
+    /// link stays a link.
+    static func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32) throws(FileError) {
+        let target = resolvedPath(path) ?? path
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot create a temporary file next to it") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: FileError?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError(path: path, errno: errno, doing: "cannot write")
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 {
+            failure = FileError(path: path, errno: errno, doing: "cannot keep permissions")
+        }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = FileError(path: path, errno: errno, doing: "cannot write")
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary, target) != 0 {
+            failure = FileError(path: path, errno: errno, doing: "cannot replace")
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Writes `bytes` to a new or existing file (reports given with `--output`).
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
+        defer { close(descriptor) }
+        let failure: Int32? = bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
+    }
+
+    /// Creates a new file, failing when it exists (`kblint init` never overwrites).
+    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw errno == EEXIST
+                ? FileError(path: path, reason: "already exists; not overwritten")
+                : FileError(path: path, errno: errno, doing: "cannot create")
+        }
+        close(descriptor)
+        try writeFile(path, bytes)
+    }
+
+    /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
+    static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func currentDirectory() -> String {
+        guard let buffer = getcwd(nil, 0) else { return "." }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+}
+
+extension FileStatus {
+    fileprivate init(_ info: stat) {
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        default: kind = .other
+        }
+        self.init(
+            kind: kind,
+            identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
+            permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size))
+    }
+}

@@ -1,0 +1,80 @@
+import Rules
+
+/// Applying the fixes rules attach to their diagnostics, in memory. Writing the result is the
+/// driver's job; this part is pure so that `--fix`, `--diff` and stdin mode share it.
+enum FixApplication {
+    /// Whether a fix may be applied under the user's choice of `--fix` / `--unsafe-fixes`.
+    static func isApplicable(_ fix: Fix, includingUnsafe: Bool) -> Bool {
+        fix.applicability == .safe || includingUnsafe
+    }
+
+    /// The fixes to apply together: whole fixes (all of their edits or none), in source
+    /// order, skipping any fix that overlaps one already taken or has a range outside the
+    /// file. Two insertions at the same offset also count as overlapping: their order would
+    /// be arbitrary.
+    static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
+        let ordered = fixes.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.edits.map(\.range.lowerBound).min() ?? 0
+            let right = rhs.element.edits.map(\.range.lowerBound).min() ?? 0
+            return (left, lhs.offset) < (right, rhs.offset)
+        }
+        var taken: [Range<Int>] = []
+        var chosen: [Fix] = []
+        for (_, fix) in ordered {
+            let ranges = fix.edits.map(\.range)
+            guard !ranges.isEmpty,
+                  ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= fileSize }),
+                  !hasOverlap(ranges + taken)
+            else { continue }
+            taken += ranges
+            chosen.append(fix)
+        }
+        return chosen
+    }
+
+    /// `bytes` with `edits` applied (edits must not overlap). Replacement text gets the
+    /// file's line ending, so a CRLF file stays CRLF.
+    static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
+        let lineEnding = LineEnding.dominant(in: bytes)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var cursor = 0
+        for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            result.append(contentsOf: bytes[cursor..<edit.range.lowerBound])
+            result.append(contentsOf: lineEnding.convert(Array(edit.replacement.utf8)))
+            cursor = edit.range.upperBound
+        }
+        result.append(contentsOf: bytes[cursor...])
+        return result
+    }
+
+    private static func hasOverlap(_ ranges: [Range<Int>]) -> Bool {
+        let sorted = ranges.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
+        for (left, right) in zip(sorted, sorted.dropFirst()) {
+            if right.lowerBound < left.upperBound || right.lowerBound == left.lowerBound { return true }
+        }
+        return false
+    }
+}
+
+/// A file's line terminator, so that inserted lines match the lines around them.
+enum LineEnding {
+    case lf, crlf
+
+    /// CRLF when the first line break of the file is CRLF, else LF.
+    static func dominant(in bytes: [UInt8]) -> LineEnding {
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return .lf }
+        return newline > 0 && bytes[newline - 1] == 0x0D ? .crlf : .lf
+    }
+
+    func convert(_ text: [UInt8]) -> [UInt8] {
+        guard self == .crlf, text.contains(0x0A) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(text.count + 8)
+        for (index, byte) in text.enumerated() {
+            if byte == 0x0A, index == 0 || text[index - 1] != 0x0D { result.append(0x0D) }
+            result.append(byte)
+        }
+        return result
+    }
+}

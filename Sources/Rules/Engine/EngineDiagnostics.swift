@@ -1,0 +1,83 @@
+import Lexer
+
+/// Diagnostics the engine itself reports, always on and never suppressible. They have
+/// metadata like rules so that `kblint rules`, `kblint explain` and Rules.md document them.
+public enum EngineDiagnostics {
+    public static let superfluousDisableCommandID = "superfluous_disable_command"
+    public static let invalidUTF8ID = "invalid_utf8"
+
+    public static let unsuppressibleIDs: Set<String> = [superfluousDisableCommandID, invalidUTF8ID]
+
+    public static let all: [RuleMetadata] = [superfluousDisableCommand, invalidUTF8]
+
+    public static let superfluousDisableCommand = RuleMetadata(
+        id: superfluousDisableCommandID, category: .engine, defaultSeverity: .warning,
+        summary: "A `kblint:disable` comment that suppressed nothing, names an unknown rule id, or cannot be parsed.",
+        rationale: """
+            A disable comment that no longer covers a finding hides the next real bug on that \
+            line, and one with a misspelt id never worked at all. Reporting them keeps \
+            suppressions honest as the code changes.
+            """,
+        fix: "Remove the id (or the whole comment); for an unknown id, use the suggested spelling.",
+        triggering: [
+            RuleExample("↓// kblint:disable:next keybord_duration_hardcoded\nlet duration = 0.25\n"),
+            RuleExample("↓// kblint:disable:this observer_token_discarded\nlet count = 1\n"),
+        ],
+        nonTriggering: [
+            RuleExample("// A comment that mentions kblint but is no directive.\nlet count = 1\n"),
+            RuleExample("let text = \"// kblint:disable:next all\"\n"),
+        ])
+
+    public static let invalidUTF8 = RuleMetadata(
+        id: invalidUTF8ID, category: .engine, defaultSeverity: .info,
+        summary: "The file is not valid UTF-8; it was linted byte by byte.",
+        rationale: """
+            Swift source must be UTF-8. kblint still lints such a file, but names with broken \
+            bytes may not match what the compiler sees, so findings in it can be incomplete.
+            """,
+        fix: "Re-save the file as UTF-8.",
+        triggering: [], nonTriggering: [RuleExample("let café = 1\n")])
+
+    /// `invalid_utf8` at the first byte that is not part of a valid UTF-8 sequence, or nil for a
+    /// valid file.
+    public static func invalidUTF8Diagnostic(in file: SourceFile) -> Diagnostic? {
+        guard let offset = firstInvalidUTF8Offset(file.bytes) else { return nil }
+        return Diagnostic(
+            ruleID: invalidUTF8ID, severity: invalidUTF8.defaultSeverity,
+            message: "the file is not valid UTF-8 (first bad byte at offset \(offset)); it was linted byte by byte",
+            range: offset..<min(offset + 1, file.bytes.count),
+            suggestion: invalidUTF8.fix)
+    }
+
+    /// The offset of the first byte that does not start or continue a valid sequence.
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                let lead = buffer[index]
+                if lead < 0x80 { index += 1; continue }
+                let length: Int
+                var minimumSecond: UInt8 = 0x80, maximumSecond: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; minimumSecond = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; maximumSecond = 0x9F
+                case 0xF0: length = 4; minimumSecond = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; maximumSecond = 0x8F
+                default: return index
+                }
+                guard index + length <= count else { return index }
+                let second = buffer[index + 1]
+                guard second >= minimumSecond, second <= maximumSecond else { return index }
+                for offset in 2..<max(length, 2) where buffer[index + offset] & 0xC0 != 0x80 {
+                    return index
+                }
+                index += length
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+@testable import KBLint
+
+final class FileDiscoveryTests: XCTestCase {
+    func testFindsSwiftFilesSortedSkippingHiddenAndBuildFolders() throws {
+        let tree = try TemporaryDirectory()
+        for path in ["b/Z.swift", "b/a.swift", "A.swift", "notes.txt", ".hidden/H.swift", ".build/B.swift",
+                     "Pods/P.swift", "Carthage/C.swift", "DerivedData/D.swift", "sub/.Dot.swift"] {
+            try tree.write(path, "let x = 1\n")
+        }
+        let discovery = FileDiscovery(currentDirectory: tree.path)
+        let (targets, errors) = discovery.discover(["."])
+        XCTAssertEqual(errors, [])
+        XCTAssertEqual(targets.map(\.path), ["A.swift", "b/Z.swift", "b/a.swift"])
+        XCTAssertEqual(targets.map(\.isExplicit), [false, false, false])
+    }
+
+    func testSymlinkLoopsAreWalkedOnceAndMissingPathsAreErrors() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("src/A.swift", "")
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/src/loop", withDestinationPath: tree.path + "/src")
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/src/dangling", withDestinationPath: tree.path + "/nowhere")
+        let discovery = FileDiscovery(currentDirectory: tree.path)
+        let (targets, errors) = discovery.discover(["src", "missing", "src/A.swift"])
+        XCTAssertEqual(targets.map(\.path), ["src/A.swift"])
+        XCTAssertEqual(errors.map(\.path), ["missing"])
+    }
+
+    func testExcludedAppliesToDiscoveredFilesAndToNamedOnesOnlyWhenForced() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("Generated/G.swift", "")
+        try tree.write("App/A.swift", "")
+        var discovery = FileDiscovery(currentDirectory: tree.path)
+        discovery.isExcluded = { $0.hasSuffix("/Generated") || $0.contains("/Generated/") }
+        XCTAssertEqual(discovery.discover(["."]).targets.map(\.path), ["App/A.swift"])
+        XCTAssertEqual(discovery.discover(["Generated/G.swift"]).targets.map(\.path), ["Generated/G.swift"])
+        discovery.forceExclude = true
+        XCTAssertEqual(discovery.discover(["Generated/G.swift"]).targets.map(\.path), [])
+    }
+
+    func testPathsOutsideTheCurrentDirectoryStayAbsolute() {
+        XCTAssertEqual(PathName.absolute("../x/./y.swift", from: "/a/b"), "/a/x/y.swift")
+        XCTAssertEqual(PathName.display("/a/b/c.swift", relativeTo: "/a"), "b/c.swift")
+        XCTAssertEqual(PathName.display("/ab/c.swift", relativeTo: "/a"), "/ab/c.swift")
+    }
+}
+
+final class FileSystemTests: XCTestCase {
+    func testReadRefusesFIFOsAndFoldersWithoutBlocking() throws {
+        let tree = try TemporaryDirectory()
+        let fifo = tree.path + "/pipe.swift"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        XCTAssertThrowsError(try FileSystem.readFile(fifo)) { error in
+            XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
+        }
+        XCTAssertThrowsError(try FileSystem.readFile(tree.path))
+        XCTAssertThrowsError(try FileSystem.readFile(tree.path + "/missing.swift"))
+    }
+
+    func testAtomicReplaceKeepsPermissionsAndLinks() throws {
+        let tree = try TemporaryDirectory()
+        let file = try tree.write("A.swift", "old\n")
+        XCTAssertEqual(chmod(file, 0o640), 0)
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/Link.swift", withDestinationPath: file)
+        try FileSystem.replaceAtomically(tree.path + "/Link.swift", with: Array("new\n".utf8), permissions: 0o640)
+        XCTAssertEqual(try tree.text("A.swift"), "new\n")
+        XCTAssertTrue(FileSystem.isSymbolicLink(tree.path + "/Link.swift"))
+        XCTAssertEqual(try FileSystem.status(of: file).permissions, 0o640)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: tree.path).filter { $0.contains("kblint-") }
+        XCTAssertEqual(leftovers, [])
+    }
+}

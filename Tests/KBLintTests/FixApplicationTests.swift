@@ -1,0 +1,106 @@
+import XCTest
+@testable import KBLint
+@testable import Rules
+
+final class FixApplicationTests: XCTestCase {
+    func edit(_ range: Range<Int>, _ text: String) -> Edit { Edit(range: range, replacement: text) }
+
+    func testOverlappingFixesAreDeferredWholeToTheNextRound() {
+        let first = Fix(.safe, edits: [edit(0..<3, "x"), edit(10..<12, "y")])
+        let overlapping = Fix(.safe, edits: [edit(11..<13, "z")])
+        let later = Fix(.safe, edits: [edit(20..<21, "w")])
+        let chosen = FixApplication.compatibleFixes([later, overlapping, first], fileSize: 30)
+        XCTAssertEqual(chosen, [first, later])
+    }
+
+    func testOutOfRangeAndSameOffsetInsertionsAreSkipped() {
+        let outside = Fix(.safe, edits: [edit(5..<40, "")])
+        let insertA = Fix(.safe, edits: [edit(4..<4, "a")])
+        let insertB = Fix(.safe, edits: [edit(4..<4, "b")])
+        XCTAssertEqual(FixApplication.compatibleFixes([outside, insertA, insertB], fileSize: 10), [insertA])
+    }
+
+    func testApplyKeepsCRLFAndBOM() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("a\r\nb\r\n".utf8)
+        let result = FixApplication.apply([edit(4..<4, "x\ny")], to: bytes)
+        XCTAssertEqual(result, [0xEF, 0xBB, 0xBF] + Array("ax\r\ny\r\nb\r\n".utf8))
+    }
+
+    func testApplicability() {
+        XCTAssertTrue(FixApplication.isApplicable(Fix(.safe, edits: []), includingUnsafe: false))
+        XCTAssertFalse(FixApplication.isApplicable(Fix(.unsafe, edits: []), includingUnsafe: false))
+        XCTAssertTrue(FixApplication.isApplicable(Fix(.unsafe, edits: []), includingUnsafe: true))
+    }
+}
+
+final class UnifiedDiffTests: XCTestCase {
+    func render(_ old: String, _ new: String) -> String {
+        String(decoding: UnifiedDiff.render(path: "A.swift", old: Array(old.utf8), new: Array(new.utf8)), as: UTF8.self)
+    }
+
+    func testSingleChangeWithContext() {
+        let old = (1...10).map { "line \($0)\n" }.joined()
+        let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")
+        XCTAssertEqual(render(old, new), """
+            --- a/A.swift
+            +++ b/A.swift
+            @@ -2,7 +2,7 @@
+             line 2
+             line 3
+             line 4
+            -line 5
+            +line five
+             line 6
+             line 7
+             line 8
+
+            """)
+    }
+
+    func testFarApartChangesMakeTwoHunksAndInsertionsCountLines() {
+        let old = (1...20).map { "l\($0)\n" }.joined()
+        let new = old.replacingOccurrences(of: "l2\n", with: "l2\nnew\n")
+            .replacingOccurrences(of: "l18\n", with: "")
+        XCTAssertEqual(render(old, new), """
+            --- a/A.swift
+            +++ b/A.swift
+            @@ -1,5 +1,6 @@
+             l1
+             l2
+            +new
+             l3
+             l4
+             l5
+            @@ -15,6 +16,5 @@
+             l15
+             l16
+             l17
+            -l18
+             l19
+             l20
+
+            """)
+    }
+
+    func testEqualInputsGiveNothingAndMissingFinalNewlineIsMarked() {
+        XCTAssertEqual(render("a\n", "a\n"), "")
+        XCTAssertEqual(render("a", "b"), """
+            --- a/A.swift
+            +++ b/A.swift
+            @@ -1,1 +1,1 @@
+            -a
+            \\ No newline at end of file
+            +b
+            \\ No newline at end of file
+
+            """)
+    }
+
+    func testMyersFindsTheShortestScript() {
+        let old = ["a", "b", "c", "a", "b", "b", "a"].map { Array($0.utf8) }
+        let new = ["c", "b", "a", "b", "a", "c"].map { Array($0.utf8) }
+        let changes = UnifiedDiff.changes(old, new)
+        let edits = changes.reduce(0) { $0 + ($1.oldEnd - $1.oldStart) + ($1.newEnd - $1.newStart) }
+        XCTAssertEqual(edits, 5)  // the classic example: D = 5
+    }
+}
