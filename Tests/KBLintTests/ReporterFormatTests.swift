@@ -84,6 +84,18 @@ final class ReporterFormatTests: XCTestCase {
         XCTAssertTrue(colored.contains("\u{1B}[31m\u{1B}[1merror:\u{1B}[0m"), colored)
     }
 
+    func testPrettyDoesNotPassEscapeSequencesFromTheSource() {
+        let file = SourceFile(path: "A.swift", text: "let s = \"\u{1B}[2J\"; x = 1\n")
+        let diagnostic = Diagnostic(
+            ruleID: "r", severity: .warning, message: "m\u{1B}]0;t", range: 16..<17, suggestion: "s")
+        let finding = Finding(diagnostic: diagnostic, file: file, path: "A.swift", absolutePath: "/A.swift")
+        let output = PrettyReporter().render(LintReport(
+            findings: [finding], rules: [], filesLinted: 1, toolVersion: "1",
+            settings: ReportSettings(currentDirectory: "/")))
+        XCTAssertFalse(output.contains("\u{1B}"), output)
+        XCTAssertTrue(output.contains("let s = \"\u{FFFD}[2J\"; x = 1\n   |                 ^\n"), output)
+    }
+
     func testEmptyReports() {
         let empty = LintReport(
             findings: [], rules: ReportSamples.rules, filesLinted: 1, toolVersion: "1",
