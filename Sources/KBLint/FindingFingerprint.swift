@@ -22,8 +22,7 @@ enum FindingFingerprint {
     /// The line without leading and trailing whitespace, inner runs collapsed to one space,
     /// so that re-indenting code keeps its findings' fingerprints.
     static func normalizedLine(_ line: String) -> String {
-        line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
-            .joined(separator: " ")
+        line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// FNV-1a, 64-bit, over the UTF-8 bytes, as 16 lowercase hex digits.
