@@ -3,6 +3,8 @@
 /// sharing those three — deliberately not the line number. SARIF's partialFingerprints,
 /// Code Climate's fingerprint and the baseline all use it, so the hash must be the same on
 /// every run and platform (Swift's `Hasher` is seeded per process and cannot be used).
+/// The path is `Finding.path`, relative to the current directory, so fingerprints match
+/// between runs started from the same directory (normally the repository root).
 enum FindingFingerprint {
     /// The fingerprints of `findings`, in the same order. Occurrence indexes count in the
     /// order given, so pass findings sorted (as `LintReport` holds them).
@@ -20,8 +22,7 @@ enum FindingFingerprint {
     /// The line without leading and trailing whitespace, inner runs collapsed to one space,
     /// so that re-indenting code keeps its findings' fingerprints.
     static func normalizedLine(_ line: String) -> String {
-        line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
-            .joined(separator: " ")
+        line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// FNV-1a, 64-bit, over the UTF-8 bytes, as 16 lowercase hex digits.

@@ -61,5 +61,6 @@ final class FindingFingerprintTests: XCTestCase {
 
     func testNormalizedLineCollapsesWhitespace() {
         XCTAssertEqual(FindingFingerprint.normalizedLine("\t  a   b\t c  \r"), "a b c")
+        XCTAssertEqual(FindingFingerprint.normalizedLine("a\u{00A0}\r\nb"), "a b")
     }
 }

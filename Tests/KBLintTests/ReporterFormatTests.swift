@@ -1,3 +1,4 @@
+import Foundation
 import Lexer
 import Rules
 import XCTest
@@ -82,6 +83,33 @@ final class ReporterFormatTests: XCTestCase {
         let colored = PrettyReporter().render(ReportSamples.report(settings: ReportSettings(
             useColor: true, currentDirectory: ReportSamples.currentDirectory)))
         XCTAssertTrue(colored.contains("\u{1B}[31m\u{1B}[1merror:\u{1B}[0m"), colored)
+    }
+
+    func testPrettyDoesNotPassEscapeSequencesFromTheSource() {
+        let file = SourceFile(path: "A.swift", text: "let s = \"\u{1B}[2J\"; x = 1\n")
+        let diagnostic = Diagnostic(
+            ruleID: "r", severity: .warning, message: "m\u{1B}]0;t", range: 16..<17, suggestion: "s")
+        let finding = Finding(diagnostic: diagnostic, file: file, path: "A.swift", absolutePath: "/A.swift")
+        let output = PrettyReporter().render(LintReport(
+            findings: [finding], rules: [], filesLinted: 1, toolVersion: "1",
+            settings: ReportSettings(currentDirectory: "/")))
+        XCTAssertFalse(output.contains("\u{1B}"), output)
+        XCTAssertTrue(output.contains("let s = \"\u{FFFD}[2J\"; x = 1\n   |                 ^\n"), output)
+    }
+
+    func testSARIFOmitsRuleIndexForRulesNotListed() {
+        let sample = ReportSamples.report()
+        let withoutFrameRule = LintReport(
+            findings: sample.findings, rules: sample.rules.filter { $0.id != "sample_unconverted_frame" },
+            filesLinted: 7, toolVersion: "1", settings: sample.settings)
+        let output = SARIFReporter().render(withoutFrameRule)
+        XCTAssertEqual(output.components(separatedBy: "\"ruleIndex\"").count - 1, 3, output)
+        XCTAssertTrue(output.contains("\"ruleId\": \"sample_unconverted_frame\",\n          \"level\""), output)
+    }
+
+    func testXcodeMakesRelatedPathsAbsolute() {
+        let output = XcodeReporter().render(ReportSamples.report(settings: ReportSettings(currentDirectory: "/")))
+        XCTAssertTrue(output.contains("\n/Sources/Keyboard Helpers/KeyboardObserver.swift:4:41: note: the duration is hard-coded here\n"), output)
     }
 
     func testEmptyReports() {

@@ -7,7 +7,8 @@ import Rules
 /// Escaping follows the Actions toolkit: in the message `%`, CR and LF become `%25`, `%0D`,
 /// `%0A`; property values additionally escape `:` and `,` as `%3A` and `%2C`. Columns are
 /// UTF-16 code units and are given only for single-line ranges (the runner rejects columns
-/// on multi-line ones); `endColumn` is inclusive (the last character's column).
+/// on multi-line ones); `endColumn` is exclusive, as in every other format (and in Ruff's
+/// annotations).
 struct GitHubReporter: Reporter {
     func render(_ report: LintReport) -> String {
         var output = ""
@@ -19,7 +20,7 @@ struct GitHubReporter: Reporter {
                 let column = ColumnConversion.utf16Column(finding.start.column, in: finding.lineText)
                 let end = ColumnConversion.utf16Column(finding.end.column, in: finding.lineText)
                 properties.append(("col", String(column)))
-                properties.append(("endColumn", String(max(column, end - 1))))
+                properties.append(("endColumn", String(max(column, end))))
             }
             properties.append(("title", "kblint(\(finding.ruleID))"))
             var message = finding.message + "\n\nFix: " + finding.suggestion

@@ -24,16 +24,17 @@ struct PrettyReporter: Reporter {
     private func block(for finding: Finding, style: Style) -> String {
         let severityColor = style.color(for: finding.severity)
         let messageLines = finding.message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { displayable(String($0)) }
         var output = style.bold("\(finding.path):\(finding.start.line):\(finding.start.column):")
         output += " " + style.apply(severityColor + Style.boldCode, finding.severity.rawValue + ":")
-        output += " " + style.bold(String(messageLines.first ?? "")) + " " + style.dim("[\(finding.ruleID)]") + "\n"
+        output += " " + style.bold(messageLines.first ?? "") + " " + style.dim("[\(finding.ruleID)]") + "\n"
 
         let lineNumber = String(finding.start.line)
         let gutter = String(repeating: " ", count: lineNumber.count + 2)
         for continuation in messageLines.dropFirst() {
             output += gutter + "   " + continuation + "\n"
         }
-        output += style.apply(Style.blue, " " + lineNumber + " |") + " " + finding.lineText + "\n"
+        output += style.apply(Style.blue, " " + lineNumber + " |") + " " + displayable(finding.lineText) + "\n"
         var marker = caretIndent(finding.lineText, column: finding.start.column)
         marker += style.apply(severityColor, carets(for: finding))
         if finding.end.line > finding.start.line {
@@ -51,6 +52,19 @@ struct PrettyReporter: Reporter {
         for related in finding.related {
             output += style.apply(Style.blue, gutter + "=") + " " + style.apply(Style.cyan, "note:")
             output += " \(related.path):\(related.start.line):\(related.start.column): \(related.message)\n"
+        }
+        return output
+    }
+
+    /// The line with control characters other than tab shown as U+FFFD, so that a file
+    /// cannot send escape sequences to the terminal; one character each, so carets still
+    /// line up.
+    private func displayable(_ line: String) -> String {
+        var output = ""
+        for character in line {
+            let isControl = character != "\t"
+                && character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            output.append(isControl ? "\u{FFFD}" : character)
         }
         return output
     }

@@ -96,7 +96,7 @@ enum ReporterKind: String, CaseIterable, Sendable {
 
 extension Severity {
     /// SARIF's and Xcode's word for the severity: they know error, warning and note.
-    var noteLevel: String {
+    var compilerLevel: String {
         switch self {
         case .error: "error"
         case .warning: "warning"

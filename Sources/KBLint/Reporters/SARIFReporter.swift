@@ -68,7 +68,7 @@ struct SARIFReporter: Reporter {
             ])),
             ("helpUri", .string(helpURI)),
             ("defaultConfiguration", .object([
-                ("level", .string(rule.defaultSeverity.noteLevel)),
+                ("level", .string(rule.defaultSeverity.compilerLevel)),
             ])),
             ("properties", .object([
                 ("category", .string(rule.category.rawValue)),
@@ -80,7 +80,7 @@ struct SARIFReporter: Reporter {
     private func result(for finding: Finding, fingerprint: String, ruleIndex: Int?) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("ruleId", .string(finding.ruleID))]
         if let ruleIndex { members.append(("ruleIndex", .int(ruleIndex))) }
-        members.append(("level", .string(finding.severity.noteLevel)))
+        members.append(("level", .string(finding.severity.compilerLevel)))
         members.append(("message", .object([("text", .string(finding.message))])))
         let region = SARIFReporter.region(
             start: finding.start, end: finding.end,

@@ -35,16 +35,14 @@ struct SummaryReporter: Reporter {
         return output + "\n" + SummaryReporter.summaryLine(report) + "\n"
     }
 
-    /// "Found 3 problems (1 error, 1 warning, 1 info) in 2 of 5 files." or
-    /// "No problems found in 5 files."
+    /// "Found 3 problems (1 error, 2 warnings) in 2 of 5 files." (severities without
+    /// findings left out) or "No problems found in 5 files."
     static func summaryLine(_ report: LintReport) -> String {
         let files = counted(report.filesLinted, "file", "files")
         guard !report.findings.isEmpty else { return "No problems found in \(files)." }
-        let parts = [
-            counted(report.count(of: .error), "error", "errors"),
-            counted(report.count(of: .warning), "warning", "warnings"),
-            counted(report.count(of: .info), "info", "infos"),
-        ]
+        let parts = [(Severity.error, "errors"), (.warning, "warnings"), (.info, "infos")]
+            .filter { report.count(of: $0.0) > 0 }
+            .map { counted(report.count(of: $0.0), $0.0.rawValue, $0.1) }
         return "Found \(counted(report.findings.count, "problem", "problems"))"
             + " (\(parts.joined(separator: ", "))) in \(report.filesWithFindings) of \(files)."
     }

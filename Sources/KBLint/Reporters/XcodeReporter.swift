@@ -10,7 +10,7 @@ struct XcodeReporter: Reporter {
         var output = ""
         for finding in report.findings {
             output += "\(finding.absolutePath):\(finding.start.line):\(finding.start.column): "
-            output += "\(finding.severity.noteLevel): \(oneLine(finding.message)) (\(finding.ruleID))\n"
+            output += "\(finding.severity.compilerLevel): \(oneLine(finding.message)) (\(finding.ruleID))\n"
             for related in finding.related {
                 let path = absolute(related.path, in: report.settings.currentDirectory)
                 output += "\(path):\(related.start.line):\(related.start.column): "
@@ -26,6 +26,7 @@ struct XcodeReporter: Reporter {
     }
 
     private func absolute(_ path: String, in directory: String) -> String {
-        path.hasPrefix("/") ? path : directory + "/" + path
+        if path.hasPrefix("/") { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 }
