@@ -9,13 +9,21 @@ enum FindingFingerprint {
     /// The fingerprints of `findings`, in the same order. Occurrence indexes count in the
     /// order given, so pass findings sorted (as `LintReport` holds them).
     static func fingerprints(of findings: [Finding]) -> [String] {
-        var occurrences: [String: Int] = [:]
+        identities(of: findings, path: \.path).map(\.fingerprint)
+    }
+
+    /// The parts of the key, for the baseline, which stores them readably and keys findings
+    /// by their path relative to the baseline file's folder so that it matches from any
+    /// directory. Occurrence indexes count in the order given, as above.
+    static func identities(of findings: [Finding], path: (Finding) -> String) -> [FindingIdentity] {
+        var occurrences: [FindingIdentity.Place: Int] = [:]
         return findings.map { finding in
-            let key = [finding.ruleID, finding.path, normalizedLine(finding.lineText)]
-                .joined(separator: "\u{1F}")
-            let index = occurrences[key, default: 0]
-            occurrences[key] = index + 1
-            return hexFNV1a64(key + "\u{1F}" + String(index))
+            let place = FindingIdentity.Place(
+                ruleID: finding.ruleID, path: path(finding),
+                normalizedLine: normalizedLine(finding.lineText))
+            let index = occurrences[place, default: 0]
+            occurrences[place] = index + 1
+            return FindingIdentity(place: place, occurrence: index)
         }
     }
 
@@ -34,5 +42,23 @@ enum FindingFingerprint {
         }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// What a fingerprint is computed from: a finding's rule, path and normalized start line,
+/// and its index among findings sharing those three.
+struct FindingIdentity: Sendable, Hashable {
+    struct Place: Sendable, Hashable {
+        let ruleID: String
+        let path: String
+        let normalizedLine: String
+    }
+
+    let place: Place
+    let occurrence: Int
+
+    var fingerprint: String {
+        let key = [place.ruleID, place.path, place.normalizedLine, String(occurrence)]
+        return FindingFingerprint.hexFNV1a64(key.joined(separator: "\u{1F}"))
     }
 }
