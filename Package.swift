@@ -8,11 +8,22 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "kblint", targets: ["KBLint"]),
+        // Lints a target's sources during `swift build` and Xcode builds.
+        .plugin(name: "KBLintBuildToolPlugin", targets: ["KBLintBuildToolPlugin"]),
+        // `swift package kblint [--target NAME] [-- kblint arguments]`.
+        .plugin(name: "KBLintCommandPlugin", targets: ["KBLintCommandPlugin"]),
     ],
     targets: [
         .target(name: "Lexer"),
         .target(name: "Rules", dependencies: ["Lexer"]),
         .executableTarget(name: "KBLint", dependencies: ["Lexer", "Rules"]),
+        .plugin(name: "KBLintBuildToolPlugin", capability: .buildTool(), dependencies: ["KBLint"]),
+        .plugin(
+            name: "KBLintCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "kblint", description: "Lint the package's Swift files with kblint")),
+            dependencies: ["KBLint"]
+        ),
         .testTarget(name: "LexerTests", dependencies: ["Lexer"]),
         .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
         .testTarget(
