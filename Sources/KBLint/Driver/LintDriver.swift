@@ -130,8 +130,11 @@ struct LintDriver: Sendable {
                     diagnostics.compactMap(\.fix).filter { FixApplication.isApplicable($0, includingUnsafe: fixMode.includesUnsafe) },
                     fileSize: current.bytes.count)
                 guard !fixes.isEmpty else { break }
+                let fixed = FixApplication.apply(fixes.flatMap(\.edits), to: current.bytes)
+                // A fix that changes nothing would be offered forever.
+                guard fixed != current.bytes else { break }
                 outcome.fixesApplied += fixes.count
-                current = SourceFile(path: input.target.path, bytes: FixApplication.apply(fixes.flatMap(\.edits), to: current.bytes))
+                current = SourceFile(path: input.target.path, bytes: fixed)
                 diagnostics = check(current, selections: selections, plan: plan, project: project)
             }
             if current.bytes != original {
@@ -210,7 +213,7 @@ struct LintDriver: Sendable {
     }
 
     /// Writes the fixed file unless it changed on disk since it was read.
-    private func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
+    func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
         let status = try FileSystem.status(of: target.absolutePath)
         let onDisk = try FileSystem.readFile(target.absolutePath)
         guard onDisk == original else {
