@@ -7,7 +7,7 @@ final class ConfigurationResolverTests: XCTestCase {
     private let rules = ConfigurationTestRules.all
 
     private func resolver(
-        _ directory: TemporaryDirectory, config: String? = nil, overrides: RuleOverrides = RuleOverrides(),
+        _ directory: ConfigurationFixtureDirectory, config: String? = nil, overrides: RuleOverrides = RuleOverrides(),
         fileSystem: any ConfigurationFileSystem = DiskFileSystem()
     ) throws -> ConfigurationResolver {
         try ConfigurationResolver(
@@ -16,7 +16,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testWithoutConfigurationFilesEverythingIsDefault() throws {
-        let directory = try TemporaryDirectory(files: ["Sources/A.swift": ""])
+        let directory = try ConfigurationFixtureDirectory(files: ["Sources/A.swift": ""])
         let configuration = try resolver(directory).configuration(forFileAt: "Sources/A.swift")
         XCTAssertEqual(configuration.files, [])
         XCTAssertNil(configuration.deploymentTarget)
@@ -24,7 +24,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testTheNearestFileAppliesOnTopOfTheOnesAbove() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try ConfigurationFixtureDirectory(files: [
             ".kblint.yml": "excluded: [Pods]\ndisabled_rules: [keyboard_curve_unshifted]\nstrict: true\n",
             "Feature/.kblint.yml": "excluded: [Generated]\nstrict: false\nopt_in_rules: [content_inset_adjustment_never]\n",
         ])
@@ -45,7 +45,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testAnExplicitFileIsTheOnlyOneThatApplies() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try ConfigurationFixtureDirectory(files: [
             ".kblint.yml": "strict: true\n",
             "ci/kblint-ci.yml": "excluded: [../Vendor]\nreporter: json\n",
         ])
@@ -58,7 +58,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testMissingOrBrokenExplicitFilesFailAtOnce() throws {
-        let directory = try TemporaryDirectory(files: ["bad.yml": "strict: maybe\n"])
+        let directory = try ConfigurationFixtureDirectory(files: ["bad.yml": "strict: maybe\n"])
         XCTAssertThrowsError(try resolver(directory, config: "missing.yml")) { error in
             XCTAssertEqual("\(error)", "missing.yml: error: cannot read the configuration file")
         }
@@ -68,7 +68,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testABrokenNestedFileFailsOnlyTheFilesBelowIt() throws {
-        let directory = try TemporaryDirectory(files: ["Broken/.kblint.yml": "exclude: [x]\n"])
+        let directory = try ConfigurationFixtureDirectory(files: ["Broken/.kblint.yml": "exclude: [x]\n"])
         let counting = CountingFileSystem()
         let resolver = try resolver(directory, fileSystem: counting)
         for _ in 0..<3 {
@@ -81,7 +81,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testLookupsAreCachedPerFolder() throws {
-        let directory = try TemporaryDirectory(files: [".kblint.yml": "strict: true\n", "Package.swift": ".iOS(.v15)"])
+        let directory = try ConfigurationFixtureDirectory(files: [".kblint.yml": "strict: true\n", "Package.swift": ".iOS(.v15)"])
         let counting = CountingFileSystem()
         let resolver = try resolver(directory, fileSystem: counting)
         for index in 0..<2_000 {
@@ -94,7 +94,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testConcurrentLookupsAgree() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try ConfigurationFixtureDirectory(files: [
             ".kblint.yml": "strict: true\n", "A/.kblint.yml": "strict: false\n", "A/Podfile": "platform :ios, '13.0'\n",
         ])
         let resolver = try resolver(directory)
@@ -110,14 +110,14 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testCommandLineOverridesApplyToEveryFile() throws {
-        let directory = try TemporaryDirectory(files: ["Sub/.kblint.yml": "disabled_rules: [keyboard_curve_unshifted]\n"])
+        let directory = try ConfigurationFixtureDirectory(files: ["Sub/.kblint.yml": "disabled_rules: [keyboard_curve_unshifted]\n"])
         let resolver = try resolver(directory, overrides: RuleOverrides(enabled: ["keyboard_curve_unshifted"]))
         XCTAssertTrue(try resolver.configuration(forFileAt: "Sub/A.swift").isEnabled(ConfigurationTestRules.curveUnshifted))
         XCTAssertThrowsError(try self.resolver(directory, overrides: RuleOverrides(only: ["nope"])))
     }
 
     func testConfiguredDeploymentTargetWinsOverProjectFiles() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try ConfigurationFixtureDirectory(files: [
             ".kblint.yml": "deployment_target: 16.0\n",
             "Package.swift": "platforms: [.iOS(.v15)]",
         ])
@@ -127,7 +127,7 @@ final class ConfigurationResolverTests: XCTestCase {
     }
 
     func testDeploymentTargetComesFromTheNearestProjectFile() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try ConfigurationFixtureDirectory(files: [
             "Package.swift": "let package = Package(\n  platforms: [\n    .iOS(.v15_4), .macOS(.v12)\n  ]\n)\n",
             "App/App.xcodeproj/project.pbxproj": """
                 IPHONEOS_DEPLOYMENT_TARGET = 14.0;

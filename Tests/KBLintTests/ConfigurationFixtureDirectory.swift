@@ -3,7 +3,7 @@ import Foundation
 
 /// A fresh folder under the system's temporary directory, filled from a path → contents
 /// table and removed when the test ends.
-final class TemporaryDirectory {
+final class ConfigurationFixtureDirectory {
     let path: String
 
     init(files: [String: String] = [:]) throws {
