@@ -21,4 +21,30 @@ final class RepositoryConfigurationTests: XCTestCase {
             XCTAssertTrue(text.contains("\n# \(key):") || text.contains("\n\(key):"), "\(key) is not documented")
         }
     }
+
+    func testTheReadmeExampleIsAValidConfiguration() throws {
+        let readme = String(decoding: try XCTUnwrap(DiskFileSystem().contentsOfFile(
+            atPath: LexicalPath.appending("README.md", to: repositoryRoot))), as: UTF8.self)
+        let section = try XCTUnwrap(readme.range(of: "## Configuration"), "README has no Configuration section")
+        let start = try XCTUnwrap(readme.range(of: "```yaml\n", range: section.upperBound..<readme.endIndex))
+        let end = try XCTUnwrap(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let example = String(readme[start.upperBound..<end.lowerBound])
+        func rule(_ id: String, optIn: Bool = false) -> RuleMetadata {
+            RuleMetadata(id: id, category: .observers, defaultSeverity: .warning, isOptIn: optIn,
+                         summary: "", rationale: "", fix: "", triggering: [], nonTriggering: [])
+        }
+        let rules = [
+            ConfigurationTestRules.keyboardDuration, rule("keyboard_hide_not_handled"),
+            rule("content_inset_adjustment_never", optIn: true), rule("keyboard_guide_availability"),
+        ]
+        let file = try ConfigurationFile.parse(Array(example.utf8), path: "/p/.kblint.yml", knownRules: rules)
+        let configuration = Configuration().merging(file)
+        XCTAssertEqual(configuration.deploymentTarget?.version, OSVersion(15, 4))
+        XCTAssertFalse(configuration.isEnabled(rules[1]))
+        XCTAssertTrue(configuration.isEnabled(rules[2]))
+        XCTAssertFalse(configuration.isEnabled(rules[3]))
+        XCTAssertEqual(configuration.options(for: rules[0])["check_fallbacks"], .bool(true))
+        XCTAssertEqual(configuration.reporter, "sarif")
+        XCTAssertTrue(configuration.strict)
+    }
 }
