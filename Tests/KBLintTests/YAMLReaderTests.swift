@@ -224,7 +224,7 @@ final class YAMLReaderTests: XCTestCase {
 }
 
 /// A small deterministic generator so the mutation test is the same on every run.
-struct SplitMix {
+private struct SplitMix {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
