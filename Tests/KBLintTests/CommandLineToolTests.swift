@@ -246,3 +246,19 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(runTool(["tokens", "none.swift"], in: tree.path).status, 2)
     }
 }
+
+final class InitCommandTests: XCTestCase {
+    func testInitWritesAValidConfigurationOnceWithTheDetectedTarget() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("Podfile", "platform :ios, '14.0'\n")
+        let first = runTool(["init"], in: tree.path)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertTrue(first.standardOutput.contains("Wrote .kblint.yml"), first.standardOutput)
+        XCTAssertTrue(try tree.text(".kblint.yml").contains("iOS 14.0"))
+        try tree.write("A.swift", "let forbidden = 1\n")
+        XCTAssertEqual(runTool(["--quiet"], in: tree.path).status, 0, "the written file is a valid configuration")
+        let second = runTool(["init"], in: tree.path)
+        XCTAssertEqual(second.status, 2)
+        XCTAssertTrue(second.standardError.contains("never overwrites"), second.standardError)
+    }
+}

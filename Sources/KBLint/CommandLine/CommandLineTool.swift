@@ -28,7 +28,7 @@ struct CommandLineTool: Sendable {
 
     /// Every command, in the order `--help` lists them. The first is the default.
     static let commands: [CommandSpec] = [
-        LintCommand.spec, RulesCommand.spec, ExplainCommand.spec,
+        LintCommand.spec, RulesCommand.spec, ExplainCommand.spec, InitCommand.spec,
         TokensCommand.spec, VersionCommand.spec,
     ]
 
@@ -71,6 +71,7 @@ struct CommandLineTool: Sendable {
         switch command {
         case RulesCommand.spec.name: return try RulesCommand(tool: self).run(arguments)
         case ExplainCommand.spec.name: return try ExplainCommand(tool: self).run(arguments)
+        case InitCommand.spec.name: return InitCommand(tool: self).run(arguments)
         case TokensCommand.spec.name: return TokensCommand(tool: self).run(arguments)
         case VersionCommand.spec.name:
             standardOutput.write("\(Self.version)\n")
@@ -195,5 +196,32 @@ struct TokensCommand {
         let source = Lexer.tokenize(SourceFile(path: path, bytes: bytes))
         tool.standardOutput.write(dumpTokens(source, includeComments: arguments.has("--comments")))
         return .success
+    }
+}
+
+struct InitCommand {
+    static let spec = CommandSpec(
+        name: "init", summary: "Write a commented .kblint.yml in the current folder (never overwrites).",
+        positionalUsage: "", positionalCount: 0...0, options: [])
+
+    let tool: CommandLineTool
+
+    func run(_ arguments: ParsedArguments) -> ExitCode {
+        do {
+            let resolver = try ConfigurationResolver(
+                explicitConfigPath: nil, knownRules: tool.rules.map { $0.metadata },
+                currentDirectory: tool.currentDirectory)
+            let detected = resolver.detectedDeploymentTarget(inDirectory: tool.currentDirectory)
+            let text = ConfigurationTemplate.render(
+                deploymentTarget: detected, rules: tool.rules.map { $0.metadata },
+                directory: tool.currentDirectory)
+            let path = try ConfigurationTemplate.write(text, inDirectory: tool.currentDirectory)
+            let target = detected.map { "deployment target \($0)" } ?? "no deployment target found"
+            tool.standardOutput.write("Wrote \(LexicalPath.display(path, relativeTo: tool.currentDirectory)) (\(target)).\n")
+            return .success
+        } catch {
+            tool.reportError(error.description)
+            return .failure
+        }
     }
 }
