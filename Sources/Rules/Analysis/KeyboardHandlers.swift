@@ -75,7 +75,6 @@ struct KeyboardHandlerFinder {
         helperCallbacks()
         notificationReaders()
         followCalls()
-        for index in handlers.indices { handlers[index].reachableEnd = reachableEnd(handlers[index].scope) }
     }
 
     @discardableResult
@@ -90,7 +89,7 @@ struct KeyboardHandlerFinder {
         handlerOfScope[scope] = handlers.count
         handlers.append(KeyboardHandler(
             form: form, events: events, scope: scope, registration: registration, deferredBy: deferredBy,
-            notificationParameter: parameter, caller: caller, reachableEnd: outline.scopes[scope].close))
+            notificationParameter: parameter, caller: caller, reachableEnd: reachableEnd(scope)))
         return true
     }
 
@@ -303,7 +302,7 @@ struct KeyboardHandlerFinder {
             var next: [Int] = []
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
-                let body = outline.scopes[handler.scope].body
+                let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
                 for callIndex in callIndices(in: body) {
                     let call = calls[callIndex]
                     guard isSelfOrUnqualified(call) else { continue }
@@ -389,7 +388,9 @@ struct KeyboardHandlerFinder {
                 $0.ifToken > range.lowerBound && $0.ifToken < index && index < $0.endifToken
             }
             if inConditional { continue }
-            let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
+            let next = index + 1
+            if source.startsLine(next), source.kind(next) == .keyword { return next }
+            let end = ExpressionBounds.end(source, from: next, stopAtComma: false)
             // `return` followed directly by the closing brace leaves nothing unreachable.
             return max(index + 1, end)
         }

@@ -102,6 +102,8 @@ private struct OutlineBuilder {
     var pendingAvailability: [Int: OSVersion] = [:]
     var depth = 0
     var lastProperty: (index: Int, depth: Int)?
+    /// The control keyword (`if`, `guard`, …) whose body the last classified brace opens.
+    var controlOfLastBlock: Int?
     var conditionalStack: [(token: Int, condition: Range<Int>)] = []
 
     init(source: TokenizedSource) {
@@ -176,8 +178,9 @@ private struct OutlineBuilder {
                 kind: .closure(closureIndex), open: index, close: close, parent: stack.last)
             outline.closures.append(describeClosure(scope: scopeIndex, open: index, close: close))
         case .block(let keyword):
-            if let version = pendingAvailability.removeValue(forKey: keyword) {
-                if source.isWord(keyword, "guard") {
+            let control = controlOfLastBlock ?? keyword
+            if let version = pendingAvailability.removeValue(forKey: control) {
+                if source.isWord(control, "guard") {
                     let enclosingEnd = stack.last.map { outline.scopes[$0].close } ?? code.count
                     if close < enclosingEnd {
                         outline.availabilityRegions.append(
@@ -203,9 +206,11 @@ private struct OutlineBuilder {
     }
 
     mutating func classifyBrace(_ index: Int) -> Scope.Kind {
+        controlOfLastBlock = nil
         if let declared = declaredBraces.removeValue(forKey: index) { return declared }
         if let pending = pendingControls.last, pending.depth == depth {
             pendingControls.removeLast()
+            controlOfLastBlock = pending.keyword
             if source.isWord(index - 1, "else") { return .block(keyword: index - 1) }
             return .block(keyword: pending.keyword)
         }
