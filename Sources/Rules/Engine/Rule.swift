@@ -9,14 +9,31 @@ public struct RuleContext: Sendable {
     public let deploymentTarget: OSVersion?
     public let options: [String: OptionValue]
 
+    /// The file's analysis (outline, handlers, keyboard values), built once and shared by
+    /// every rule that checks the file.
+    public let analysis: FileAnalysis
+
     public init(
         source: TokenizedSource, project: ProjectFacts,
         deploymentTarget: OSVersion?, options: [String: OptionValue]
     ) {
-        self.source = source
-        self.project = project
+        self.init(analysis: FileAnalysis(source, project: project),
+                  deploymentTarget: deploymentTarget, options: options)
+    }
+
+    /// A context over an analysis already built: the driver builds one `FileAnalysis` per
+    /// file and derives each rule's context with `withOptions(_:)`.
+    public init(analysis: FileAnalysis, deploymentTarget: OSVersion?, options: [String: OptionValue]) {
+        self.source = analysis.source
+        self.project = analysis.project
+        self.analysis = analysis
         self.deploymentTarget = deploymentTarget
         self.options = options
+    }
+
+    /// The same file and analysis with another rule's options.
+    public func withOptions(_ options: [String: OptionValue]) -> RuleContext {
+        RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: options)
     }
 
     public func bool(_ option: String) -> Bool {
@@ -42,4 +59,13 @@ extension Rule {
     public static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool { true }
 
     public var metadata: RuleMetadata { Self.metadata }
+
+    /// Byte strings of which a file must contain at least one for this rule to find
+    /// anything; the driver skips the rule (and the analysis) for other files.
+    public static var requiredMarkers: [StaticString] { KeyboardVocabulary.keyboardMarkers }
+
+    /// The cheap byte-level pre-check: false when the rule cannot trigger on `bytes`.
+    public static func mayTrigger(on bytes: [UInt8]) -> Bool {
+        KeyboardVocabulary.mayContain(requiredMarkers, in: bytes)
+    }
 }
