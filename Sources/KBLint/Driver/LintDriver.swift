@@ -181,15 +181,18 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        let candidates = selections.filter { $0.rule.mayReport(in: file, project: project) }
+        let candidates = selections.filter { $0.rule.mayTrigger(on: file.bytes) }
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
             let source = Lexer.tokenize(file)
-            for selection in candidates {
+            if !candidates.isEmpty {
+                // One analysis per file, shared by every rule.
                 let context = RuleContext(
-                    source: source, project: project,
-                    deploymentTarget: plan.deploymentTarget, options: selection.options)
-                diagnostics += selection.rule.init().check(context)
+                    analysis: FileAnalysis(source, project: project),
+                    deploymentTarget: plan.deploymentTarget, options: [:])
+                for selection in candidates {
+                    diagnostics += selection.rule.init().check(context.withOptions(selection.options))
+                }
             }
             diagnostics = Suppression.filter(
                 diagnostics, in: source,

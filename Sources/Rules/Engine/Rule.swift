@@ -48,16 +48,12 @@ public protocol Rule: Sendable {
     static var metadata: RuleMetadata { get }
     init()
     func check(_ context: RuleContext) -> [Diagnostic]
-    /// A cheap byte-level test run before a file is lexed for this rule: false means the rule
-    /// cannot report anything in `file` (say, it never mentions a keyboard notification), so
-    /// the driver skips it, and skips lexing when no rule is left. Must not give false
-    /// negatives. The default runs the rule on every file.
-    static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool
+    /// A requirement (not only an extension member) so that a rule's own markers are the
+    /// ones the driver sees through `any Rule.Type`.
+    static var requiredMarkers: [StaticString] { get }
 }
 
 extension Rule {
-    public static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool { true }
-
     public var metadata: RuleMetadata { Self.metadata }
 
     /// Byte strings of which a file must contain at least one for this rule to find

@@ -28,7 +28,8 @@ struct ForbiddenIdentifierRule: Rule {
         }
     }
 
-    static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool { true }
+    /// The tests set `also_flag` to `allowed` only.
+    static let requiredMarkers: [StaticString] = ["forbidden", "allowed"]
 }
 
 /// `dangerous` → error, unsafe fix inserting a line above the declaration (tests line endings).
@@ -52,9 +53,7 @@ struct DangerousIdentifierRule: Rule {
     }
 
     /// Exercises the pre-check: files without the word are never lexed for this rule.
-    static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool {
-        file.contains("dangerous")
-    }
+    static let requiredMarkers: [StaticString] = ["dangerous"]
 }
 
 /// `legacy` → info; applies from iOS 15.4 on (deployment-target filtering).
@@ -65,6 +64,8 @@ struct ModernOnlyRule: Rule {
         fix: "Modernise.", minimumTarget: OSVersion(15, 4),
         triggering: [RuleExample("let ↓legacy = 1\n", deploymentTarget: OSVersion(16))],
         nonTriggering: [RuleExample("let legacy = 1\n", deploymentTarget: OSVersion(15))])
+
+    static let requiredMarkers: [StaticString] = ["legacy"]
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         context.source.code.filter { $0.kind == .identifier && context.source.token($0, is: "legacy") }.map {
