@@ -60,7 +60,7 @@ enum RuleDocumentation {
         if !rule.options.isEmpty {
             output += "\nOptions\n-------\n"
             for option in rule.options {
-                output += "  \(option.name) (default \(option.defaultValue)): \(option.summary)\n"
+                output += "  \(option.name) (default \(literal(option.defaultValue))): \(option.summary)\n"
             }
         }
         func examples(_ title: String, _ examples: [RuleExample]) {
@@ -138,7 +138,7 @@ enum RuleDocumentation {
         if !rule.options.isEmpty {
             output += "\n| Option | Default | Meaning |\n|---|---|---|\n"
             for option in rule.options {
-                output += "| `\(option.name)` | `\(option.defaultValue)` | \(option.summary) |\n"
+                output += "| `\(option.name)` | `\(literal(option.defaultValue))` | \(option.summary) |\n"
             }
         }
         func examples(_ title: String, _ examples: [RuleExample]) {
@@ -240,6 +240,12 @@ enum RuleDocumentation {
     }
 
     // MARK: - Shared phrases
+
+    /// An option value as written in `.kblint.yml` (strings quoted, so an empty one shows).
+    static func literal(_ value: OptionValue) -> String {
+        if case .string(let text) = value { return "\"\(text)\"" }
+        return value.description
+    }
 
     /// "any", "iOS 15.4 and later", "below iOS 16.1", "iOS 15.0 up to (not including) 15.4".
     static func targets(_ rule: RuleMetadata) -> String {
