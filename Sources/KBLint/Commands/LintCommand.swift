@@ -148,7 +148,8 @@ struct LintCommand {
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
-            let targets = Set(inputs.map { $0.plan.deploymentTargetDescription })
+            var targets = Set(inputs.map { $0.plan.deploymentTargetDescription })
+            if targets.isEmpty { targets.insert(plan(root, options).deploymentTargetDescription) }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
@@ -172,12 +173,20 @@ struct LintCommand {
                 rule: rule, severity: configuration.severity(for: rule.metadata),
                 options: configuration.options(for: rule.metadata))
         }
+        let engineSeverities = Dictionary(uniqueKeysWithValues: EngineDiagnostics.all.map {
+            ($0.id, configuration.severity(forRuleID: $0.id, defaultSeverity: $0.defaultSeverity))
+        })
         if let target = options.deploymentTarget {
-            return FilePlan(rules: rules, deploymentTarget: target, deploymentTargetDescription: "iOS \(target) (--deployment-target)")
+            return FilePlan(
+                rules: rules, deploymentTarget: target,
+                deploymentTargetDescription: "iOS \(target) (--deployment-target)",
+                engineSeverities: engineSeverities)
         }
         return FilePlan(
             rules: rules, deploymentTarget: configuration.deploymentTarget?.version,
-            deploymentTargetDescription: configuration.deploymentTarget?.description ?? "unknown (no deployment_target, Package.swift, Xcode project or Podfile found)")
+            deploymentTargetDescription: configuration.deploymentTarget?.description
+                ?? "unknown (no deployment_target, Package.swift, Xcode project or Podfile found)",
+            engineSeverities: engineSeverities)
     }
 
     /// Paths listed one per line (blank lines and `#` comments skipped).

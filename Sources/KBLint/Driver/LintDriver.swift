@@ -15,6 +15,8 @@ struct FilePlan: Sendable {
     let deploymentTarget: OSVersion?
     /// Where the target came from, for `--timing`.
     var deploymentTargetDescription = "unknown"
+    /// Configured severities of engine diagnostics (always on; only their severity can change).
+    var engineSeverities: [String: Severity] = [:]
 }
 
 /// What `--fix` / `--diff` do with the fixes rules attach.
@@ -162,7 +164,8 @@ struct LintDriver: Sendable {
             }
         }
 
-        let severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
+        var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
+        for (id, severity) in plan.engineSeverities { severities[id] = severity }
         let file = current
         outcome.findings = diagnostics.map { diagnostic in
             Finding(
