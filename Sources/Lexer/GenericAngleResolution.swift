@@ -26,6 +26,10 @@ struct GenericAngleResolution {
     var acceptedOpens: [Int] = []
     var acceptedSplits: [Split] = []
     var outermostIsTypeContext = false
+    /// The last accepted outermost pair, so that `A<B>.C<D>` can see that `C` is a member of
+    /// a generic type.
+    var lastOuterOpen = -1
+    var lastOuterClose = -1
 
     static func resolve(_ tokens: inout [Token], bytes: UnsafeBufferPointer<UInt8>) {
         var resolution = GenericAngleResolution(bytes: bytes)
@@ -107,6 +111,8 @@ struct GenericAngleResolution {
         let before = tokens[previous]
         switch before.kind {
         case .identifier, .keyword:
+            // In `func < (…)` the `<` is the name being declared.
+            if before.kind == .keyword, spells(before, "func") { return nil }
             return isTypeContext(tokens, index)
         case .postfixQuestionMark, .exclamationMark:
             // `init?<T>(…)`
@@ -166,6 +172,8 @@ struct GenericAngleResolution {
         pendingSplits.append(Split(token: index, consumed: consumed))
         if stack.isEmpty {
             if outermostIsTypeContext || followerAllowsGeneric(tokens, index, consumed: consumed) {
+                lastOuterOpen = pendingOpens[0]
+                lastOuterClose = index
                 acceptedOpens.append(contentsOf: pendingOpens)
                 acceptedSplits.append(contentsOf: pendingSplits)
             }
@@ -184,6 +192,11 @@ struct GenericAngleResolution {
         while cursor >= 0, steps < 64 {
             let token = tokens[cursor]
             if steps % 2 == 0 {
+                if cursor == lastOuterClose, lastOuterOpen >= 0 {
+                    // `Outer<T>.Inner<U>`: step over the generic arguments to the name.
+                    cursor = previousCode(tokens, before: lastOuterOpen)
+                    continue
+                }
                 guard token.kind == .identifier || token.kind == .keyword else { break }
                 if token.kind == .keyword, spells(token, "init") || spells(token, "subscript") { return true }
             } else if token.kind != .period {
@@ -197,6 +210,22 @@ struct GenericAngleResolution {
         switch before.kind {
         case .colon, .arrow, .atSign:
             return true
+        case .binaryOperator:
+            // `any P & Q<T>` and `where T == Q<U>`.
+            if before.length == 1 && byteAt(Int(before.start)) == UInt8(ascii: "&") { return true }
+            guard before.length == 2, byteAt(Int(before.start)) == UInt8(ascii: "="),
+                  byteAt(Int(before.start) + 1) == UInt8(ascii: "=") else { return false }
+            var previous = cursor
+            for _ in 0..<32 {
+                previous = previousCode(tokens, before: previous)
+                guard previous >= 0 else { return false }
+                let token = tokens[previous]
+                if token.kind == .keyword, spells(token, "where") { return true }
+                if token.kind == .leftBrace || token.kind == .rightBrace || token.kind == .semicolon {
+                    return false
+                }
+            }
+            return false
         case .equal:
             // `typealias Name<T> = Type<U>` and `associatedtype A = Type<U>`.
             var previous = cursor
@@ -234,6 +263,8 @@ struct GenericAngleResolution {
         let closer = tokens[closerToken]
         if consumed < closer.length {
             let next = byteAt(Int(closer.start) + consumed)
+            // `(Node<T>...)`: a variadic parameter of a generic type.
+            if next == UInt8(ascii: "."), closer.length - consumed == 3 { return true }
             return next == UInt8(ascii: "?") || next == UInt8(ascii: "!")
         }
         var next = closerToken + 1

@@ -690,6 +690,13 @@ struct LexingPass {
         let start = position
         var end = scanOperatorRun(from: start)
 
+        // `\.?.value`: in a key path the leading dot is a member access of its own.
+        if previousKind == .backslash, bytes[start] == UInt8(ascii: "."), end - start > 1 {
+            emit(.period, start, start + 1)
+            position = start + 1
+            return
+        }
+
         // A regex literal may start at the first `/` of the run (`/abc/`, `!/x/`).
         var slash = start
         while slash < end, bytes[slash] != UInt8(ascii: "/") { slash += 1 }

@@ -155,7 +155,10 @@ final class ConfigurationResolverTests: XCTestCase {
         XCTAssertEqual(resolver.detectedDeploymentTarget(inDirectory: "Legacy")?.version, OSVersion(12))
         XCTAssertEqual(
             try target("Sources/Kit/A.swift")?.description,
-            "iOS 15.4 (Package.swift in \(directory.absolute("Package.swift")))")
+            "iOS 15.4 (from \(directory.absolute("Package.swift")))")
+        XCTAssertEqual(
+            try target("App/Screens/B.swift")?.description,
+            "iOS 13.2 (from IPHONEOS_DEPLOYMENT_TARGET in \(directory.absolute("App/App.xcodeproj/project.pbxproj")))")
     }
 }
 

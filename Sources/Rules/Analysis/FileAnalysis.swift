@@ -10,6 +10,8 @@ public final class FileAnalysis: Sendable {
     public let assignments: [Assignment]
     public let bindings: [LocalBinding]
     public let handlers: [KeyboardHandler]
+    /// Animation calls of the file, in call order.
+    public let animations: [AnimationCall]
     /// The project's facts, with this file's own included.
     public let project: ProjectFacts
     /// This file's pass-1 facts.
@@ -40,6 +42,7 @@ public final class FileAnalysis: Sendable {
         var callAtCallee: [Int: Int] = [:]
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
+        animations = Self.findAnimations(source, matching.calls)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)

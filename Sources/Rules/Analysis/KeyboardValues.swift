@@ -44,6 +44,11 @@ public struct KeyboardValue: Sendable, Hashable {
     public var geometry: Int?
     /// The first token that brought a keyboard value in (key, member, accessor).
     public var origin: Int?
+    /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
+    /// `beginFrame`).
+    public var beginOrigin: Int?
+    /// The first token that brought the animation curve in.
+    public var curveOrigin: Int?
 
     public var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
     public var isFrame: Bool { !traits.intersection(.frame).isEmpty }
@@ -54,6 +59,17 @@ public struct KeyboardValue: Sendable, Hashable {
         if screenGeometry == nil { screenGeometry = other.screenGeometry }
         if geometry == nil { geometry = other.geometry }
         if origin == nil { origin = other.origin }
+        if beginOrigin == nil { beginOrigin = other.beginOrigin }
+        if curveOrigin == nil { curveOrigin = other.curveOrigin }
+    }
+
+    init(traits: Traits, screenGeometry: Int? = nil, geometry: Int? = nil, origin: Int? = nil) {
+        self.traits = traits
+        self.screenGeometry = screenGeometry
+        self.geometry = geometry
+        self.origin = origin
+        if traits.contains(.frameBegin) { beginOrigin = origin }
+        if traits.contains(.curve) { curveOrigin = origin }
     }
 }
 
@@ -169,12 +185,12 @@ struct KeyboardValueEvaluator {
                     result.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon {
-                if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                if let named = lookup(index) {
+                    result.merge(named)
+                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
                     result.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)
-                } else if let named = lookup(index) {
-                    result.merge(named)
                 }
             }
             index += 1

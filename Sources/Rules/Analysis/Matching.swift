@@ -173,7 +173,7 @@ struct MatchingBuilder {
         guard lhsStart <= lhsEnd, source.kind(lhsStart) != .leftParen else { return }
         let before = lhsStart - 1
         if source.kind(before) == .keyword,
-           source.wordIndex(before, in: ["let", "var", "case", "typealias", "associatedtype", "in", "for"]) != nil {
+           source.wordIndex(before, in: ["let", "var", "case", "typealias", "associatedtype", "for"]) != nil {
             return
         }
         if source.kind(before) == .colon || source.kind(before) == .arrow || source.kind(before) == .comma
