@@ -24,6 +24,12 @@ struct LexingPass {
     var previousKeyword = KeywordFlavor.none
     /// Set after `try?` / `try!`: a `/` that follows starts a regex even when it looks binary.
     var preferRegexNext = false
+    /// Set after `#available`, `@available` and the other attributes whose arguments hold
+    /// version tuples; the next `(` opens such an argument list.
+    var availabilityArmed = false
+    /// Parenthesis depth inside an availability argument list (0 outside). There the
+    /// compiler reads `15.0` as the version `15` `.` `0`, not as a float.
+    var availabilityDepth = 0
 
     struct Frame {
         var isString: Bool
@@ -36,7 +42,7 @@ struct LexingPass {
 
     /// The few keywords whose identity changes how the next token lexes.
     enum KeywordFlavor {
-        case none, expressionValue, funcOrOperator, tryKeyword, other
+        case none, expressionValue, funcKeyword, operatorKeyword, tryKeyword, other
     }
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -99,7 +105,21 @@ struct LexingPass {
     @inline(__always)
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
         preferRegexNext = false
+        let before = previousKind
         previousKind = kind
+        if availabilityArmed {
+            availabilityArmed = false
+            if kind == .leftParen { availabilityDepth = 1 }
+        } else if availabilityDepth > 0 {
+            if kind == .leftParen { availabilityDepth += 1 }
+            if kind == .rightParen { availabilityDepth -= 1 }
+        }
+        if kind == .poundKeyword {
+            // `#available` and `#unavailable`.
+            availabilityArmed = end - start >= 10 && (byte(start + 1) == UInt8(ascii: "a") || byte(start + 1) == UInt8(ascii: "u"))
+        } else if kind == .identifier, before == .atSign {
+            availabilityArmed = isVersionedAttribute(start, end - start)
+        }
         switch kind {
         case .keyword:
             let flavor = keywordFlavor(start, end - start)
@@ -119,6 +139,19 @@ struct LexingPass {
         previousKeyword = .none
     }
 
+    /// Attributes whose arguments the compiler parses as availability lists with versions.
+    func isVersionedAttribute(_ start: Int, _ length: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let pointer = base + start
+        switch length {
+        case 9: return KeywordTable.spells(pointer, "available")
+        case 12: return KeywordTable.spells(pointer, "backDeployed")
+        case 14: return KeywordTable.spells(pointer, "_spi_available")
+        case 20: return KeywordTable.spells(pointer, "_originallyDefinedIn")
+        default: return false
+        }
+    }
+
     func keywordFlavor(_ start: Int, _ length: Int) -> KeywordFlavor {
         guard let base = bytes.baseAddress else { return .other }
         let pointer = base + start
@@ -129,11 +162,11 @@ struct LexingPass {
         case 4:
             if KeywordTable.spells(pointer, "true") || KeywordTable.spells(pointer, "self")
                 || KeywordTable.spells(pointer, "Self") { return .expressionValue }
-            if KeywordTable.spells(pointer, "func") { return .funcOrOperator }
+            if KeywordTable.spells(pointer, "func") { return .funcKeyword }
         case 5:
             if KeywordTable.spells(pointer, "false") || KeywordTable.spells(pointer, "super") { return .expressionValue }
         case 8:
-            if KeywordTable.spells(pointer, "operator") { return .funcOrOperator }
+            if KeywordTable.spells(pointer, "operator") { return .operatorKeyword }
         default:
             break
         }
@@ -359,9 +392,33 @@ struct LexingPass {
 
     mutating func lexIdentifier(from start: Int, afterFirst: Int) {
         let end = scanIdentifierContinuation(from: afterFirst)
-        let isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
+        var isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
+        if isKeyword, isKeywordUsedAsName(start, end) { isKeyword = false }
         emit(isKeyword ? .keyword : .identifier, start, end)
         position = end
+    }
+
+    /// A reserved word after `.` (`x.default`, `node.as(…)`) or in argument-label position
+    /// (`f(for: x)`, `func f(in range: R)`) is a name, as the compiler's parser reads it;
+    /// `self`, `Self`, `init` and `_` keep their keyword meaning.
+    func isKeywordUsedAsName(_ start: Int, _ end: Int) -> Bool {
+        let length = end - start
+        if length == 1 { return false }
+        if let base = bytes.baseAddress, length == 4 {
+            let pointer = base + start
+            if KeywordTable.spells(pointer, "self") || KeywordTable.spells(pointer, "Self")
+                || KeywordTable.spells(pointer, "init") { return false }
+        }
+        if previousKind == .period { return true }
+        guard previousKind == .leftParen || previousKind == .comma else { return false }
+        var index = end
+        while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        if byte(index, is: UInt8(ascii: ":")) { return !byte(index + 1, is: UInt8(ascii: ":")) }
+        guard index > end, index < count, CharacterClass.isASCIIIdentifierStart(bytes[index]) else { return false }
+        if let base = bytes.baseAddress, length == 5, KeywordTable.spells(base + start, "inout") { return false }
+        index = scanIdentifierContinuation(from: index + 1)
+        while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return byte(index, is: UInt8(ascii: ":"))
     }
 
     /// `` `name` `` and raw identifiers such as `` `with spaces` `` are one identifier; a
@@ -474,6 +531,13 @@ struct LexingPass {
             return
         }
         if byte(index, is: UInt8(ascii: ".")) {
+            if availabilityDepth > 0, allDigits(start, index) {
+                // A version such as `15.0`: major, period, then the rest lexes anew.
+                emit(.integerLiteral, start, index)
+                emit(.period, index, index + 1)
+                position = index + 1
+                return
+            }
             index = skipDigits(from: index + 1)
         }
         if byte(index, is: UInt8(ascii: "e")) || byte(index, is: UInt8(ascii: "E")) {
@@ -486,6 +550,15 @@ struct LexingPass {
         }
         emit(.floatLiteral, start, index)
         position = index
+    }
+
+    func allDigits(_ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end {
+            if !CharacterClass.isDigit(bytes[index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     mutating func lexHexNumber() {
@@ -617,6 +690,13 @@ struct LexingPass {
         let start = position
         var end = scanOperatorRun(from: start)
 
+        // `\.?.value`: in a key path the leading dot is a member access of its own.
+        if previousKind == .backslash, bytes[start] == UInt8(ascii: "."), end - start > 1 {
+            emit(.period, start, start + 1)
+            position = start + 1
+            return
+        }
+
         // A regex literal may start at the first `/` of the run (`/abc/`, `!/x/`).
         var slash = start
         while slash < end, bytes[slash] != UInt8(ascii: "/") { slash += 1 }
@@ -636,7 +716,16 @@ struct LexingPass {
                 index += 1
             }
         }
-        emit(classifyOperator(start, end), start, end)
+        // `func ==<T>(…)`: the compiler splits the `<` off the name to open generic parameters.
+        if previousKeyword == .funcKeyword, end - start >= 2, bytes[end - 1] == UInt8(ascii: "<"),
+           end < count, CharacterClass.isASCIIIdentifierStart(bytes[end]) {
+            emit(.binaryOperator, start, end - 1)
+            emit(.leftAngle, end - 1, end)
+            position = end
+            return
+        }
+        // The name in `func ==(…)` is an infix operator whatever the spacing.
+        emit(previousKeyword == .funcKeyword ? .binaryOperator : classifyOperator(start, end), start, end)
         position = end
     }
 

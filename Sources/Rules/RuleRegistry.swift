@@ -1,6 +1,9 @@
 /// Every rule kblint ships, in catalogue order. A rule is added here when its file lands.
 public enum RuleRegistry {
-    public static let all: [any Rule.Type] = []
+    public static let all: [any Rule.Type] = [
+        // Geometry
+        KeyboardFrameBeginKey.self,
+    ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
         all.first { $0.metadata.id == id }

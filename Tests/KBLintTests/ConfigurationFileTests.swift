@@ -171,4 +171,41 @@ final class ConfigurationFileTests: XCTestCase {
     func testYAMLErrorsNameTheDisplayPath() {
         XCTAssertEqual(parseError("a: [1"), ".kblint.yml:1:4: error: '[' is never closed")
     }
+
+    /// Mutations of a valid file end in a configuration or a printable error, never a trap.
+    func testMutatedConfigurationsNeverTrap() {
+        let seed = Array("""
+        included: [Sources]
+        excluded: ["**/Gen", Pods]
+        deployment_target: 15.4
+        opt_in_rules: [content_inset_adjustment_never]
+        rules:
+          keyboard_duration_hardcoded: {severity: error, check_fallbacks: true, tolerance: 1}
+        strict: false
+        baseline: b.json
+        """.utf8)
+        let alphabet = Array("-:#[]{},'\"\\ \n*?!_.0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var outcomes: Set<String> = []
+        for _ in 0..<2_000 {
+            var bytes = seed
+            for _ in 0..<(next() % 3 + 1) {
+                let position = next() % (bytes.count + 1)
+                let byte = alphabet[next() % alphabet.count]
+                if position < bytes.count, next() % 2 == 0 { bytes[position] = byte } else { bytes.insert(byte, at: position) }
+            }
+            do {
+                _ = try ConfigurationFile.parse(bytes, path: "/p/.kblint.yml", displayPath: "f.yml", knownRules: ConfigurationTestRules.all)
+                outcomes.insert("parsed")
+            } catch {
+                XCTAssertTrue(error.description.hasPrefix("f.yml:"), error.description)
+                outcomes.insert("error")
+            }
+        }
+        XCTAssertEqual(outcomes, ["parsed", "error"], "mutations should produce both outcomes")
+    }
 }

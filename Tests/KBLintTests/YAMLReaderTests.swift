@@ -188,6 +188,20 @@ final class YAMLReaderTests: XCTestCase {
         XCTAssertNoThrow(try read(String(repeating: "[", count: 30) + String(repeating: "]", count: 30)))
     }
 
+    /// Reading must stay linear: an accidental copy of a growing list per line once made a
+    /// 50,000-line list take many seconds. The bound is loose so a busy machine passes.
+    func testLargeDocumentsReadInLinearTime() throws {
+        var text = "excluded:\n"
+        for index in 0..<50_000 { text += "  - \"Folder\(index)/**/x\"\n" }
+        text += "rules: {" + (0..<20_000).map { "k\($0): [\($0), {a: b}]" }.joined(separator: ", ") + "}\n"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let node = try read(text)
+        XCTAssertLessThan(clock.now - start, .seconds(8))
+        XCTAssertEqual(node?.mapping?.first?.value.sequence?.count, 50_000)
+        XCTAssertEqual(node?.mapping?.last?.value.mapping?.count, 20_000)
+    }
+
     /// Mutations of a valid document: every one must end in a node or a located error,
     /// never in a trap or a hang.
     func testMutatedDocumentsNeverTrap() {
@@ -224,7 +238,7 @@ final class YAMLReaderTests: XCTestCase {
 }
 
 /// A small deterministic generator so the mutation test is the same on every run.
-struct SplitMix {
+private struct SplitMix {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -65,11 +65,19 @@ struct ParsedArguments: Sendable, Equatable {
     var flags: Set<String> = []
     var values: [String: [String]] = [:]
     var positionals: [String] = []
+    /// Every valued option in command-line order, for options whose meaning depends on
+    /// their neighbours (`--output` belongs to the `--reporter` before it).
+    var sequence: [OptionValuePair] = []
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func value(_ option: String) -> String? { values[option]?.last }
     func all(_ option: String) -> [String] { values[option] ?? [] }
     var wantsHelp: Bool { flags.contains(CommandSpec.help.name) }
+}
+
+struct OptionValuePair: Sendable, Equatable {
+    let name: String
+    let value: String
 }
 
 /// A command line that does not fit the grammar; printed as is, exit code 2.
@@ -104,7 +112,8 @@ func parseArguments(_ arguments: [String], for spec: CommandSpec) throws(UsageEr
         guard let option = spec.option(named: name) else {
             let candidates = (spec.options + [CommandSpec.help]).map(\.name)
             throw UsageError(message: "unknown option '\(name)' for 'kblint \(spec.name)'"
-                + (Spelling.didYouMean(name, among: candidates).map { "; " + $0 } ?? "") + "; see 'kblint \(spec.name) --help'")
+                + (Spelling.didYouMean(name, among: candidates).map { "; " + $0 } ?? ".")
+                + " See 'kblint \(spec.name) --help'.")
         }
         switch option.kind {
         case .flag:
@@ -126,6 +135,7 @@ func parseArguments(_ arguments: [String], for spec: CommandSpec) throws(UsageEr
                 throw UsageError(message: "option '\(option.name)' was given more than once")
             }
             parsed.values[option.name, default: []].append(value)
+            parsed.sequence.append(OptionValuePair(name: option.name, value: value))
         }
     }
     if !parsed.wantsHelp, !spec.positionalCount.contains(parsed.positionals.count) {

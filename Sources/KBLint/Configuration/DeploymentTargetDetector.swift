@@ -6,12 +6,12 @@ struct DetectedDeploymentTarget: Sendable, Hashable, CustomStringConvertible {
     enum Origin: String, Sendable, Hashable {
         case configuration, packageSwift, xcodeProject, podfile
 
-        var label: String {
+        /// What names the version inside the source file, when the file name does not say.
+        var setting: String? {
             switch self {
             case .configuration: "deployment_target"
-            case .packageSwift: "Package.swift"
             case .xcodeProject: "IPHONEOS_DEPLOYMENT_TARGET"
-            case .podfile: "Podfile"
+            case .packageSwift, .podfile: nil
             }
         }
     }
@@ -21,7 +21,10 @@ struct DetectedDeploymentTarget: Sendable, Hashable, CustomStringConvertible {
     let source: String
     let origin: Origin
 
-    var description: String { "iOS \(version) (\(origin.label) in \(source))" }
+    /// "iOS 15.4 (from /p/Package.swift)", "iOS 14.0 (from IPHONEOS_DEPLOYMENT_TARGET in /p/A.xcodeproj/project.pbxproj)".
+    var description: String {
+        "iOS \(version) (from " + (origin.setting.map { "\($0) in " } ?? "") + source + ")"
+    }
 }
 
 /// Finds the iOS deployment target a project declares when `.kblint.yml` does not say.

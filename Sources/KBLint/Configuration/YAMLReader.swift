@@ -158,40 +158,42 @@ private struct YAMLParser {
     /// `content`, indented by `indent` spaces. Returns where the next line starts.
     private mutating func parseLine(at content: Int, indent: Int) throws(ConfigurationError) -> Int {
         while true {
-            let top = frames[frames.count - 1]
-            if top.awaitsChild {
-                if indent > top.indent
-                    || (top.kind == .mapping && indent == top.indent && isSequenceEntry(at: content)) {
+            // Read fields, not the frame: a copy would share the frame's arrays and make
+            // every later append copy them.
+            let top = frames.count - 1
+            let kind = frames[top].kind, topIndent = frames[top].indent
+            if frames[top].awaitsChild {
+                if indent > topIndent || (kind == .mapping && indent == topIndent && isSequenceEntry(at: content)) {
                     return try parseNode(at: content)
                 }
-                frames[frames.count - 1].attach(.null(at: top.pendingKey?.location ?? top.location))
+                frames[top].attach(.null(at: frames[top].pendingKey?.location ?? frames[top].location))
                 continue
             }
-            switch top.kind {
+            switch kind {
             case .document:
                 throw error("unexpected content after the end of the document; check the indentation", at: content)
             case .sequence:
-                if indent == top.indent, isSequenceEntry(at: content) {
-                    frames[frames.count - 1].awaitsChild = true
+                if indent == topIndent, isSequenceEntry(at: content) {
+                    frames[top].awaitsChild = true
                     return try parseInlineContent(at: content + 1)
                 }
-                let parent = frames[frames.count - 2]
-                if indent < top.indent || (indent == top.indent && parent.kind == .mapping && parent.indent == indent) {
+                let parentIsMappingAtThisIndent = frames[top - 1].kind == .mapping && frames[top - 1].indent == indent
+                if indent < topIndent || (indent == topIndent && parentIsMappingAtThisIndent) {
                     closeTopFrame()
                     continue
                 }
-                if indent == top.indent {
-                    throw error("expected '- ' to continue the list that starts at line \(top.location.line)", at: content)
+                if indent == topIndent {
+                    throw error("expected '- ' to continue the list that starts at line \(frames[top].location.line)", at: content)
                 }
                 throw error("unexpected indentation (values must fit on one line)", at: content)
             case .mapping:
-                if indent == top.indent {
+                if indent == topIndent {
                     if isSequenceEntry(at: content) {
                         throw error("expected a key, found a list entry; indent the list under its key", at: content)
                     }
                     return try parseMappingEntry(at: content)
                 }
-                if indent < top.indent {
+                if indent < topIndent {
                     closeTopFrame()
                     continue
                 }

@@ -16,8 +16,9 @@ struct FileDiscovery {
 
     let currentDirectory: String
     var skippedFolders: Set<String> = FileDiscovery.defaultSkippedFolders
-    /// Whether a discovered file (or folder, by absolute path) is excluded by configuration.
-    var isExcluded: (String) -> Bool = { _ in false }
+    /// Whether a file or folder (absolute path; true when a folder) is excluded by
+    /// configuration.
+    var isExcluded: (String, Bool) -> Bool = { _, _ in false }
     /// Apply `isExcluded` to explicitly named files too.
     var forceExclude = false
 
@@ -28,7 +29,7 @@ struct FileDiscovery {
         var errors: [FileError] = []
         var seen: Set<String> = []
         for path in paths {
-            let absolute = PathName.absolute(path, from: currentDirectory)
+            let absolute = LexicalPath.absolute(path, relativeTo: currentDirectory)
             let status: FileStatus
             do {
                 status = try FileSystem.status(of: absolute)
@@ -39,12 +40,12 @@ struct FileDiscovery {
             }
             switch status.kind {
             case .directory:
-                if forceExclude, isExcluded(absolute) { continue }
+                if forceExclude, isExcluded(absolute, true) { continue }
                 var visited: Set<FileIdentity> = [status.identity]
                 walk(absolute, visited: &visited, into: &targets, seen: &seen, errors: &errors)
             case .regular, .other:
                 // Non-regular files (FIFOs, devices) are reported when read, not here.
-                if forceExclude, isExcluded(absolute) { continue }
+                if forceExclude, isExcluded(absolute, false) { continue }
                 if seen.insert(absolute).inserted {
                     targets.append(target(absolute, isExplicit: true))
                 }
@@ -69,12 +70,12 @@ struct FileDiscovery {
             guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
             switch status.kind {
             case .directory:
-                if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child) { continue }
+                if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child, true) { continue }
                 // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
                 guard visited.insert(status.identity).inserted else { continue }
                 walk(child, visited: &visited, into: &targets, seen: &seen, errors: &errors)
             case .regular:
-                guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child) else { continue }
+                guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
                 if seen.insert(child).inserted {
                     targets.append(target(child, isExplicit: false))
                 }
@@ -86,40 +87,7 @@ struct FileDiscovery {
 
     private func target(_ absolute: String, isExplicit: Bool) -> LintTarget {
         LintTarget(
-            path: PathName.display(absolute, relativeTo: currentDirectory),
+            path: LexicalPath.display(absolute, relativeTo: currentDirectory),
             absolutePath: absolute, isExplicit: isExplicit)
-    }
-}
-
-/// Lexical path arithmetic (no file-system access, symlinks kept as written).
-enum PathName {
-    /// `path` made absolute against `directory`, with `.`, `..` and repeated slashes removed.
-    static func absolute(_ path: String, from directory: String) -> String {
-        normalize(path.hasPrefix("/") ? path : directory + "/" + path)
-    }
-
-    static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
-    }
-
-    /// Relative to `directory` when `absolute` is under it, else `absolute` unchanged.
-    static func display(_ absolute: String, relativeTo directory: String) -> String {
-        let base = directory.hasSuffix("/") ? directory : directory + "/"
-        if absolute.hasPrefix(base) { return String(absolute.dropFirst(base.count)) }
-        return absolute
-    }
-
-    /// The folder part of a path (`/a/b/c.swift` → `/a/b`).
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

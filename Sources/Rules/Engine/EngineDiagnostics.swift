@@ -20,8 +20,9 @@ public enum EngineDiagnostics {
             """,
         fix: "Remove the id (or the whole comment); for an unknown id, use the suggested spelling.",
         triggering: [
-            RuleExample("↓// kblint:disable:next keybord_duration_hardcoded\nlet duration = 0.25\n"),
-            RuleExample("↓// kblint:disable:this observer_token_discarded\nlet count = 1\n"),
+            RuleExample("// kblint:disable:next ↓keybord_duration_hardcoded\nlet duration = 0.25\n"),
+            RuleExample("let count = 1 // kblint:disable:this ↓observer_token_discarded\n"),
+            RuleExample("// kblint:↓disabel:next observer_token_discarded\nlet count = 1\n"),
         ],
         nonTriggering: [
             RuleExample("// A comment that mentions kblint but is no directive.\nlet count = 1\n"),

@@ -1,20 +1,179 @@
 import Lexer
 
+/// A place in a file of the project: enough for a related location in another file.
+public struct FactLocation: Sendable, Hashable {
+    public let path: String
+    public let range: Range<Int>
+    public init(path: String, range: Range<Int>) {
+        self.path = path
+        self.range = range
+    }
+}
+
+/// What the project says about one type, across its declaration and extensions.
+public struct TypeFacts: Sendable {
+    /// The simple name (`ChatViewController`).
+    public let name: String
+    /// `true` once a `class`/`struct`/`enum`/`actor`/`protocol` declaration was seen (not only
+    /// extensions).
+    public internal(set) var isDeclared: Bool
+    public internal(set) var isClass: Bool
+    /// Inherited types and conformances of the declaration and its extensions.
+    public internal(set) var inheritance: [String]
+    /// The type declares a member named `keyboardLayoutGuide` (a home-made guide that
+    /// shadows UIKit's for the type and its subclasses).
+    public internal(set) var declaresKeyboardLayoutGuide: Bool
+    /// Places where the type constrains to, configures or calls UIKit's keyboard layout guide.
+    public internal(set) var keyboardLayoutGuideUses: [FactLocation]
+    /// The type mentions `safeAreaInsets` or `safeAreaLayoutGuide` somewhere.
+    public internal(set) var mentionsSafeArea: Bool
+    /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
+    public internal(set) var overridesInputAccessoryView: Bool
+    public internal(set) var paths: [String]
+
+    init(name: String) {
+        self.name = name
+        isDeclared = false
+        isClass = false
+        inheritance = []
+        declaresKeyboardLayoutGuide = false
+        keyboardLayoutGuideUses = []
+        mentionsSafeArea = false
+        overridesInputAccessoryView = false
+        paths = []
+    }
+
+    mutating func merge(_ other: TypeFacts) {
+        isDeclared = isDeclared || other.isDeclared
+        isClass = isClass || other.isClass
+        for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
+        declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
+        keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
+        mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
+        overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
+        for path in other.paths where !paths.contains(path) { paths.append(path) }
+    }
+}
+
+/// `IQKeyboardManager.shared.enable = true/false` (or `isEnabled`) and its exclusions.
+public struct KeyboardManagerSwitch: Sendable, Hashable {
+    public let location: FactLocation
+    public let isEnabled: Bool
+    /// The type whose code flips the switch (nil at file level).
+    public let typeName: String?
+}
+
 /// Facts about one file gathered in pass 1 (types, their traits, keyboard accessors, …) so
 /// that cross-file rules can ask about the whole project without re-reading files.
 public struct FileFacts: Sendable {
     public let path: String
+    public internal(set) var types: [TypeFacts] = []
+    /// Computed properties and functions whose result is a keyboard value
+    /// (`extension Notification { var keyboardFrame: CGRect? … }`), by name.
+    public internal(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
+    /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
+    /// `endFrame`), by name.
+    public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
+    /// `extension UIView { var keyboardLayoutGuide … }`: shadows UIKit's guide project-wide.
+    public internal(set) var extendsViewsWithKeyboardLayoutGuide = false
+    /// `import KeyboardLayoutGuide`: that package declares its own guide.
+    public internal(set) var importsKeyboardLayoutGuidePackage = false
+    public internal(set) var keyboardManagerSwitches: [KeyboardManagerSwitch] = []
+    /// Types listed in `disabledDistanceHandlingClasses` (as `TypeName.self`).
+    public internal(set) var keyboardManagerExcludedTypes: [String] = []
+    /// Types whose instances become input accessory views.
+    public internal(set) var accessoryViewTypes: [String] = []
+
     public init(path: String) { self.path = path }
 }
 
 /// The merge of every file's facts.
 public struct ProjectFacts: Sendable {
     public let files: [FileFacts]
-    public init(merging files: [FileFacts]) { self.files = files }
+    public let types: [String: TypeFacts]
+    public let keyboardAccessors: [String: KeyboardUserInfoKey]
+    public let keyboardFrameProperties: [String: KeyboardUserInfoKey]
+    /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
+    public let shadowsKeyboardLayoutGuideEverywhere: Bool
+    public let keyboardManagerSwitches: [KeyboardManagerSwitch]
+    public let keyboardManagerExcludedTypes: Set<String>
+    public let accessoryViewTypes: Set<String>
+    /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
+    let accessorHashes: [UInt64: KeyboardUserInfoKey]
+    let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
+
+    public init(merging files: [FileFacts]) {
+        self.files = files
+        var types: [String: TypeFacts] = [:]
+        var accessors: [String: KeyboardUserInfoKey] = [:]
+        var frameProperties: [String: KeyboardUserInfoKey] = [:]
+        var switches: [KeyboardManagerSwitch] = []
+        var excluded = Set<String>()
+        var accessories = Set<String>()
+        var shadows = false
+        for file in files {
+            for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
+            accessors.merge(file.keyboardAccessors) { first, _ in first }
+            frameProperties.merge(file.keyboardFrameProperties) { first, _ in first }
+            switches += file.keyboardManagerSwitches
+            excluded.formUnion(file.keyboardManagerExcludedTypes)
+            accessories.formUnion(file.accessoryViewTypes)
+            shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
+        }
+        self.types = types
+        keyboardAccessors = accessors
+        keyboardFrameProperties = frameProperties
+        shadowsKeyboardLayoutGuideEverywhere = shadows
+        keyboardManagerSwitches = switches
+        keyboardManagerExcludedTypes = excluded
+        accessoryViewTypes = accessories
+        accessorHashes = Dictionary(accessors.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
+        framePropertyHashes = Dictionary(frameProperties.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
+    }
+
     public static let empty = ProjectFacts(merging: [])
+
+    /// The project superclass chain of `name` (first inherited name that is a project
+    /// class), nearest first, bounded against cycles.
+    public func superclasses(of name: String) -> [String] {
+        var chain: [String] = []
+        var current = name
+        while chain.count < 32, let facts = types[current], let parent = facts.inheritance.first,
+              !chain.contains(parent), parent != name {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// Whether `name` is, or inherits from, `ancestor` (as far as the project shows).
+    public func type(_ name: String, inheritsFrom ancestor: String) -> Bool {
+        name == ancestor || superclasses(of: name).contains(ancestor)
+    }
+
+    /// Whether a project-declared `keyboardLayoutGuide` shadows UIKit's for `name`.
+    public func keyboardLayoutGuideIsShadowed(for name: String) -> Bool {
+        if shadowsKeyboardLayoutGuideEverywhere { return true }
+        return ([name] + superclasses(of: name)).contains { types[$0]?.declaresKeyboardLayoutGuide ?? false }
+    }
+
+    /// Whether type `name` (its declaration and extensions) uses UIKit's keyboard layout guide.
+    public func usesKeyboardLayoutGuide(_ name: String) -> Bool {
+        guard let facts = types[name], !facts.keyboardLayoutGuideUses.isEmpty else { return false }
+        return !keyboardLayoutGuideIsShadowed(for: name)
+    }
+
+    /// Whether some file enables IQKeyboardManager.
+    public var enablesKeyboardManager: Bool { keyboardManagerSwitches.contains { $0.isEnabled } }
+
+    /// This project's facts with `file` added when the project does not hold it yet.
+    func including(_ file: FileFacts) -> ProjectFacts {
+        if files.contains(where: { $0.path == file.path }) { return self }
+        return ProjectFacts(merging: files + [file])
+    }
 }
 
 /// Pass 1 for one file.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    FileFacts(path: source.file.path)
+    FileAnalysis(source, project: .empty).facts
 }

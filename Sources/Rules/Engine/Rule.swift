@@ -9,14 +9,31 @@ public struct RuleContext: Sendable {
     public let deploymentTarget: OSVersion?
     public let options: [String: OptionValue]
 
+    /// The file's analysis (outline, handlers, keyboard values), built once and shared by
+    /// every rule that checks the file.
+    public let analysis: FileAnalysis
+
     public init(
         source: TokenizedSource, project: ProjectFacts,
         deploymentTarget: OSVersion?, options: [String: OptionValue]
     ) {
-        self.source = source
-        self.project = project
+        self.init(analysis: FileAnalysis(source, project: project),
+                  deploymentTarget: deploymentTarget, options: options)
+    }
+
+    /// A context over an analysis already built: the driver builds one `FileAnalysis` per
+    /// file and derives each rule's context with `withOptions(_:)`.
+    public init(analysis: FileAnalysis, deploymentTarget: OSVersion?, options: [String: OptionValue]) {
+        self.source = analysis.source
+        self.project = analysis.project
+        self.analysis = analysis
         self.deploymentTarget = deploymentTarget
         self.options = options
+    }
+
+    /// The same file and analysis with another rule's options.
+    public func withOptions(_ options: [String: OptionValue]) -> RuleContext {
+        RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: options)
     }
 
     public func bool(_ option: String) -> Bool {
@@ -31,15 +48,20 @@ public protocol Rule: Sendable {
     static var metadata: RuleMetadata { get }
     init()
     func check(_ context: RuleContext) -> [Diagnostic]
-    /// A cheap byte-level test run before a file is lexed for this rule: false means the rule
-    /// cannot report anything in `file` (say, it never mentions a keyboard notification), so
-    /// the driver skips it, and skips lexing when no rule is left. Must not give false
-    /// negatives. The default runs the rule on every file.
-    static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool
+    /// A requirement (not only an extension member) so that a rule's own markers are the
+    /// ones the driver sees through `any Rule.Type`.
+    static var requiredMarkers: [StaticString] { get }
 }
 
 extension Rule {
-    public static func mayReport(in file: SourceFile, project: ProjectFacts) -> Bool { true }
-
     public var metadata: RuleMetadata { Self.metadata }
+
+    /// Byte strings of which a file must contain at least one for this rule to find
+    /// anything; the driver skips the rule (and the analysis) for other files.
+    public static var requiredMarkers: [StaticString] { KeyboardVocabulary.keyboardMarkers }
+
+    /// The cheap byte-level pre-check: false when the rule cannot trigger on `bytes`.
+    public static func mayTrigger(on bytes: [UInt8]) -> Bool {
+        KeyboardVocabulary.mayContain(requiredMarkers, in: bytes)
+    }
 }

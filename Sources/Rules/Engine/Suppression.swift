@@ -45,7 +45,7 @@ public enum Suppression {
     /// Cheap byte search: a file without `kblint:` anywhere has no directives, so the driver
     /// can skip lexing it when no rule needs its tokens.
     public static func mayContainDirectives(_ file: SourceFile) -> Bool {
-        file.contains(marker)
+        KeyboardVocabulary.mayContain([marker], in: file.bytes)
     }
 
     /// The well-formed directives and the malformed `kblint:` comments of a file, in order.
@@ -260,30 +260,6 @@ public enum Suppression {
         let expected = word.utf8Start
         for index in 0..<count where bytes[offset + index] != expected[index] { return false }
         return true
-    }
-}
-
-extension SourceFile {
-    /// Whether the file's bytes contain `word` anywhere: the byte-level pre-check used to skip
-    /// work on files that cannot be affected (no allocation, no decoding).
-    public func contains(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard count > 0, bytes.count >= count else { return count == 0 }
-        let expected = word.utf8Start
-        let first = expected[0]
-        return bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            let last = buffer.count - count
-            while index <= last {
-                if buffer[index] == first {
-                    var offset = 1
-                    while offset < count, buffer[index + offset] == expected[offset] { offset += 1 }
-                    if offset == count { return true }
-                }
-                index += 1
-            }
-            return false
-        }
     }
 }
 

@@ -1,0 +1,379 @@
+import Rules
+
+/// `kblint [lint] [PATH…]`: configuration, discovery, the two passes, fixing, reports and the
+/// exit code.
+struct LintCommand {
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Lint Swift files (the default command). Without paths: the configuration's 'included', else '.'.",
+        positionalUsage: "[PATH…]", positionalCount: 0...Int.max,
+        options: [
+            .value("--config", "FILE", "Use this configuration file alone (no .kblint.yml lookup)."),
+            .value("--reporter", "NAME", repeatable: true,
+                   "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))."),
+            .value("--output", "FILE", repeatable: true, "Write the preceding --reporter's output to FILE."),
+            .flag("--strict", "Fail (exit 1) on warnings too."),
+            .flag("--quiet", "Print no summary line."),
+            .flag("--fix", "Apply safe fixes, then report what remains."),
+            .flag("--unsafe-fixes", "With --fix or --diff: apply unsafe fixes too."),
+            .flag("--diff", "Print the fixes as a unified diff; change nothing."),
+            .value("--jobs", "N", "Files linted in parallel (default: all processors)."),
+            .flag("--no-color", "No colors in terminal output (also: NO_COLOR)."),
+            .flag("--timing", "Print per-phase times, throughput and the deployment target on stderr."),
+            .value("--deployment-target", "X.Y", "iOS deployment target, overriding configuration and detection."),
+            .value("--enable", "RULE", repeatable: true, "Enable a rule (opt-in rules too)."),
+            .value("--disable", "RULE", repeatable: true, "Disable a rule."),
+            .value("--only", "RULE", repeatable: true, "Run only these rules."),
+            .flag("--use-stdin", "Lint standard input (editor integration); with --fix, print the fixed source."),
+            .value("--stdin-path", "PATH", "The path standard input stands for (configuration, reports)."),
+            .value("--file-list", "FILE", "Lint the paths listed in FILE, one per line."),
+            .flag("--force-exclude", "Apply 'excluded' to explicitly named files too."),
+        ])
+
+    let tool: CommandLineTool
+
+    func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let options = try LintOptions(arguments)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var errors: [String] = []
+        let cwd = tool.currentDirectory
+
+        let resolver: ConfigurationResolver
+        let root: Configuration
+        do {
+            resolver = try ConfigurationResolver(
+                explicitConfigPath: options.configPath, knownRules: tool.rules.map { $0.metadata },
+                knownReporters: ReporterKind.allCases.map(\.rawValue),
+                overrides: options.overrides, currentDirectory: cwd)
+            root = try resolver.configuration(forDirectory: cwd)
+        } catch {
+            tool.reportError(error.description)
+            return .failure
+        }
+
+        // Files.
+        var inputs: [LintInput] = []
+        var seenConfigurationErrors: Set<String> = []
+        func planFor(_ target: LintTarget) -> FilePlan? {
+            do {
+                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
+                return plan(configuration, options)
+            } catch {
+                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
+                return nil
+            }
+        }
+        if options.useStdin {
+            let bytes: [UInt8]
+            do {
+                bytes = try tool.readStandardInput()
+            } catch {
+                tool.reportError(error.description)
+                return .failure
+            }
+            let path = options.stdinPath ?? "<stdin>"
+            let absolute = LexicalPath.absolute(path, relativeTo: cwd)
+            let target = LintTarget(path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute, isExplicit: true)
+            let excluded = options.forceExclude
+                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+            if !excluded, let plan = planFor(target) {
+                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
+            }
+        } else {
+            var paths = options.paths
+            if let fileList = options.fileList {
+                do {
+                    paths += try readFileList(fileList)
+                } catch {
+                    errors.append(error.description)
+                }
+            }
+            if paths.isEmpty, options.fileList == nil {
+                paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
+            }
+            var discovery = FileDiscovery(currentDirectory: cwd)
+            discovery.forceExclude = options.forceExclude
+            discovery.isExcluded = { absolute, isFolder in
+                guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
+                // `included` is checked on files only: a folder above an included one must be entered.
+                return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
+            }
+            let (targets, discoveryErrors) = discovery.discover(paths)
+            errors += discoveryErrors.map(\.description)
+            for target in targets {
+                if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
+            }
+        }
+        let discovered = clock.now
+
+        // Lint.
+        let driver = LintDriver(
+            jobs: options.jobs, fixMode: options.fixMode,
+            knownRuleIDs: Set(tool.knownRuleIDs),
+            closeIDs: { [known = tool.knownRuleIDs] id in Spelling.closestMatches(to: id, among: known) },
+            progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
+        let outcome = driver.run(inputs)
+        let linted = clock.now
+
+        for file in outcome.files { errors += file.errors.map(\.description) }
+        let findings = outcome.files.flatMap(\.findings)
+        let strict = options.strict || root.strict
+        let enabledRules = Set(inputs.flatMap { $0.plan.rules.map { $0.rule.metadata.id } })
+        // https://no-color.org: a non-empty NO_COLOR turns colors off.
+        let colorAllowed = !options.noColor && (tool.environment["NO_COLOR"] ?? "").isEmpty
+        let report = LintReport(
+            findings: findings,
+            rules: tool.rules.map { $0.metadata }.filter { enabledRules.contains($0.id) } + EngineDiagnostics.all,
+            filesLinted: outcome.files.filter(\.linted).count, toolVersion: CommandLineTool.version,
+            settings: ReportSettings(
+                useColor: colorAllowed && tool.standardOutput.isTerminal,
+                workspaceRoot: tool.environment["GITHUB_WORKSPACE"], currentDirectory: cwd))
+
+        // Output.
+        switch options.fixMode {
+        case .diff:
+            let byPath = zip(inputs, outcome.files).sorted { $0.0.target.path < $1.0.target.path }
+            for (_, file) in byPath { tool.standardOutput.write(file.diff) }
+        case .printSource:
+            for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
+        case .report, .write:
+            errors += writeReports(report, options: options, configuredReporter: root.reporter)
+        }
+        let fixed = outcome.files.reduce(0) { $0 + $1.fixesApplied }
+        if case .write = options.fixMode, !options.quiet {
+            let files = outcome.files.filter { $0.fixesApplied > 0 }.count
+            tool.standardError.write("Fixed \(fixed) \(fixed == 1 ? "problem" : "problems") in \(files) \(files == 1 ? "file" : "files").\n")
+        }
+        let finished = clock.now
+        if options.timing {
+            let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
+            var targets = Set(inputs.map { $0.plan.deploymentTargetDescription })
+            if targets.isEmpty { targets.insert(plan(root, options).deploymentTargetDescription) }
+            tool.standardError.write(TimingReport(
+                discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
+                output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
+                deploymentTargets: targets.sorted()
+            ).text)
+        }
+        for error in errors { tool.reportError(error) }
+
+        if !errors.isEmpty { return .failure }
+        if case .diff = options.fixMode {
+            return outcome.files.contains { !$0.diff.isEmpty } ? .violations : .success
+        }
+        let failing = findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+        return failing ? .violations : .success
+    }
+
+    /// The rules that run on a file and the deployment target they see.
+    private func plan(_ configuration: Configuration, _ options: LintOptions) -> FilePlan {
+        let rules = tool.rules.filter { configuration.isEnabled($0.metadata) }.map { rule in
+            RuleSelection(
+                rule: rule, severity: configuration.severity(for: rule.metadata),
+                options: configuration.options(for: rule.metadata))
+        }
+        let engineSeverities = Dictionary(uniqueKeysWithValues: EngineDiagnostics.all.map {
+            ($0.id, configuration.severity(forRuleID: $0.id, defaultSeverity: $0.defaultSeverity))
+        })
+        if let target = options.deploymentTarget {
+            return FilePlan(
+                rules: rules, deploymentTarget: target,
+                deploymentTargetDescription: "iOS \(target) (--deployment-target)",
+                engineSeverities: engineSeverities)
+        }
+        return FilePlan(
+            rules: rules, deploymentTarget: configuration.deploymentTarget?.version,
+            deploymentTargetDescription: configuration.deploymentTarget?.description
+                ?? "unknown (no deployment_target, Package.swift, Xcode project or Podfile found)",
+            engineSeverities: engineSeverities)
+    }
+
+    /// Paths listed one per line (blank lines and `#` comments skipped).
+    private func readFileList(_ path: String) throws(FileError) -> [String] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(LexicalPath.absolute(path, relativeTo: tool.currentDirectory))
+        } catch {
+            throw FileError(path: path, reason: error.reason)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+            .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { line in String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    /// Renders every requested reporter to its destination; returns write errors.
+    private func writeReports(_ report: LintReport, options: LintOptions, configuredReporter: String?) -> [String] {
+        var requests = options.reports
+        let defaultKind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
+            ?? ReporterKind.defaultKind(
+                githubActions: tool.environment["GITHUB_ACTIONS"] == "true",
+                outputIsTerminal: tool.standardOutput.isTerminal)
+        if requests.isEmpty || requests[0].kind == nil {
+            let output = requests.first?.output
+            if !requests.isEmpty { requests.removeFirst() }
+            requests.insert(ReportRequest(kind: defaultKind, output: output), at: 0)
+        }
+        var errors: [String] = []
+        var summaryShown = false
+        for request in requests {
+            let kind = request.kind ?? defaultKind
+            var settings = report.settings
+            if request.output != nil { settings.useColor = false }
+            let text = kind.reporter.render(LintReport(
+                findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
+                toolVersion: report.toolVersion, settings: settings))
+            if let output = request.output {
+                do {
+                    try FileSystem.writeFile(LexicalPath.absolute(output, relativeTo: tool.currentDirectory), Array(text.utf8))
+                } catch {
+                    errors.append(FileError(path: output, reason: error.reason).description)
+                }
+            } else {
+                tool.standardOutput.write(text)
+                summaryShown = summaryShown || kind == .pretty || kind == .summary
+            }
+        }
+        if !options.quiet, !summaryShown {
+            tool.standardError.write(SummaryReporter.summaryLine(report) + "\n")
+        }
+        return errors
+    }
+}
+
+/// One `--reporter` and the `--output` that follows it (nil: standard output). A nil kind
+/// is an `--output` given before any `--reporter`: it is for the default reporter.
+struct ReportRequest: Sendable, Equatable {
+    let kind: ReporterKind?
+    let output: String?
+}
+
+/// The lint command's options, validated.
+struct LintOptions: Sendable {
+    var paths: [String]
+    var configPath: String?
+    var reports: [ReportRequest] = []
+    var strict: Bool
+    var quiet: Bool
+    var fixMode: FixMode
+    var jobs: Int
+    var noColor: Bool
+    var timing: Bool
+    var deploymentTarget: OSVersion?
+    var overrides: RuleOverrides
+    var useStdin: Bool
+    var stdinPath: String?
+    var fileList: String?
+    var forceExclude: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        paths = arguments.positionals
+        configPath = arguments.value("--config")
+        strict = arguments.has("--strict")
+        quiet = arguments.has("--quiet")
+        noColor = arguments.has("--no-color")
+        timing = arguments.has("--timing")
+        useStdin = arguments.has("--use-stdin")
+        stdinPath = arguments.value("--stdin-path")
+        fileList = arguments.value("--file-list")
+        forceExclude = arguments.has("--force-exclude")
+        overrides = RuleOverrides(
+            enabled: arguments.all("--enable"), disabled: arguments.all("--disable"),
+            only: arguments.values["--only"])
+
+        let names = ReporterKind.allCases.map(\.rawValue)
+        for pair in arguments.sequence {
+            switch pair.name {
+            case "--reporter":
+                guard let kind = ReporterKind(rawValue: pair.value) else {
+                    throw .invalidValue("--reporter", pair.value, names.joined(separator: ", "), among: names)
+                }
+                reports.append(ReportRequest(kind: kind, output: nil))
+            case "--output":
+                if let last = reports.last, last.output == nil {
+                    reports[reports.count - 1] = ReportRequest(kind: last.kind, output: pair.value)
+                } else if reports.isEmpty {
+                    reports.append(ReportRequest(kind: nil, output: pair.value))
+                } else {
+                    throw UsageError(message: "'--output \(pair.value)' follows a --reporter that already has an --output; give each --output after its --reporter")
+                }
+            default: continue
+            }
+        }
+
+        if let jobsText = arguments.value("--jobs") {
+            guard let value = Int(jobsText), value >= 1 else {
+                throw .invalidValue("--jobs", jobsText, "a whole number of at least 1")
+            }
+            jobs = value
+        } else {
+            jobs = activeProcessorCount()
+        }
+        if let targetText = arguments.value("--deployment-target") {
+            guard let target = OSVersion(parsing: targetText) else {
+                throw .invalidValue("--deployment-target", targetText, "an iOS version such as 15.4")
+            }
+            deploymentTarget = target
+        }
+
+        let fix = arguments.has("--fix"), diff = arguments.has("--diff"), unsafe = arguments.has("--unsafe-fixes")
+        if fix && diff { throw UsageError(message: "--fix and --diff exclude each other: --diff shows what --fix would write") }
+        if unsafe && !fix && !diff { throw UsageError(message: "--unsafe-fixes needs --fix or --diff") }
+        if useStdin {
+            if !paths.isEmpty || fileList != nil {
+                throw UsageError(message: "--use-stdin lints standard input; give no paths or --file-list with it")
+            }
+            fixMode = fix ? .printSource(includingUnsafe: unsafe) : diff ? .diff(includingUnsafe: unsafe) : .report
+        } else {
+            if stdinPath != nil { throw UsageError(message: "--stdin-path needs --use-stdin") }
+            fixMode = fix ? .write(includingUnsafe: unsafe) : diff ? .diff(includingUnsafe: unsafe) : .report
+        }
+    }
+}
+
+/// `--timing`: where the time went, how fast, and which deployment target the rules saw.
+struct TimingReport {
+    let discovery: Duration
+    let pass1: Duration
+    let pass2: Duration
+    let output: Duration
+    let files: Int
+    let bytes: Int
+    let jobs: Int
+    let deploymentTargets: [String]
+
+    var text: String {
+        let total = discovery + pass1 + pass2 + output
+        let megabytes = Double(bytes) / 1_000_000
+        let seconds = Self.seconds(total)
+        let throughput = seconds > 0 ? megabytes / seconds : 0
+        var lines = [
+            "timing: discovery \(Self.milliseconds(discovery)), pass 1 (facts) \(Self.milliseconds(pass1)), "
+                + "pass 2 (rules) \(Self.milliseconds(pass2)), output \(Self.milliseconds(output)); "
+                + "total \(Self.milliseconds(total))",
+            "timing: \(files) files, \(Self.decimal(megabytes, 2)) MB, \(Self.decimal(throughput, 1)) MB/s, \(jobs) jobs",
+        ]
+        for target in deploymentTargets { lines.append("deployment target: \(target)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        decimal(seconds(duration) * 1000, 1) + " ms"
+    }
+
+    /// Fixed-point text without Foundation's formatters.
+    static func decimal(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale)
+        let fraction = String(abs(scaled) % Int(scale))
+        return places == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    }
+}

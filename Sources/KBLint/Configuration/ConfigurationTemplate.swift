@@ -1,0 +1,132 @@
+import Foundation
+import Rules
+
+/// The `.kblint.yml` that `kblint init` writes: every key, commented, with the project's
+/// detected deployment target and the catalogue's opt-in rules and options, so a new user
+/// learns the format from the file itself.
+enum ConfigurationTemplate {
+    /// - Parameters:
+    ///   - deploymentTarget: what detection found (`ConfigurationResolver.detectedDeploymentTarget(inDirectory:)`).
+    ///   - rules: the catalogue, for the lists of opt-in rules and rule options.
+    ///   - directory: the folder the file is for, to show the target's source relative to it.
+    static func render(deploymentTarget: DetectedDeploymentTarget?, rules: [RuleMetadata], directory: String) -> String {
+        var lines: [String] = [
+            "# kblint configuration. Every key is optional.",
+            "# Paths and globs are relative to this file's folder. A .kblint.yml in a subfolder",
+            "# applies on top of this one for the files below it.",
+            "",
+            "# Lint only these folders or globs (default: everything kblint is pointed at).",
+            "# included:",
+            "#   - Sources",
+            "",
+            "# Never lint these, nor anything under them. Globs: *, ** (any folders), ?, [abc].",
+            "# Quote globs that start with '*'.",
+            "excluded:",
+            "  - .build",
+            "  - Pods",
+            "  - Carthage",
+            "  - DerivedData",
+            "",
+        ]
+        if let deploymentTarget {
+            let source = LexicalPath.display(deploymentTarget.source, relativeTo: directory)
+            lines += [
+                "# iOS deployment target. Detected: iOS \(deploymentTarget.version) from \(source).",
+                "# kblint keeps reading it from there; uncomment to pin it here instead.",
+                "# deployment_target: \"\(deploymentTarget.version)\"",
+            ]
+        } else {
+            lines += [
+                "# iOS deployment target. None was found in Package.swift, an .xcodeproj or a Podfile;",
+                "# rules that depend on it stay silent until it is set.",
+                "# deployment_target: \"15.0\"",
+            ]
+        }
+        lines += ["", "# Opt-in rules run only when listed here."]
+        let optInRules = rules.filter(\.isOptIn)
+        if optInRules.isEmpty {
+            lines += ["# opt_in_rules: []"]
+        } else {
+            lines += ["# opt_in_rules:"] + optInRules.map { "#   - \($0.id)  # \($0.summary)" }
+        }
+        lines += [
+            "",
+            "# Rules that should not run.",
+            "# disabled_rules:",
+            "#   - rule_id",
+            "",
+            "# Run exactly these rules (opt-in ones included) and no others.",
+            "# only_rules:",
+            "#   - rule_id",
+            "",
+            "# Per-rule severity (error, warning, info, or off) and options.",
+            "# rules:",
+            "#   superfluous_disable_command:",
+            "#     severity: warning",
+        ]
+        for rule in rules where !rule.options.isEmpty {
+            lines.append("#   \(rule.id):")
+            lines.append("#     severity: \(rule.defaultSeverity.rawValue)")
+            for option in rule.options {
+                lines.append("#     \(option.name): \(yamlLiteral(option.defaultValue))  # \(option.summary)")
+            }
+        }
+        lines += [
+            "",
+            "# Output format when --reporter is not given.",
+            "# reporter: pretty",
+            "",
+            "# Treat warnings as errors for the exit status.",
+            "# strict: false",
+            "",
+            "# Findings recorded in this baseline file are not reported again.",
+            "# baseline: kblint-baseline.json",
+            "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Writes `contents` as `.kblint.yml` in `directory` and returns its path; fails rather
+    /// than replace a file that is already there.
+    static func write(_ contents: String, inDirectory directory: String) throws(ConfigurationError) -> String {
+        let path = LexicalPath.appending(Configuration.fileName, to: directory)
+        if FileManager.default.fileExists(atPath: path) {
+            throw ConfigurationError(path: path, location: nil, message: "already exists; kblint init never overwrites it")
+        }
+        do {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            throw ConfigurationError(path: path, location: nil, message: "cannot be written: \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// An option value as YAML that reads back as the same type.
+    static func yamlLiteral(_ value: OptionValue) -> String {
+        switch value {
+        case .bool(let value): return String(value)
+        case .int(let value): return String(value)
+        case .double(let value):
+            let text = String(value)
+            return text.contains(".") || text.contains("e") ? text : text + ".0"
+        case .string(let value):
+            var escaped = ""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\t": escaped += "\\t"
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        let hex = String(scalar.value, radix: 16)
+                        escaped += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                    } else {
+                        escaped.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return "\"\(escaped)\""
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Lexer
+import Rules
+
+/// One enabled rule for one file: the configured severity (nil: the rule's own) and its
+/// options with defaults filled in.
+struct RuleSelection: Sendable {
+    let rule: any Rule.Type
+    let severity: Severity?
+    let options: [String: OptionValue]
+}
+
+/// What applies to one file, from the configuration that governs its folder.
+struct FilePlan: Sendable {
+    let rules: [RuleSelection]
+    let deploymentTarget: OSVersion?
+    /// Where the target came from, for `--timing`.
+    var deploymentTargetDescription = "unknown"
+    /// Configured severities of engine diagnostics (always on; only their severity can change).
+    var engineSeverities: [String: Severity] = [:]
+}
+
+/// What `--fix` / `--diff` do with the fixes rules attach.
+enum FixMode: Sendable, Equatable {
+    case report
+    /// Write fixed files (atomically) and report what remains.
+    case write(includingUnsafe: Bool)
+    /// Print the fixes as a unified diff; write nothing.
+    case diff(includingUnsafe: Bool)
+    /// Standard input: print the fixed source on standard output.
+    case printSource(includingUnsafe: Bool)
+
+    var includesUnsafe: Bool {
+        switch self {
+        case .report: false
+        case .write(let unsafe), .diff(let unsafe), .printSource(let unsafe): unsafe
+        }
+    }
+}
+
+/// A file to lint with what applies to it, and its bytes when they come from standard input.
+struct LintInput: Sendable {
+    let target: LintTarget
+    let plan: FilePlan
+    var preloaded: [UInt8]? = nil
+}
+
+/// What linting one file produced.
+struct FileOutcome: Sendable {
+    var findings: [Finding] = []
+    var errors: [FileError] = []
+    /// `--diff` output for this file.
+    var diff: [UInt8] = []
+    /// The fixed source (`--fix` with standard input).
+    var fixedSource: [UInt8]?
+    var fixesApplied = 0
+    var bytes = 0
+    var linted = false
+}
+
+/// The two passes of a run over many files, in parallel, with output that does not depend on
+/// the number of jobs. Nothing from pass 1 but the facts is kept, so memory does not grow
+/// with the size of the project beyond one file per job plus the findings.
+struct LintDriver: Sendable {
+    let jobs: Int
+    let fixMode: FixMode
+    /// Every id a suppression comment may name.
+    let knownRuleIDs: Set<String>
+    let closeIDs: @Sendable (String) -> [String]
+    /// Shown on a terminal for long runs.
+    let progressSink: (any OutputSink)?
+
+    /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
+    static let maximumFixRounds = 8
+
+    struct Outcome: Sendable {
+        var files: [FileOutcome]
+        var facts: ProjectFacts
+        var pass1: Duration
+        var pass2: Duration
+    }
+
+    func run(_ inputs: [LintInput]) -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts") }
+        let facts = parallelMap(count: inputs.count, jobs: jobs) { index -> FileFacts? in
+            defer { progress1?.fileFinished() }
+            guard let bytes = try? read(inputs[index]) else { return nil }
+            let source = SourceFile(path: inputs[index].target.path, bytes: bytes)
+            return collectFacts(Lexer.tokenize(source))
+        }
+        progress1?.finish()
+        let project = ProjectFacts(merging: facts.compactMap { $0 })
+        let middle = clock.now
+
+        let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
+        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting") }
+        let outcomes = parallelMap(count: inputs.count, jobs: jobs) { index -> FileOutcome in
+            defer { progress2?.fileFinished() }
+            return lint(inputs[index], project: project, targetsByPath: targetsByPath)
+        }
+        progress2?.finish()
+        return Outcome(files: outcomes, facts: project, pass1: middle - start, pass2: clock.now - middle)
+    }
+
+    private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
+        if let preloaded = input.preloaded { return preloaded }
+        return try FileSystem.readFile(input.target.absolutePath)
+    }
+
+    /// Pass 2 for one file: rules, suppression, fixes.
+    private func lint(_ input: LintInput, project: ProjectFacts, targetsByPath: [String: LintTarget]) -> FileOutcome {
+        var outcome = FileOutcome()
+        let original: [UInt8]
+        do {
+            original = try read(input)
+        } catch {
+            outcome.errors.append(FileError(path: input.target.path, reason: error.reason))
+            return outcome
+        }
+        outcome.bytes = original.count
+        outcome.linted = true
+        let plan = input.plan
+        let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
+
+        var current = SourceFile(path: input.target.path, bytes: original)
+        let initial = check(current, selections: selections, plan: plan, project: project)
+        var diagnostics = initial
+        if fixMode != .report {
+            for _ in 0..<Self.maximumFixRounds {
+                let fixes = FixApplication.compatibleFixes(
+                    diagnostics.compactMap(\.fix).filter { FixApplication.isApplicable($0, includingUnsafe: fixMode.includesUnsafe) },
+                    fileSize: current.bytes.count)
+                guard !fixes.isEmpty else { break }
+                let fixed = FixApplication.apply(fixes.flatMap(\.edits), to: current.bytes)
+                // A fix that changes nothing would be offered forever.
+                guard fixed != current.bytes else { break }
+                outcome.fixesApplied += fixes.count
+                current = SourceFile(path: input.target.path, bytes: fixed)
+                diagnostics = check(current, selections: selections, plan: plan, project: project)
+            }
+            if current.bytes != original {
+                switch fixMode {
+                case .report: break
+                case .diff:
+                    outcome.diff = UnifiedDiff.render(path: input.target.path, old: original, new: current.bytes)
+                    // Nothing is written: report against the file as it is.
+                    current = SourceFile(path: input.target.path, bytes: original)
+                    diagnostics = initial
+                case .printSource:
+                    outcome.fixedSource = current.bytes
+                case .write:
+                    do {
+                        try write(current.bytes, over: input.target, expecting: original)
+                    } catch {
+                        outcome.errors.append(error)
+                        outcome.fixesApplied = 0
+                        current = SourceFile(path: input.target.path, bytes: original)
+                        diagnostics = initial
+                    }
+                }
+            } else if case .printSource = fixMode {
+                outcome.fixedSource = original
+            }
+        }
+
+        var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
+        for (id, severity) in plan.engineSeverities { severities[id] = severity }
+        let file = current
+        outcome.findings = diagnostics.map { diagnostic in
+            Finding(
+                diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, file: file,
+                path: input.target.path, absolutePath: input.target.absolutePath,
+                relatedFile: { path in
+                    guard let target = targetsByPath[path],
+                          let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
+                    return (SourceFile(path: target.path, bytes: bytes), target.path)
+                })
+        }
+        return outcome
+    }
+
+    /// Rules, then suppression comments, then `invalid_utf8`.
+    private func check(
+        _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
+    ) -> [Diagnostic] {
+        let candidates = selections.filter { $0.rule.mayTrigger(on: file.bytes) }
+        var diagnostics: [Diagnostic] = []
+        if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
+            let source = Lexer.tokenize(file)
+            if !candidates.isEmpty {
+                // One analysis per file, shared by every rule.
+                let context = RuleContext(
+                    analysis: FileAnalysis(source, project: project),
+                    deploymentTarget: plan.deploymentTarget, options: [:])
+                for selection in candidates {
+                    diagnostics += selection.rule.init().check(context.withOptions(selection.options))
+                }
+            }
+            diagnostics = Suppression.filter(
+                diagnostics, in: source,
+                activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
+                knownRuleIDs: knownRuleIDs, closeIDs: closeIDs)
+        }
+        if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
+            diagnostics.append(invalid)
+        }
+        return diagnostics
+    }
+
+    /// Whether a rule's deployment-target range admits `target`. An unknown target admits
+    /// every rule: the rule sees nil and decides (code under `#available` has a known target
+    /// even then).
+    func applies(_ metadata: RuleMetadata, to target: OSVersion?) -> Bool {
+        guard let target else { return true }
+        if let minimum = metadata.minimumTarget, target < minimum { return false }
+        if let below = metadata.targetBelow, target >= below { return false }
+        return true
+    }
+
+    /// Writes the fixed file unless it changed on disk since it was read.
+    func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
+        let status = try FileSystem.status(of: target.absolutePath)
+        let onDisk = try FileSystem.readFile(target.absolutePath)
+        guard onDisk == original else {
+            throw FileError(path: target.path, reason: "changed while kblint was fixing it; not written (run again)")
+        }
+        try FileSystem.replaceAtomically(target.absolutePath, with: bytes, permissions: status.permissions)
+    }
+}

@@ -1,0 +1,96 @@
+import Lexer
+
+/// A UIKit/Core Animation call that animates layout: `UIView.animate(withDuration:…)`,
+/// `animateKeyframes`, `transition(with:duration:…)`, `UIViewPropertyAnimator(duration:…)`,
+/// `runningPropertyAnimator(withDuration:…)`, `CATransaction.setAnimationDuration(_:)`.
+public struct AnimationCall: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case animate, keyframes, transition, propertyAnimator, runningPropertyAnimator, transactionDuration
+    }
+    public let kind: Kind
+    /// Index into `FileAnalysis.calls`.
+    public let call: Int
+    /// The duration argument.
+    public let duration: Argument?
+    /// The `options:` argument.
+    public let options: Argument?
+    /// The `curve:` argument (`UIViewPropertyAnimator`).
+    public let curve: Argument?
+    /// Whether the call states its curve some other way (spring, timing parameters, control
+    /// points): it then has no default curve to complain about.
+    public let hasCustomTiming: Bool
+}
+
+extension FileAnalysis {
+    static func findAnimations(_ source: TokenizedSource, _ calls: [CallSite]) -> [AnimationCall] {
+        var found: [AnimationCall] = []
+        for (index, call) in calls.enumerated() {
+            let receiverName = call.receiver.flatMap { ExpressionBounds.chainNames(source, $0).last }
+            func argument(_ label: StaticString) -> Argument? {
+                call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+            }
+            let custom = call.arguments.contains { argument in
+                argument.label.map {
+                    source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "timingParameters",
+                                              "controlPoint1", "springDuration", "bounce"]) != nil
+                } ?? false
+            }
+            let onView = receiverName.map { source.isWord($0, "UIView") || source.isWord($0, "Self") } ?? true
+            let kind: AnimationCall.Kind
+            var duration: Argument?
+            if source.isWord(call.callee, "animate"), onView,
+               let value = argument("withDuration") ?? argument("springDuration") {
+                kind = .animate
+                duration = value
+            } else if source.isWord(call.callee, "animateKeyframes"), onView, let value = argument("withDuration") {
+                kind = .keyframes
+                duration = value
+            } else if source.isWord(call.callee, "transition"), onView, let value = argument("duration") {
+                kind = .transition
+                duration = value
+            } else if source.isWord(call.callee, "UIViewPropertyAnimator"), let value = argument("duration") {
+                kind = .propertyAnimator
+                duration = value
+            } else if source.isWord(call.callee, "runningPropertyAnimator"), let value = argument("withDuration") {
+                kind = .runningPropertyAnimator
+                duration = value
+            } else if source.isWord(call.callee, "setAnimationDuration"),
+                      receiverName.map({ source.isWord($0, "CATransaction") }) ?? false {
+                kind = .transactionDuration
+                duration = call.arguments.first
+            } else {
+                continue
+            }
+            found.append(AnimationCall(
+                kind: kind, call: index, duration: duration, options: argument("options"),
+                curve: argument("curve"), hasCustomTiming: custom))
+        }
+        return found
+    }
+}
+
+extension FileAnalysis {
+    /// The animation whose closure contains code token `index` (innermost).
+    public func animation(enclosing index: Int) -> AnimationCall? {
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 10_000 {
+            steps += 1
+            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call,
+               let animation = animations.first(where: { $0.call == call }) {
+                return animation
+            }
+            current = outline.scopes[scope].parent
+        }
+        return nil
+    }
+
+    /// Animations called later than `index` in the same function or closure body.
+    public func animations(after index: Int) -> [AnimationCall] {
+        let scope = outline.executableScope(at: index)
+        return animations.filter { animation in
+            let callee = calls[animation.call].callee
+            return callee > index && outline.executableScope(at: callee) == scope
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Lexer
+
+/// Byte-level queries over the code view (`TokenizedSource.code`). Every analysis works with
+/// indices into `code`; these helpers keep index arithmetic total (out-of-range indices read
+/// as "no token") so that truncated files never trap.
+extension TokenizedSource {
+    /// The kind of code token `index`, or `.unknown` outside the file.
+    @inline(__always)
+    func kind(_ index: Int) -> TokenKind {
+        index >= 0 && index < code.count ? code[index].kind : .unknown
+    }
+
+    /// Whether code token `index` is a name (identifier or keyword) spelled `word`.
+    @inline(__always)
+    func isWord(_ index: Int, _ word: StaticString) -> Bool {
+        guard index >= 0, index < code.count else { return false }
+        let token = code[index]
+        guard token.kind == .identifier || token.kind == .keyword else { return false }
+        return self.token(token, is: word)
+    }
+
+    /// Whether code token `index` is of `kind` and spelled `word` (for operators).
+    @inline(__always)
+    func isToken(_ index: Int, _ kind: TokenKind, _ word: StaticString) -> Bool {
+        guard index >= 0, index < code.count, code[index].kind == kind else { return false }
+        return token(code[index], is: word)
+    }
+
+    /// Index into `words` of the spelling of name token `index`, if any.
+    func wordIndex(_ index: Int, in words: [StaticString]) -> Int? {
+        guard index >= 0, index < code.count else { return nil }
+        let token = code[index]
+        guard token.kind == .identifier || token.kind == .keyword else { return nil }
+        for (position, word) in words.enumerated()
+        where word.utf8CodeUnitCount == token.length && self.token(token, is: word) {
+            return position
+        }
+        return nil
+    }
+
+    /// Whether name token `index` starts with `prefix` (byte comparison).
+    func word(_ index: Int, hasPrefix prefix: StaticString) -> Bool {
+        guard index >= 0, index < code.count else { return false }
+        let token = code[index]
+        let length = prefix.utf8CodeUnitCount
+        guard token.kind == .identifier, token.length >= length else { return false }
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            let start = Int(token.start)
+            let expected = prefix.utf8Start
+            for offset in 0..<length where buffer[start + offset] != expected[offset] { return false }
+            return true
+        }
+    }
+
+    /// Whether two code tokens have the same spelling.
+    func sameSpelling(_ first: Int, _ second: Int) -> Bool {
+        guard first >= 0, first < code.count, second >= 0, second < code.count else { return false }
+        let a = code[first], b = code[second]
+        guard a.length == b.length else { return false }
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            let aStart = Int(a.start), bStart = Int(b.start)
+            for offset in 0..<a.length where buffer[aStart + offset] != buffer[bStart + offset] {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// A 64-bit FNV-1a hash of a token's bytes: names are compared by hash so that no
+    /// `String` is built per token. Backticks around a name are ignored.
+    func nameHash(_ index: Int) -> UInt64 {
+        guard index >= 0, index < code.count else { return 0 }
+        let token = code[index]
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            var start = Int(token.start), end = Int(token.end)
+            if end - start >= 2, buffer[start] == 0x60, buffer[end - 1] == 0x60 {
+                start += 1
+                end -= 1
+            }
+            return NameHash.of(buffer, start, end)
+        }
+    }
+
+    /// The text of code token `index` ("" outside the file).
+    func text(at index: Int) -> String {
+        guard index >= 0, index < code.count else { return "" }
+        return text(of: code[index])
+    }
+
+    /// The source text spanning code tokens `range` (with the trivia between them).
+    func text(spanning range: Range<Int>) -> String {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= code.count else { return "" }
+        return file.text(Int(code[range.lowerBound].start)..<Int(code[range.upperBound - 1].end))
+    }
+
+    /// Byte range covering code tokens `range`.
+    func byteRange(_ range: Range<Int>) -> Range<Int> {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= code.count else {
+            return 0..<0
+        }
+        return Int(code[range.lowerBound].start)..<Int(code[range.upperBound - 1].end)
+    }
+
+    /// The partner bracket of code token `index`, if it has one.
+    @inline(__always)
+    func partnerIndex(_ index: Int) -> Int? {
+        guard index >= 0, index < partner.count else { return nil }
+        let value = Int(partner[index])
+        return value >= 0 ? value : nil
+    }
+
+    func isOpeningBracket(_ index: Int) -> Bool {
+        switch kind(index) {
+        case .leftParen, .leftBrace, .leftSquare, .leftAngle, .stringInterpolationStart: true
+        default: false
+        }
+    }
+
+    func isClosingBracket(_ index: Int) -> Bool {
+        switch kind(index) {
+        case .rightParen, .rightBrace, .rightSquare, .rightAngle, .stringInterpolationEnd: true
+        default: false
+        }
+    }
+
+    /// Whether code token `index` begins a line.
+    @inline(__always)
+    func startsLine(_ index: Int) -> Bool {
+        index >= 0 && index < code.count && code[index].isAtStartOfLine
+    }
+
+    /// Whether the numeric literal at `index` is zero (`0`, `0.0`, `0x0`, `0_0`).
+    func isZeroLiteral(_ index: Int) -> Bool {
+        guard kind(index) == .integerLiteral || kind(index) == .floatLiteral else { return false }
+        return numericValue(at: index) == 0
+    }
+
+    /// The value of a decimal numeric literal token (underscores allowed).
+    func numericValue(at index: Int) -> Double? {
+        guard kind(index) == .integerLiteral || kind(index) == .floatLiteral else { return nil }
+        var text = text(at: index)
+        text.removeAll { $0 == "_" }
+        if text.hasPrefix("0x") || text.hasPrefix("0X") {
+            return UInt64(text.dropFirst(2), radix: 16).map(Double.init)
+        }
+        return Double(text)
+    }
+}
+
+/// FNV-1a over bytes; also used for `StaticString` names so that both sides agree.
+enum NameHash {
+    static func of(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var index = start
+        while index < end {
+            hash = (hash ^ UInt64(buffer[index])) &* 0x0000_0100_0000_01b3
+            index += 1
+        }
+        return hash
+    }
+
+    static func of(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { of($0, 0, $0.count) }
+    }
+}

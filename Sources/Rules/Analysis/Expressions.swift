@@ -1,0 +1,183 @@
+import Lexer
+
+/// Where expressions, statements and member chains start and end. Swift's grammar decides
+/// these with newlines as much as with punctuation: a line continues the previous one when
+/// it starts with `.`, a binary operator or `?`/`:` of a ternary, or when the previous line
+/// ends in an operator, `=`, `,` or an opening bracket.
+enum ExpressionBounds {
+    /// The exclusive end of the expression that starts at `start`. Bracket groups are
+    /// skipped whole; a `{` is a trailing closure unless `stopAtBrace` (conditions, where a
+    /// `{` opens the body).
+    static func end(_ source: TokenizedSource, from start: Int, stopAtBrace: Bool = false,
+                    stopAtComma: Bool = true) -> Int {
+        var cursor = start
+        let count = source.code.count
+        var steps = 0
+        while cursor < count, steps < 100_000 {
+            steps += 1
+            let kind = source.kind(cursor)
+            if cursor > start, source.startsLine(cursor), !continuesLine(source, cursor) { return cursor }
+            switch kind {
+            case .leftParen, .leftSquare, .leftAngle, .stringInterpolationStart:
+                guard let end = source.partnerIndex(cursor) else { return count }
+                cursor = end + 1
+                continue
+            case .leftBrace:
+                if stopAtBrace { return cursor }
+                guard let end = source.partnerIndex(cursor) else { return count }
+                cursor = end + 1
+                continue
+            case .rightParen, .rightSquare, .rightBrace, .rightAngle, .stringInterpolationEnd, .semicolon:
+                return cursor
+            case .comma:
+                if stopAtComma { return cursor }
+            case .keyword:
+                if source.wordIndex(cursor, in: ["else", "in", "where", "let", "var", "return", "guard", "if", "case"]) != nil,
+                   cursor > start {
+                    return cursor
+                }
+            default:
+                break
+            }
+            cursor += 1
+        }
+        return min(cursor, count)
+    }
+
+    /// Whether a token at the start of a line continues the expression of the line before.
+    static func continuesLine(_ source: TokenizedSource, _ index: Int) -> Bool {
+        switch source.kind(index) {
+        case .period, .binaryOperator, .infixQuestionMark, .arrow, .equal:
+            return true
+        case .keyword:
+            if source.wordIndex(index, in: ["as", "is"]) != nil { return true }
+        default:
+            break
+        }
+        switch source.kind(index - 1) {
+        case .binaryOperator, .equal, .comma, .period, .infixQuestionMark, .leftParen, .leftSquare,
+             .colon, .arrow, .prefixOperator:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The first token of the statement that contains `index` (bounded backward scan).
+    static func statementStart(_ source: TokenizedSource, containing index: Int) -> Int {
+        var cursor = index
+        var steps = 0
+        while cursor > 0, steps < 10_000 {
+            steps += 1
+            let kind = source.kind(cursor - 1)
+            if kind == .rightParen || kind == .rightSquare || kind == .rightBrace || kind == .rightAngle {
+                if let open = source.partnerIndex(cursor - 1) {
+                    if source.startsLine(cursor), !continuesLine(source, cursor) { return cursor }
+                    cursor = open
+                    continue
+                }
+            }
+            if kind == .leftParen || kind == .leftSquare || kind == .leftBrace || kind == .semicolon {
+                return cursor
+            }
+            if source.isWord(cursor - 1, "in"), source.kind(cursor - 1) == .keyword { return cursor }
+            if source.startsLine(cursor), !continuesLine(source, cursor) { return cursor }
+            cursor -= 1
+        }
+        return cursor
+    }
+
+    /// The first token of the postfix expression (member chain) that ends at `end`:
+    /// `self.scrollView.contentInset` for an `end` at `contentInset`. Calls and subscripts
+    /// inside the chain are skipped whole. An implicit member (`.zero`) starts at its `.`.
+    static func chainStart(_ source: TokenizedSource, endingAt end: Int) -> Int {
+        var cursor = end
+        var steps = 0
+        while cursor >= 0, steps < 10_000 {
+            steps += 1
+            switch source.kind(cursor) {
+            case .rightParen, .rightSquare, .rightAngle:
+                guard let open = source.partnerIndex(cursor) else { return cursor }
+                let before = open - 1
+                if source.startsLine(open) == false, isChainPiece(source, before) {
+                    cursor = before
+                    continue
+                }
+                return open
+            case .postfixQuestionMark, .exclamationMark:
+                cursor -= 1
+            case .identifier, .keyword:
+                if source.kind(cursor - 1) == .period {
+                    if isChainPiece(source, cursor - 2) {
+                        cursor -= 2
+                        continue
+                    }
+                    return cursor - 1
+                }
+                return cursor
+            case .integerLiteral, .floatLiteral:
+                return cursor
+            default:
+                return min(cursor + 1, end)
+            }
+        }
+        return max(cursor, 0)
+    }
+
+    static func isChainPiece(_ source: TokenizedSource, _ index: Int) -> Bool {
+        switch source.kind(index) {
+        case .identifier, .rightParen, .rightSquare, .postfixQuestionMark, .exclamationMark, .rightAngle:
+            return true
+        case .keyword:
+            return source.wordIndex(index, in: ["self", "super", "Self", "init"]) != nil
+        default:
+            return false
+        }
+    }
+
+    /// The last token of the member chain that starts at `start` (calls and subscripts
+    /// included, trailing closures not).
+    static func chainEnd(_ source: TokenizedSource, startingAt start: Int) -> Int {
+        var cursor = start
+        if source.kind(cursor) == .period { cursor += 1 }
+        var steps = 0
+        while steps < 10_000 {
+            steps += 1
+            let next = cursor + 1
+            switch source.kind(next) {
+            case .period:
+                let kind = source.kind(next + 1)
+                guard kind == .identifier || kind == .keyword || kind == .integerLiteral else { return cursor }
+                cursor = next + 1
+            case .leftParen, .leftSquare:
+                guard !source.startsLine(next), let close = source.partnerIndex(next) else { return cursor }
+                cursor = close
+            case .postfixQuestionMark, .exclamationMark:
+                cursor = next
+            case .leftAngle:
+                guard let close = source.partnerIndex(next) else { return cursor }
+                cursor = close
+            default:
+                return cursor
+            }
+        }
+        return cursor
+    }
+
+    /// The member names of a chain at its own level (not inside call arguments), in order:
+    /// `self.scrollView.contentInset.bottom` → `self`, `scrollView`, `contentInset`, `bottom`.
+    static func chainNames(_ source: TokenizedSource, _ range: Range<Int>) -> [Int] {
+        var names: [Int] = []
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            let kind = source.kind(cursor)
+            if kind == .identifier || kind == .keyword { names.append(cursor) }
+            cursor += 1
+        }
+        return names
+    }
+}

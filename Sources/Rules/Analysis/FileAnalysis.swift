@@ -1,0 +1,310 @@
+import Lexer
+
+/// Everything rules ask about one file, built once: the outline, call sites, assignments,
+/// bindings, keyboard handlers and keyboard values. Immutable and shared between rules.
+public final class FileAnalysis: Sendable {
+    public let source: TokenizedSource
+    public let outline: Outline
+    /// In token order of their callee.
+    public let calls: [CallSite]
+    public let assignments: [Assignment]
+    public let bindings: [LocalBinding]
+    public let handlers: [KeyboardHandler]
+    /// Animation calls of the file, in call order.
+    public let animations: [AnimationCall]
+    /// The project's facts, with this file's own included.
+    public let project: ProjectFacts
+    /// This file's pass-1 facts.
+    public let facts: FileFacts
+    /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
+    /// handler or keyboard value analysis is built.
+    public let mentionsKeyboard: Bool
+
+    let callAtCallee: [Int: Int]
+    /// Innermost handler of each code token (-1: none), reachable code only.
+    let handlerAtToken: [Int32]
+    let evaluator: KeyboardValueEvaluator?
+
+    public init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
+        self.source = source
+        var outline = Outline(source)
+        var matching = MatchingBuilder(source: source, outline: outline)
+        matching.run()
+        for link in matching.closureCalls {
+            outline.closures[link.closure].call = link.call
+            outline.closures[link.closure].argumentLabel = link.label
+            outline.closures[link.closure].isTrailing = link.trailing
+        }
+        self.outline = outline
+        calls = matching.calls
+        assignments = matching.assignments
+        bindings = matching.bindings
+        var callAtCallee: [Int: Int] = [:]
+        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
+        self.callAtCallee = callAtCallee
+        animations = Self.findAnimations(source, matching.calls)
+
+        mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
+        var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
+        var facts = FileFacts(path: source.file.path)
+        if mentionsKeyboard {
+            var finder = KeyboardHandlerFinder(
+                source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
+                callAtCallee: callAtCallee)
+            finder.run()
+            let found = finder.handlers
+            handlers = found
+            let order = found.indices.sorted {
+                outline.scopes[found[$0].scope].body.count > outline.scopes[found[$1].scope].body.count
+            }
+            for index in order {
+                let body = outline.scopes[found[index].scope].body
+                for token in body.lowerBound..<max(body.lowerBound, min(found[index].reachableEnd, body.upperBound)) {
+                    handlerAtToken[token] = Int32(index)
+                }
+            }
+            facts.keyboardAccessors = FactCollector.accessors(source, outline)
+        } else {
+            handlers = []
+        }
+        self.handlerAtToken = handlerAtToken
+
+        var merged = project.including(facts)
+        if mentionsKeyboard {
+            var evaluator = KeyboardValueEvaluator(
+                source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
+                handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
+                frameProperties: merged.framePropertyHashes)
+            evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
+            let frameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            if !frameProperties.isEmpty {
+                facts.keyboardFrameProperties = frameProperties
+                let known = merged.keyboardFrameProperties
+                if frameProperties.keys.contains(where: { known[$0] == nil }) {
+                    merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
+                    evaluator = KeyboardValueEvaluator(
+                        source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
+                        handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
+                        frameProperties: merged.framePropertyHashes)
+                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
+                }
+            }
+            self.evaluator = evaluator
+        } else {
+            evaluator = nil
+        }
+        FactCollector.collectTypes(
+            source, outline, calls: matching.calls, assignments: matching.assignments, into: &facts)
+        self.facts = facts
+        self.project = project.files.contains(where: { $0.path == facts.path })
+            ? project : ProjectFacts(merging: project.files + [facts])
+    }
+
+    // MARK: Handlers
+
+    /// The innermost keyboard handler whose reachable code contains code token `index`.
+    public func handler(at index: Int) -> KeyboardHandler? {
+        guard index >= 0, index < handlerAtToken.count else { return nil }
+        let value = Int(handlerAtToken[index])
+        return value >= 0 ? handlers[value] : nil
+    }
+
+    /// Index in `handlers` of the innermost handler containing `index`.
+    public func handlerIndex(at index: Int) -> Int? {
+        guard index >= 0, index < handlerAtToken.count else { return nil }
+        let value = Int(handlerAtToken[index])
+        return value >= 0 ? value : nil
+    }
+
+    public func isInKeyboardHandler(_ index: Int) -> Bool { handlerIndex(at: index) != nil }
+
+    /// The handlers that registered `root` reaches through `.reached` links, root first.
+    public func rootHandler(of index: Int) -> Int {
+        var current = index
+        var steps = 0
+        while let caller = handlers[current].caller, steps < 16 {
+            current = caller
+            steps += 1
+        }
+        return current
+    }
+
+    /// The token that moves code token `index` out of the keyboard's animation transaction:
+    /// the `async`/`asyncAfter`/`Task` call whose closure contains it, a `Task.sleep` before
+    /// it in the handler, or the Combine/Rx operator (`receive(on:)`, `delay`, …) before the
+    /// handler's closure. Nil when the code runs synchronously in the handler.
+    public func deferral(at index: Int) -> Int? {
+        guard let handlerIndex = handlerIndex(at: index) else { return nil }
+        let handler = handlers[handlerIndex]
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, scope != handler.scope, steps < 10_000 {
+            steps += 1
+            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+                let callee = calls[call].callee
+                if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
+                    return callee
+                }
+            }
+            current = outline.scopes[scope].parent
+        }
+        let body = outline.scopes[handler.scope].body
+        for call in calls where call.callee > body.lowerBound && call.callee < index {
+            if source.isWord(call.callee, "sleep"), let receiver = call.receiver,
+               source.isWord(receiver.upperBound - 1, "Task") {
+                return call.callee
+            }
+        }
+        if let deferred = handler.deferredBy { return deferred }
+        if let caller = handler.caller, let registrationDeferral = handlers[rootHandler(of: caller)].deferredBy {
+            return registrationDeferral
+        }
+        return nil
+    }
+
+    // MARK: Keyboard values
+
+    /// The keyboard value the expression `range` carries, or nil.
+    public func keyboardValue(of range: Range<Int>) -> KeyboardValue? {
+        evaluator?.value(of: range)
+    }
+
+    // MARK: Calls
+
+    /// The call whose callee is code token `index`.
+    public func call(at index: Int) -> CallSite? {
+        callAtCallee[index].map { calls[$0] }
+    }
+
+    /// Calls whose callee lies in `range`.
+    public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
+        var low = 0, high = calls.count
+        while low < high {
+            let mid = (low + high) / 2
+            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var end = low
+        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
+        return calls[low..<end]
+    }
+
+    /// The argument of `call` labelled `label`.
+    public func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
+        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+    }
+
+    /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
+    public func literalNumber(_ range: Range<Int>) -> (token: Int, value: Double)? {
+        var start = range.lowerBound
+        var sign = 1.0
+        if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {
+            sign = -1
+            start += 1
+        }
+        guard range.upperBound - start == 1, let value = source.numericValue(at: start) else { return nil }
+        return (start, sign * value)
+    }
+
+    // MARK: Layout
+
+    /// The layout sink an assignment writes, if any.
+    public func layoutSink(of assignment: Assignment) -> LayoutSink? {
+        LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
+    }
+
+    /// The member names of the chain `range`.
+    public func chainNames(_ range: Range<Int>) -> [Int] {
+        ExpressionBounds.chainNames(source, range)
+    }
+
+    /// The simple name of the type whose body contains `index` (the extended type for
+    /// extensions).
+    public func typeName(at index: Int) -> String? {
+        outline.enclosingType(at: index).map { outline.types[$0].simpleName }
+    }
+
+    /// Whether the type containing `index` uses UIKit's keyboard layout guide (in this file
+    /// or any other, extensions included; home-made guides shadow it).
+    public func typeUsesKeyboardLayoutGuide(at index: Int) -> Bool {
+        guard let name = typeName(at: index) else { return false }
+        return project.usesKeyboardLayoutGuide(name)
+    }
+
+    /// The effective deployment target at `index`: the configured target raised by
+    /// `#available`/`@available` around it.
+    public func effectiveTarget(at index: Int, configured: OSVersion?) -> OSVersion? {
+        let available = outline.availableVersion(at: index)
+        switch (configured, available) {
+        case let (configured?, available?): return max(configured, available)
+        case let (configured?, nil): return configured
+        case let (nil, available?): return available
+        case (nil, nil): return nil
+        }
+    }
+}
+
+/// A write or call that changes layout (catalogue: "layout sink").
+public struct LayoutSink: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case contentInset, scrollIndicatorInsets, additionalSafeAreaInsets, constraintConstant
+        case frame, center, transform, contentOffset
+    }
+    public let kind: Kind
+    /// The sink's member token (`contentInset`, `constant`, `frame`, …).
+    public let member: Int
+    /// The edge or component written after it (`bottom`, `y`), if any.
+    public let component: Int?
+    /// The receiver before the member (`self.scrollView`), possibly empty.
+    public let receiver: Range<Int>
+
+    static let insetEdges: [StaticString] = ["bottom", "top", "left", "right"]
+
+    static func classify(_ source: TokenizedSource, _ names: [Int], lhs: Range<Int>) -> LayoutSink? {
+        guard let last = names.last else { return nil }
+        let count = names.count
+        func sink(_ kind: Kind, memberAt position: Int) -> LayoutSink {
+            let member = names[position]
+            let component = position + 1 < count ? names[count - 1] : nil
+            let receiverEnd = source.kind(member - 1) == .period ? member - 1 : member
+            return LayoutSink(kind: kind, member: member, component: component,
+                              receiver: lhs.lowerBound..<max(lhs.lowerBound, receiverEnd))
+        }
+        // Member written whole.
+        if source.isWord(last, "contentInset") { return sink(.contentInset, memberAt: count - 1) }
+        if source.wordIndex(last, in: ["scrollIndicatorInsets", "verticalScrollIndicatorInsets"]) != nil {
+            return sink(.scrollIndicatorInsets, memberAt: count - 1)
+        }
+        if source.isWord(last, "additionalSafeAreaInsets") { return sink(.additionalSafeAreaInsets, memberAt: count - 1) }
+        if source.isWord(last, "constant") { return sink(.constraintConstant, memberAt: count - 1) }
+        if source.isWord(last, "frame") { return sink(.frame, memberAt: count - 1) }
+        if source.isWord(last, "center") { return sink(.center, memberAt: count - 1) }
+        if source.isWord(last, "transform") { return sink(.transform, memberAt: count - 1) }
+        if source.isWord(last, "contentOffset") { return sink(.contentOffset, memberAt: count - 1) }
+        guard count >= 2 else { return nil }
+        let parent = names[count - 2]
+        if source.wordIndex(last, in: insetEdges) != nil {
+            if source.isWord(parent, "contentInset") { return sink(.contentInset, memberAt: count - 2) }
+            if source.wordIndex(parent, in: ["scrollIndicatorInsets", "verticalScrollIndicatorInsets"]) != nil {
+                return sink(.scrollIndicatorInsets, memberAt: count - 2)
+            }
+            if source.isWord(parent, "additionalSafeAreaInsets") {
+                return sink(.additionalSafeAreaInsets, memberAt: count - 2)
+            }
+        }
+        if source.isWord(last, "y") || source.isWord(last, "x") {
+            if source.isWord(parent, "center") { return sink(.center, memberAt: count - 2) }
+            if source.isWord(parent, "contentOffset") { return sink(.contentOffset, memberAt: count - 2) }
+            if source.isWord(parent, "origin"), count >= 3, source.isWord(names[count - 3], "frame") {
+                return sink(.frame, memberAt: count - 3)
+            }
+        }
+        if source.wordIndex(last, in: ["origin", "size", "height"]) != nil, source.isWord(parent, "frame") {
+            return sink(.frame, memberAt: count - 2)
+        }
+        if source.isWord(last, "height"), source.isWord(parent, "size"), count >= 3,
+           source.isWord(names[count - 3], "frame") {
+            return sink(.frame, memberAt: count - 3)
+        }
+        return nil
+    }
+}

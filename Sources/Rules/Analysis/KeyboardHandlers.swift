@@ -1,0 +1,399 @@
+import Lexer
+
+/// Code that runs because a keyboard notification fired (catalogue: "keyboard handler").
+public struct KeyboardHandler: Sendable {
+    public enum Form: Sendable, Hashable {
+        /// A method named in `#selector(…)` of `addObserver(_:selector:name:object:)`.
+        case selector
+        /// The closure of `addObserver(forName:object:queue:using:)`.
+        case blockObserver
+        /// A closure of a Combine chain on `publisher(for:)`.
+        case combine
+        /// A closure of an RxSwift chain on `rx.notification(…)`.
+        case rxSwift
+        /// The body of `for await … in notifications(named:)`.
+        case asyncSequence
+        /// The closure of an iOS 26 `addObserver(of:for:using:)` with a keyboard message.
+        case typedMessage
+        /// A method named `keyboardWill…`/`keyboardDid…` (or with such a label).
+        case helperCallback
+        /// A closure registered through a project wrapper with `.willShow`, `.didHide`, ….
+        case wrapperEvent
+        /// A function taking a `Notification` that reads a keyboard userInfo key.
+        case notificationReader
+        /// A function of the same file called from another handler, or a property observer
+        /// a handler triggers.
+        case reached
+    }
+
+    public let form: Form
+    /// The notifications it handles, when known.
+    public internal(set) var events: [KeyboardEvent]
+    /// The scope of its body (function, closure, accessor or `for` body).
+    public let scope: Int
+    /// The registration call's name token (`addObserver`, `publisher`, `notifications`,
+    /// `notification`), when the handler was found through one.
+    public let registration: Int?
+    /// A Combine/Rx operator before the handler that moves it out of the notification's
+    /// delivery (`receive(on:)`, `delay`, `debounce`, `throttle`): its name token.
+    public let deferredBy: Int?
+    /// The parameter that holds the notification or message, when there is one.
+    public let notificationParameter: Int?
+    /// For `.reached`: the handler that calls it.
+    public let caller: Int?
+    /// Tokens from here to the end of the body are unreachable (after an unconditional
+    /// `return` at the top level of the body); the scope's `close` when all is reachable.
+    public internal(set) var reachableEnd: Int
+}
+
+/// Finds every keyboard handler of a file, following calls within the file.
+struct KeyboardHandlerFinder {
+    let source: TokenizedSource
+    let outline: Outline
+    let calls: [CallSite]
+    let assignments: [Assignment]
+    /// Callee token → call index.
+    let callAtCallee: [Int: Int]
+    var handlers: [KeyboardHandler] = []
+    var handlerOfScope: [Int: Int] = [:]
+
+    /// How many calls deep handlers are followed into functions of the same file.
+    static let reachDepth = 3
+
+    init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
+         callAtCallee: [Int: Int]) {
+        self.source = source
+        self.outline = outline
+        self.calls = calls
+        self.assignments = assignments
+        self.callAtCallee = callAtCallee
+    }
+
+    mutating func run() {
+        for index in calls.indices { registrations(calls[index]) }
+        asyncSequences()
+        helperCallbacks()
+        notificationReaders()
+        followCalls()
+    }
+
+    @discardableResult
+    mutating func add(_ form: KeyboardHandler.Form, scope: Int, events: [KeyboardEvent], registration: Int?,
+                      deferredBy: Int? = nil, parameter: Int?, caller: Int? = nil) -> Bool {
+        if let existing = handlerOfScope[scope] {
+            for event in events where !handlers[existing].events.contains(event) {
+                handlers[existing].events.append(event)
+            }
+            return false
+        }
+        handlerOfScope[scope] = handlers.count
+        handlers.append(KeyboardHandler(
+            form: form, events: events, scope: scope, registration: registration, deferredBy: deferredBy,
+            notificationParameter: parameter, caller: caller, reachableEnd: reachableEnd(scope)))
+        return true
+    }
+
+    /// Events named anywhere in `range` (notification names or typed messages).
+    func events(in range: Range<Int>, messages: Bool) -> [KeyboardEvent] {
+        var found: [KeyboardEvent] = []
+        for index in range {
+            let event = messages ? KeyboardVocabulary.message(source, at: index)
+                                 : KeyboardVocabulary.notification(source, at: index)
+            if let event, !found.contains(event) { found.append(event) }
+        }
+        return found
+    }
+
+    func argumentEvents(_ call: CallSite, messages: Bool) -> [KeyboardEvent] {
+        guard let open = call.openParen, let close = call.closeParen else { return [] }
+        return events(in: (open + 1)..<close, messages: messages)
+    }
+
+    func closures(of call: CallSite) -> [Int] {
+        call.arguments.compactMap(\.closure) + call.trailingClosures.map(\.closure)
+    }
+
+    func argument(_ call: CallSite, labelled label: StaticString) -> Argument? {
+        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+    }
+
+    mutating func registrations(_ call: CallSite) {
+        let callee = call.callee
+        if source.isWord(callee, "addObserver") {
+            let notifications = argumentEvents(call, messages: false)
+            if !notifications.isEmpty {
+                if let selector = argument(call, labelled: "selector") {
+                    for function in selectorTargets(selector.value, near: callee) {
+                        guard let scope = outline.functions[function].scope else { continue }
+                        add(.selector, scope: scope, events: notifications, registration: callee,
+                            parameter: outline.functions[function].parameters.first?.nameToken)
+                    }
+                } else {
+                    for closure in closures(of: call) {
+                        add(.blockObserver, scope: outline.closures[closure].scope, events: notifications,
+                            registration: callee, parameter: outline.closures[closure].parameters.first)
+                    }
+                }
+                return
+            }
+            let messages = argumentEvents(call, messages: true)
+            if !messages.isEmpty {
+                for closure in closures(of: call) {
+                    add(.typedMessage, scope: outline.closures[closure].scope, events: messages,
+                        registration: callee, parameter: outline.closures[closure].parameters.first)
+                }
+            }
+            return
+        }
+        if source.isWord(callee, "publisher") || isRxNotification(call) {
+            let notifications = argumentEvents(call, messages: false)
+            guard !notifications.isEmpty else { return }
+            followChain(from: call, events: notifications, registration: callee,
+                        form: source.isWord(callee, "publisher") ? .combine : .rxSwift)
+            return
+        }
+        // Project wrappers: `keyboard.on(.willShow) { … }`.
+        if call.arguments.contains(where: { isWrapperEvent($0.value) }) {
+            for closure in closures(of: call) {
+                add(.wrapperEvent, scope: outline.closures[closure].scope, events: wrapperEvents(call),
+                    registration: callee, parameter: outline.closures[closure].parameters.first)
+            }
+        }
+    }
+
+    func isRxNotification(_ call: CallSite) -> Bool {
+        guard source.isWord(call.callee, "notification"), let receiver = call.receiver else { return false }
+        return source.isWord(receiver.upperBound - 1, "rx")
+    }
+
+    func isWrapperEvent(_ value: Range<Int>) -> Bool {
+        value.count == 2 && source.kind(value.lowerBound) == .period
+            && source.wordIndex(value.lowerBound + 1, in: KeyboardVocabulary.wrapperEvents) != nil
+    }
+
+    func wrapperEvents(_ call: CallSite) -> [KeyboardEvent] {
+        call.arguments.compactMap { argument in
+            guard isWrapperEvent(argument.value),
+                  let position = source.wordIndex(argument.value.lowerBound + 1, in: KeyboardVocabulary.wrapperEvents)
+            else { return nil }
+            return KeyboardEvent(rawValue: position)
+        }
+    }
+
+    /// Functions of the file named by `#selector(…)` in `value`, preferring those of the
+    /// type that registers.
+    func selectorTargets(_ value: Range<Int>, near registration: Int) -> [Int] {
+        var nameToken: Int?
+        for index in value where source.isWord(index, "selector") && source.kind(index - 1) == .pound {
+            guard let close = source.partnerIndex(index + 1) else { continue }
+            var cursor = index + 2
+            while cursor < close {
+                if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) {
+                    cursor = end + 1
+                    continue
+                }
+                if source.kind(cursor) == .identifier { nameToken = cursor }
+                cursor += 1
+            }
+        }
+        guard let nameToken else { return [] }
+        let candidates = outline.functions(named: source.nameHash(nameToken))
+        let type = outline.enclosingType(at: registration)
+        let local = candidates.filter { outline.functions[$0].owner == type || type == nil }
+        return local.isEmpty ? candidates : local
+    }
+
+    static let chainDeferrals: [StaticString] = ["receive", "delay", "debounce", "throttle", "observe", "observeOn"]
+    static let mergers: [StaticString] = ["Merge", "Merge3", "Merge4", "merge", "zip", "combineLatest", "CombineLatest", "amb"]
+
+    /// Walks `.operator(…) { … }` after a publisher, marking its closures as handlers.
+    mutating func followChain(from call: CallSite, events: [KeyboardEvent], registration: Int,
+                              form: KeyboardHandler.Form) {
+        var current = call
+        // `Publishers.Merge(publisher(for: a), publisher(for: b))`: continue after the merger.
+        for _ in 0..<3 {
+            guard let outer = enclosingCall(of: current), source.wordIndex(outer.callee, in: Self.mergers) != nil
+            else { break }
+            current = outer
+        }
+        var cursor = current.end
+        var deferredBy: Int?
+        var steps = 0
+        while steps < 64, source.kind(cursor + 1) == .period {
+            steps += 1
+            let name = cursor + 2
+            guard let index = callAtCallee[name] else {
+                if source.kind(name) == .identifier { cursor = name; continue }
+                break
+            }
+            let next = calls[index]
+            if source.wordIndex(name, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? name }
+            for closure in closures(of: next) {
+                add(form, scope: outline.closures[closure].scope, events: events, registration: registration,
+                    deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first)
+            }
+            cursor = next.end
+        }
+    }
+
+    /// The call whose parentheses directly contain `call`.
+    func enclosingCall(of call: CallSite) -> CallSite? {
+        var best: CallSite?
+        for other in calls {
+            guard let open = other.openParen, let close = other.closeParen,
+                  open < call.start, close > call.end else { continue }
+            if best == nil || open > best!.openParen! { best = other }
+        }
+        return best
+    }
+
+    mutating func asyncSequences() {
+        for (index, scope) in outline.scopes.enumerated() {
+            guard case .block(let keyword) = scope.kind, source.isWord(keyword, "for") else { continue }
+            var found: [KeyboardEvent] = []
+            var registration: Int?
+            for token in keyword..<scope.open where source.isWord(token, "notifications") {
+                guard let call = callAtCallee[token] else { continue }
+                let events = argumentEvents(calls[call], messages: false)
+                if !events.isEmpty {
+                    found = events
+                    registration = token
+                }
+            }
+            guard !found.isEmpty else { continue }
+            var variable = keyword + 1
+            while source.wordIndex(variable, in: ["try", "await", "case", "let", "var"]) != nil { variable += 1 }
+            add(.asyncSequence, scope: index, events: found, registration: registration,
+                parameter: source.kind(variable) == .identifier ? variable : nil)
+        }
+    }
+
+    mutating func helperCallbacks() {
+        for function in outline.functions {
+            guard let scope = function.scope else { continue }
+            var events: [KeyboardEvent] = []
+            if let event = KeyboardVocabulary.callbackEvent(function.name) { events.append(event) }
+            for label in function.labels {
+                if let event = KeyboardVocabulary.callbackEvent(label), !events.contains(event) { events.append(event) }
+            }
+            guard !events.isEmpty else { continue }
+            add(.helperCallback, scope: scope, events: events, registration: nil,
+                parameter: function.parameters.first?.nameToken)
+        }
+    }
+
+    mutating func notificationReaders() {
+        for function in outline.functions {
+            guard let scope = function.scope else { continue }
+            guard let parameter = function.parameters.first(where: { parameter in
+                parameter.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") }
+            }) else { continue }
+            let body = outline.scopes[scope].body
+            guard body.contains(where: { KeyboardVocabulary.userInfoKey(source, at: $0) != nil }) else { continue }
+            add(.notificationReader, scope: scope, events: [], registration: nil, parameter: parameter.nameToken)
+        }
+    }
+
+    /// Adds the functions of this file that handlers call (up to `reachDepth` levels) and
+    /// the property observers that handlers trigger.
+    mutating func followCalls() {
+        var frontier = Array(handlers.indices)
+        for _ in 0..<Self.reachDepth {
+            var next: [Int] = []
+            for handlerIndex in frontier {
+                let handler = handlers[handlerIndex]
+                let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
+                for callIndex in callIndices(in: body) {
+                    let call = calls[callIndex]
+                    guard isSelfOrUnqualified(call) else { continue }
+                    for function in resolve(call, from: handler.scope) {
+                        guard let scope = outline.functions[function].scope else { continue }
+                        if add(.reached, scope: scope, events: handler.events, registration: nil,
+                               parameter: outline.functions[function].parameters.first?.nameToken,
+                               caller: handlerIndex) {
+                            next.append(handlers.count - 1)
+                        }
+                    }
+                }
+                for scope in triggeredObservers(in: body, of: handler.scope) {
+                    if add(.reached, scope: scope, events: handler.events, registration: nil, parameter: nil,
+                           caller: handlerIndex) {
+                        next.append(handlers.count - 1)
+                    }
+                }
+            }
+            frontier = next
+            if frontier.isEmpty { break }
+        }
+    }
+
+    /// Indices of calls whose callee lies in `range` (calls are in token order).
+    func callIndices(in range: Range<Int>) -> Range<Int> {
+        var low = 0, high = calls.count
+        while low < high {
+            let mid = (low + high) / 2
+            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var end = low
+        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
+        return low..<end
+    }
+
+    func isSelfOrUnqualified(_ call: CallSite) -> Bool {
+        guard let receiver = call.receiver else { return true }
+        let names = ExpressionBounds.chainNames(source, receiver)
+        return names.count == 1 && source.wordIndex(names[0], in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
+    }
+
+    /// Functions of the file that `call` can mean: same base name and argument count,
+    /// labels matching when they can be compared; those of the caller's type first.
+    func resolve(_ call: CallSite, from scope: Int) -> [Int] {
+        let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
+            let function = outline.functions[$0]
+            guard function.kind == .function, function.scope != scope else { return false }
+            let argumentCount = call.arguments.count + call.trailingClosures.count
+            return function.parameters.count == argumentCount
+        }
+        let type = outline.enclosingType(at: call.callee)
+        let sameType = candidates.filter { outline.functions[$0].owner == type }
+        return sameType.isEmpty ? candidates : sameType
+    }
+
+    /// `didSet`/`willSet` scopes of properties of the handler's type that `body` assigns.
+    func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
+        guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
+        var found: [Int] = []
+        for assignment in assignments where body.contains(assignment.op) {
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            let name: Int
+            if names.count == 1 { name = names[0] }
+            else if names.count == 2, source.isWord(names[0], "self") { name = names[1] }
+            else { continue }
+            let hash = source.nameHash(name)
+            for property in outline.properties where property.owner == type && property.nameHash == hash {
+                for accessor in property.accessors where accessor.kind == .didSet || accessor.kind == .willSet {
+                    found.append(accessor.scope)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The first token after an unconditional top-level `return` of the body, else its end.
+    func reachableEnd(_ scope: Int) -> Int {
+        let range = outline.scopes[scope].body
+        for index in range where source.kind(index) == .keyword && source.isWord(index, "return") {
+            guard outline.scope(at: index) == scope else { continue }
+            let inConditional = outline.conditionalRegions.contains {
+                $0.ifToken > range.lowerBound && $0.ifToken < index && index < $0.endifToken
+            }
+            if inConditional { continue }
+            let next = index + 1
+            if source.startsLine(next), source.kind(next) == .keyword { return next }
+            let end = ExpressionBounds.end(source, from: next, stopAtComma: false)
+            // `return` followed directly by the closing brace leaves nothing unreachable.
+            return max(index + 1, end)
+        }
+        return outline.scopes[scope].close
+    }
+}

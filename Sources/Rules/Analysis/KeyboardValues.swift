@@ -1,0 +1,355 @@
+import Lexer
+
+/// What an expression carries from a keyboard notification: which keyboard values it
+/// derives from and how they were transformed on the way.
+public struct KeyboardValue: Sendable, Hashable {
+    public struct Traits: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        public static let frameEnd = Traits(rawValue: 1 << 0)
+        public static let frameBegin = Traits(rawValue: 1 << 1)
+        public static let duration = Traits(rawValue: 1 << 2)
+        public static let curve = Traits(rawValue: 1 << 3)
+        public static let isLocal = Traits(rawValue: 1 << 4)
+        /// Contains a keyboard frame still in screen coordinates.
+        public static let screenSpace = Traits(rawValue: 1 << 5)
+        /// Contains a keyboard frame passed through `convert(_:from:)`/`convert(_:to:)`.
+        public static let converted = Traits(rawValue: 1 << 6)
+        /// A safe-area term takes part (`safeAreaInsets`, `safeAreaLayoutGuide`,
+        /// `adjustedContentInset`).
+        public static let safeArea = Traits(rawValue: 1 << 7)
+        /// The keyboard's overlap with a view (`intersection`, `maxY - minY`).
+        public static let overlap = Traits(rawValue: 1 << 8)
+        /// The keyboard frame's `height` was read.
+        public static let height = Traits(rawValue: 1 << 9)
+        /// A curve shifted into `AnimationOptions` position (`<< 16`).
+        public static let shifted = Traits(rawValue: 1 << 10)
+        /// A view rect converted into window/screen space (`convert(bounds, to: nil)`):
+        /// working in the keyboard's space.
+        public static let windowSpace = Traits(rawValue: 1 << 11)
+        /// A view's geometry (`bounds`, `frame`) takes part.
+        public static let viewGeometry = Traits(rawValue: 1 << 12)
+
+        /// Traits that make an expression a keyboard value.
+        public static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
+        public static let frame: Traits = [.frameEnd, .frameBegin]
+    }
+
+    public var traits: Traits
+    /// The first geometry member (`height`, `minY`, `origin`, `intersection`…) read on a
+    /// keyboard frame that was still in screen coordinates.
+    public var screenGeometry: Int?
+    /// The first geometry member read on any keyboard frame.
+    public var geometry: Int?
+    /// The first token that brought a keyboard value in (key, member, accessor).
+    public var origin: Int?
+    /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
+    /// `beginFrame`).
+    public var beginOrigin: Int?
+    /// The first token that brought the animation curve in.
+    public var curveOrigin: Int?
+
+    public var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
+    public var isFrame: Bool { !traits.intersection(.frame).isEmpty }
+    public func has(_ trait: Traits) -> Bool { traits.contains(trait) }
+
+    mutating func merge(_ other: KeyboardValue) {
+        traits.formUnion(other.traits)
+        if screenGeometry == nil { screenGeometry = other.screenGeometry }
+        if geometry == nil { geometry = other.geometry }
+        if origin == nil { origin = other.origin }
+        if beginOrigin == nil { beginOrigin = other.beginOrigin }
+        if curveOrigin == nil { curveOrigin = other.curveOrigin }
+    }
+
+    init(traits: Traits, screenGeometry: Int? = nil, geometry: Int? = nil, origin: Int? = nil) {
+        self.traits = traits
+        self.screenGeometry = screenGeometry
+        self.geometry = geometry
+        self.origin = origin
+        if traits.contains(.frameBegin) { beginOrigin = origin }
+        if traits.contains(.curve) { curveOrigin = origin }
+    }
+}
+
+/// Keyboard values through a file: names bound (or assigned) from keyboard values, the
+/// parameters such values are passed to, accessors of the project that return them.
+struct KeyboardValueFlow: Sendable {
+    struct Entry: Sendable {
+        let token: Int
+        /// The executable scope the name is visible in.
+        let scope: Int
+        let value: KeyboardValue?
+        /// Written to a property: visible only in the same handler.
+        let isPropertyWrite: Bool
+    }
+
+    var entries: [UInt64: [Entry]] = [:]
+    /// Per function scope: names of helper-callback parameters whose members are keyboard
+    /// values (`info.endFrame`).
+    var infoParameters: [Int: Set<UInt64>] = [:]
+}
+
+/// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
+/// flat) instead of recursion over the input.
+struct KeyboardValueEvaluator {
+    let source: TokenizedSource
+    let outline: Outline
+    let callAtCallee: [Int: Int]
+    let calls: [CallSite]
+    let handlerAtToken: [Int32]
+    let accessors: [UInt64: KeyboardUserInfoKey]
+    let frameProperties: [UInt64: KeyboardUserInfoKey]
+    var flow = KeyboardValueFlow()
+
+    enum Level { case full, atoms, flat }
+
+    static let geometryMembers: [StaticString] = [
+        "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
+    ]
+    static let safeAreaWords: [StaticString] = ["safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset"]
+    static let infoMembers: [StaticString] = [
+        "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
+        "duration", "animationDuration",
+    ]
+    static let infoKeys: [KeyboardUserInfoKey] = [
+        .frameEnd, .frameEnd, .frameEnd, .frameBegin, .frameBegin, .frameEnd, .animationCurve, .animationCurve,
+        .animationDuration, .animationDuration,
+    ]
+
+    func isInHandler(_ index: Int) -> Bool {
+        index >= 0 && index < handlerAtToken.count && handlerAtToken[index] >= 0
+    }
+
+    static func traits(of key: KeyboardUserInfoKey) -> KeyboardValue.Traits {
+        switch key {
+        case .frameEnd: [.frameEnd, .screenSpace]
+        case .frameBegin: [.frameBegin, .screenSpace]
+        case .animationDuration: .duration
+        case .animationCurve: .curve
+        case .isLocal: .isLocal
+        }
+    }
+
+    /// The keyboard value of the expression in `range`, or nil when it carries none.
+    func value(of range: Range<Int>) -> KeyboardValue? {
+        let value = scan(range, level: .full)
+        return value.isKeyboard || value.has(.windowSpace) ? value : nil
+    }
+
+    func scan(_ range: Range<Int>, level: Level) -> KeyboardValue {
+        var result = KeyboardValue(traits: [])
+        var index = range.lowerBound
+        let end = min(range.upperBound, source.code.count)
+        while index < end {
+            let kind = source.kind(index)
+            if kind == .binaryOperator {
+                if source.token(source.code[index], is: "<<"), source.numericValue(at: index + 1) == 16 {
+                    result.traits.insert(.shifted)
+                }
+                index += 1
+                continue
+            }
+            guard kind == .identifier else { index += 1; continue }
+            let afterPeriod = source.kind(index - 1) == .period
+            // convert(_:from:) / convert(_:to:)
+            if level != .flat, source.isWord(index, "convert"), let callIndex = callAtCallee[index],
+               let close = calls[callIndex].closeParen, let first = calls[callIndex].arguments.first {
+                let argument = scan(first.value, level: level == .full ? .atoms : .flat)
+                if argument.isFrame {
+                    var converted = argument
+                    converted.traits.remove(.screenSpace)
+                    converted.traits.insert(.converted)
+                    converted.screenGeometry = nil
+                    result.merge(converted)
+                } else if calls[callIndex].arguments.contains(where: { $0.label.map { source.isWord($0, "to") } ?? false }) {
+                    result.traits.insert(.windowSpace)
+                }
+                index = close + 1
+                continue
+            }
+            if let key = KeyboardVocabulary.userInfoKey(source, at: index) {
+                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+            } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
+                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+            } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
+                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+            } else if afterPeriod {
+                if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
+                    || source.isWord(index, "intersection") {
+                    geometry(at: index, into: &result)
+                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                    result.traits.insert(.safeArea)
+                } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
+                    result.traits.insert(.viewGeometry)
+                }
+            } else if source.kind(index + 1) != .colon {
+                if let named = lookup(index) {
+                    result.merge(named)
+                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                    result.traits.insert(.safeArea)
+                } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
+                    result.traits.insert(.viewGeometry)
+                }
+            }
+            index += 1
+        }
+        if result.has(.screenSpace), result.has(.windowSpace) {
+            result.traits.remove(.screenSpace)
+            result.screenGeometry = nil
+        }
+        return result
+    }
+
+    /// A geometry member (`height`, `minY`, `intersection`, …) at `index`: classifies what
+    /// it is read on.
+    func geometry(at index: Int, into result: inout KeyboardValue) {
+        let baseEnd = index - 2
+        let baseStart = ExpressionBounds.chainStart(source, endingAt: baseEnd)
+        guard baseStart <= baseEnd else { return }
+        let base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        guard base.isFrame else {
+            if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
+            return
+        }
+        if source.isWord(index, "intersection") || source.isWord(index, "minY")
+            || (source.isWord(index, "y") && source.isWord(index - 2, "origin")) {
+            result.traits.insert(.overlap)
+        }
+        if source.isWord(index, "height") { result.traits.insert(.height) }
+        // `frame.size.height`: report the last member, not `size`.
+        let continues = source.kind(index + 1) == .period
+            && source.wordIndex(index + 2, in: Self.geometryMembers) != nil
+        if !continues {
+            if result.geometry == nil { result.geometry = index }
+            if base.has(.screenSpace), result.screenGeometry == nil { result.screenGeometry = index }
+        }
+    }
+
+    func accessorKey(_ index: Int, afterPeriod: Bool) -> KeyboardUserInfoKey? {
+        let hash = source.nameHash(index)
+        if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
+        if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
+        if afterPeriod, let scope = outline.executableScope(at: index),
+           let parameters = flow.infoParameters[functionScope(scope)],
+           parameters.contains(source.nameHash(index - 2)),
+           let member = source.wordIndex(index, in: Self.infoMembers) {
+            return Self.infoKeys[member]
+        }
+        return nil
+    }
+
+    /// The outermost executable scope of `scope`'s function (closures inside a callback
+    /// see its parameters).
+    func functionScope(_ scope: Int) -> Int {
+        var current = scope
+        var steps = 0
+        while steps < 10_000 {
+            steps += 1
+            if case .function = outline.scopes[current].kind { return current }
+            guard let parent = outline.scopes[current].parent else { return current }
+            current = parent
+        }
+        return current
+    }
+
+    /// The keyboard value a name refers to at `index`.
+    func lookup(_ index: Int) -> KeyboardValue? {
+        guard let candidates = flow.entries[source.nameHash(index)],
+              let scope = outline.executableScope(at: index) else { return nil }
+        for entry in candidates.reversed() where entry.token < index {
+            guard outline.scope(scope, isWithin: entry.scope) else { continue }
+            if entry.isPropertyWrite, handlerAtToken[entry.token] != handlerAtToken[index] { continue }
+            return entry.value
+        }
+        return nil
+    }
+
+    /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
+    /// to functions declared earlier in the file reach them.
+    mutating func build(bindings: [LocalBinding], assignments: [Assignment]) {
+        // Helper-callback CGRect parameters and info parameters.
+        var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
+        for function in outline.functions {
+            guard let scope = function.scope else { continue }
+            let isCallback = KeyboardVocabulary.callbackEvent(function.name) != nil
+                || function.labels.contains { KeyboardVocabulary.callbackEvent($0) != nil }
+            guard isCallback else { continue }
+            for parameter in function.parameters {
+                let lowered = parameter.name.lowercased() + parameter.label.lowercased()
+                if parameter.type.contains(where: { source.isWord($0, "CGRect") }) {
+                    let key: KeyboardUserInfoKey = lowered.contains("begin") ? .frameBegin : .frameEnd
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope,
+                        value: KeyboardValue(traits: Self.traits(of: key), origin: parameter.nameToken),
+                        isPropertyWrite: false))
+                } else if parameter.type.contains(where: { source.isWord($0, "TimeInterval") })
+                            || lowered.contains("duration") {
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope,
+                        value: KeyboardValue(traits: .duration, origin: parameter.nameToken), isPropertyWrite: false))
+                } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
+                    flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
+                }
+            }
+        }
+        // Events in token order: bindings and simple assignments.
+        enum Step { case binding(Int), assignment(Int) }
+        var steps: [(Int, Step)] = bindings.indices.map { (bindings[$0].nameToken, .binding($0)) }
+        steps += assignments.indices.map { (assignments[$0].op, .assignment($0)) }
+        steps.sort { $0.0 < $1.0 }
+
+        for iteration in 0..<3 {
+            flow.entries = parameterEntries
+            for (_, step) in steps {
+                switch step {
+                case .binding(let index):
+                    let binding = bindings[index]
+                    guard let scope = outline.executableScope(at: binding.nameToken) else { continue }
+                    let value = binding.value.flatMap { self.value(of: $0) }
+                    flow.entries[binding.nameHash, default: []].append(.init(
+                        token: binding.nameToken, scope: scope, value: value, isPropertyWrite: false))
+                case .assignment(let index):
+                    let assignment = assignments[index]
+                    let names = ExpressionBounds.chainNames(source, assignment.lhs)
+                    let isProperty = names.count == 2 && source.isWord(names[0], "self")
+                    guard names.count == 1 || isProperty,
+                          let scope = outline.executableScope(at: assignment.op) else { continue }
+                    let name = names[names.count - 1]
+                    var value = self.value(of: assignment.rhs)
+                    if assignment.isCompound, let previous = lookup(name) {
+                        if value == nil { value = previous } else { value!.merge(previous) }
+                    }
+                    let hash = source.nameHash(name)
+                    let isLocal = !isProperty && (flow.entries[hash]?.contains { !$0.isPropertyWrite } ?? false)
+                    guard value != nil || flow.entries[hash] != nil else { continue }
+                    flow.entries[hash, default: []].append(.init(
+                        token: assignment.op, scope: isLocal ? scope : functionScope(scope), value: value,
+                        isPropertyWrite: !isLocal))
+                }
+            }
+            // Parameters of same-file functions that receive keyboard values.
+            if iteration == 2 { break }
+            var changed = false
+            for call in calls {
+                let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
+                    outline.functions[$0].parameters.count == call.arguments.count && outline.functions[$0].scope != nil
+                }
+                guard candidates.count == 1 else { continue }
+                let function = outline.functions[candidates[0]]
+                for (position, argument) in call.arguments.enumerated() {
+                    guard let value = value(of: argument.value), value.isKeyboard else { continue }
+                    let parameter = function.parameters[position]
+                    let hash = source.nameHash(parameter.nameToken)
+                    if parameterEntries[hash]?.contains(where: { $0.token == parameter.nameToken }) == true { continue }
+                    parameterEntries[hash, default: []].append(.init(
+                        token: parameter.nameToken, scope: function.scope!, value: value, isPropertyWrite: false))
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        for key in flow.entries.keys { flow.entries[key]!.sort { $0.token < $1.token } }
+    }
+}

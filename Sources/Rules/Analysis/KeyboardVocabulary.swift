@@ -1,0 +1,137 @@
+import Lexer
+
+/// The six keyboard notifications.
+public enum KeyboardEvent: Int, Sendable, Hashable, CaseIterable {
+    case willShow, didShow, willHide, didHide, willChangeFrame, didChangeFrame
+
+    public var isWill: Bool { self == .willShow || self == .willHide || self == .willChangeFrame }
+    public var isShow: Bool { self == .willShow || self == .didShow }
+    public var isHide: Bool { self == .willHide || self == .didHide }
+}
+
+/// The keys of a keyboard notification's `userInfo` (and the matching members of the iOS 26
+/// typed messages).
+public enum KeyboardUserInfoKey: Int, Sendable, Hashable, CaseIterable {
+    case frameEnd, frameBegin, animationDuration, animationCurve, isLocal
+
+    public var isFrame: Bool { self == .frameEnd || self == .frameBegin }
+}
+
+/// The catalogue's shared vocabulary, recognised token by token with byte comparisons.
+public enum KeyboardVocabulary {
+    /// Every spelling of the notification names, in `KeyboardEvent` order, three per event:
+    /// the Swift 4.2+ member, the pre-4.2 `NSNotification.Name` member and the Objective-C
+    /// era global constant.
+    static let notificationNames: [StaticString] = [
+        "keyboardWillShowNotification", "UIKeyboardWillShow", "UIKeyboardWillShowNotification",
+        "keyboardDidShowNotification", "UIKeyboardDidShow", "UIKeyboardDidShowNotification",
+        "keyboardWillHideNotification", "UIKeyboardWillHide", "UIKeyboardWillHideNotification",
+        "keyboardDidHideNotification", "UIKeyboardDidHide", "UIKeyboardDidHideNotification",
+        "keyboardWillChangeFrameNotification", "UIKeyboardWillChangeFrame",
+        "UIKeyboardWillChangeFrameNotification",
+        "keyboardDidChangeFrameNotification", "UIKeyboardDidChangeFrame",
+        "UIKeyboardDidChangeFrameNotification",
+    ]
+
+    /// Typed message spellings (iOS 26), three per event: the implicit member of
+    /// `addObserver(of:for:)`, the static message identifier and the message type.
+    static let messageNames: [StaticString] = [
+        "keyboardWillShow", "keyboardWillShowMessage", "KeyboardWillShowMessage",
+        "keyboardDidShow", "keyboardDidShowMessage", "KeyboardDidShowMessage",
+        "keyboardWillHide", "keyboardWillHideMessage", "KeyboardWillHideMessage",
+        "keyboardDidHide", "keyboardDidHideMessage", "KeyboardDidHideMessage",
+        "keyboardWillChangeFrame", "keyboardWillChangeFrameMessage", "KeyboardWillChangeFrameMessage",
+        "keyboardDidChangeFrame", "keyboardDidChangeFrameMessage", "KeyboardDidChangeFrameMessage",
+    ]
+
+    static let userInfoKeys: [StaticString] = [
+        "keyboardFrameEndUserInfoKey", "UIKeyboardFrameEndUserInfoKey",
+        "keyboardFrameBeginUserInfoKey", "UIKeyboardFrameBeginUserInfoKey",
+        "keyboardAnimationDurationUserInfoKey", "UIKeyboardAnimationDurationUserInfoKey",
+        "keyboardAnimationCurveUserInfoKey", "UIKeyboardAnimationCurveUserInfoKey",
+        "keyboardIsLocalUserInfoKey", "UIKeyboardIsLocalUserInfoKey",
+    ]
+
+    /// Members of a typed keyboard message that carry keyboard values.
+    static let messageMembers: [StaticString] = ["endFrame", "beginFrame", "animationDuration", "animationCurve", "isLocal"]
+
+    /// The keyboard notification named by token `index` in any spelling
+    /// (`UIResponder.keyboardWillShowNotification`, `.keyboardWillShowNotification`,
+    /// `NSNotification.Name.UIKeyboardWillShow`, `UIKeyboardWillShowNotification`).
+    public static func notification(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
+        guard source.kind(index) == .identifier,
+              let position = source.wordIndex(index, in: notificationNames) else { return nil }
+        return KeyboardEvent(rawValue: position / 3)
+    }
+
+    /// The typed keyboard message named by token `index`. The bare `keyboardWillShow`
+    /// spelling counts only as an implicit member (`.keyboardWillShow`), since methods of
+    /// that name are common.
+    public static func message(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
+        guard source.kind(index) == .identifier,
+              let position = source.wordIndex(index, in: messageNames) else { return nil }
+        if position % 3 == 0 {
+            guard source.kind(index - 1) == .period, !ExpressionBounds.isChainPiece(source, index - 2) else {
+                return nil
+            }
+        }
+        return KeyboardEvent(rawValue: position / 3)
+    }
+
+    /// The keyboard userInfo key named by token `index`.
+    public static func userInfoKey(_ source: TokenizedSource, at index: Int) -> KeyboardUserInfoKey? {
+        guard source.kind(index) == .identifier,
+              let position = source.wordIndex(index, in: userInfoKeys) else { return nil }
+        return KeyboardUserInfoKey(rawValue: position / 2)
+    }
+
+    /// The keyboard value a typed-message member carries (`endFrame` → `.frameEnd`).
+    static func messageMember(_ source: TokenizedSource, at index: Int) -> KeyboardUserInfoKey? {
+        guard source.kind(index) == .identifier, source.kind(index - 1) == .period,
+              let position = source.wordIndex(index, in: messageMembers) else { return nil }
+        return KeyboardUserInfoKey(rawValue: position)
+    }
+
+    /// The event a helper-type callback name or label announces: a name that begins with
+    /// `keyboardWill…`/`keyboardDid…` followed by `Show`, `Hide` or `ChangeFrame`
+    /// (`keyboardWillShowWithState`, `keyboardWillChangeFrame`).
+    public static func callbackEvent(_ name: String) -> KeyboardEvent? {
+        let table: [(String, KeyboardEvent)] = [
+            ("keyboardWillShow", .willShow), ("keyboardDidShow", .didShow),
+            ("keyboardWillHide", .willHide), ("keyboardDidHide", .didHide),
+            ("keyboardWillChangeFrame", .willChangeFrame), ("keyboardDidChangeFrame", .didChangeFrame),
+        ]
+        for (prefix, event) in table where name.hasPrefix(prefix) { return event }
+        return nil
+    }
+
+    /// Events of a project keyboard wrapper (`.willShow`, …) given as an implicit member.
+    static let wrapperEvents: [StaticString] = ["willShow", "didShow", "willHide", "didHide", "willChangeFrame", "didChangeFrame"]
+
+    /// Byte strings at least one of which occurs in any file that keyboard rules can flag.
+    public static let keyboardMarkers: [StaticString] = ["eyboard", "inputAccessory"]
+
+    /// Whether `bytes` contains one of `markers`: a cheap pre-check run before any tokens
+    /// are built. A file without them cannot trigger the rules that list them.
+    public static func mayContain(_ markers: [StaticString], in bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            markers.contains { marker in
+                let length = marker.utf8CodeUnitCount
+                guard length > 0, buffer.count >= length else { return false }
+                let needle = marker.utf8Start
+                let first = needle[0]
+                var index = 0
+                let last = buffer.count - length
+                while index <= last {
+                    if buffer[index] == first {
+                        var offset = 1
+                        while offset < length, buffer[index + offset] == needle[offset] { offset += 1 }
+                        if offset == length { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import Lexer
+
+/// One argument of a call: its label token (nil when unlabelled) and value tokens.
+public struct Argument: Sendable {
+    public let label: Int?
+    public let value: Range<Int>
+    /// The closure when the value is a closure literal.
+    public let closure: Int?
+}
+
+/// A call: `callee(args) { trailing } label: { trailing }`, `Type(…)`, `x.method(…)`,
+/// `Task { … }`. Positions are code-token indices.
+public struct CallSite: Sendable {
+    /// The called name (`animate` in `UIView.animate(…)`).
+    public let callee: Int
+    /// The receiver chain before `.callee`, if any (`UIView`).
+    public let receiver: Range<Int>?
+    public let openParen: Int?
+    public let closeParen: Int?
+    public let arguments: [Argument]
+    /// Trailing closures in order (indices into `Outline.closures`) with their labels
+    /// (nil for the first).
+    public let trailingClosures: [(closure: Int, label: Int?)]
+    /// The last token of the call, trailing closures included.
+    public let end: Int
+
+    /// The first token of the whole call expression (receiver included).
+    public var start: Int { receiver?.lowerBound ?? callee }
+}
+
+/// `lhs = rhs` or `lhs op= rhs` (not declarations).
+public struct Assignment: Sendable {
+    public let lhs: Range<Int>
+    /// The `=` or compound operator token.
+    public let op: Int
+    public let rhs: Range<Int>
+    public let isCompound: Bool
+}
+
+/// `let`/`var`/`guard let`/`if let` (and shorthand `if let x`) inside code.
+public struct LocalBinding: Sendable {
+    public let nameToken: Int
+    public let nameHash: UInt64
+    /// The bound expression; for shorthand `if let x` the name itself (the outer `x`).
+    public let value: Range<Int>?
+    public let isShorthand: Bool
+    public let isVariable: Bool
+}
+
+struct MatchingBuilder {
+    let source: TokenizedSource
+    let outline: Outline
+    var calls: [CallSite] = []
+    var closureCalls: [(closure: Int, call: Int, label: Int?, trailing: Bool)] = []
+    var assignments: [Assignment] = []
+    var bindings: [LocalBinding] = []
+
+    init(source: TokenizedSource, outline: Outline) {
+        self.source = source
+        self.outline = outline
+    }
+
+    func closure(openingAt brace: Int) -> Int? {
+        guard source.kind(brace) == .leftBrace, let scope = outline.scope(at: brace),
+              outline.scopes[scope].open == brace, case .closure(let closure) = outline.scopes[scope].kind
+        else { return nil }
+        return closure
+    }
+
+    mutating func run() {
+        let count = source.code.count
+        var index = 0
+        while index < count {
+            switch source.kind(index) {
+            case .identifier:
+                recordCall(index)
+            case .keyword:
+                if source.isWord(index, "init") {
+                    if source.kind(index - 1) == .period { recordCall(index) }
+                } else if source.isWord(index, "let") || source.isWord(index, "var") {
+                    recordBindings(index)
+                }
+            case .equal:
+                recordAssignment(index, compound: false)
+            case .binaryOperator:
+                if source.wordIndexOperator(index, in: ["+=", "-=", "*=", "/="]) {
+                    recordAssignment(index, compound: true)
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    mutating func recordCall(_ callee: Int) {
+        if source.kind(callee - 1) == .keyword, source.isWord(callee - 1, "func") { return }
+        var next = callee + 1
+        if source.kind(next) == .leftAngle, let close = source.partnerIndex(next) { next = close + 1 }
+        var openParen: Int?, closeParen: Int?
+        var arguments: [Argument] = []
+        var end = callee
+        if source.kind(next) == .leftParen, !source.startsLine(next), let close = source.partnerIndex(next) {
+            openParen = next
+            closeParen = close
+            arguments = splitArguments(next, close)
+            end = close
+            next = close + 1
+        } else if closure(openingAt: next) == nil {
+            return
+        }
+        let callIndex = calls.count
+        var trailing: [(Int, Int?)] = []
+        if let first = closure(openingAt: next), let close = source.partnerIndex(next) {
+            trailing.append((first, nil))
+            end = close
+            // Multiple trailing closures: `} label: {`.
+            var cursor = close + 1
+            while source.kind(cursor) == .identifier, source.kind(cursor + 1) == .colon,
+                  let more = closure(openingAt: cursor + 2), let moreClose = source.partnerIndex(cursor + 2) {
+                trailing.append((more, cursor))
+                end = moreClose
+                cursor = moreClose + 1
+            }
+        }
+        for argument in arguments where argument.closure != nil {
+            closureCalls.append((argument.closure!, callIndex, argument.label, false))
+        }
+        for (closure, label) in trailing {
+            closureCalls.append((closure, callIndex, label, true))
+        }
+        var receiver: Range<Int>?
+        if source.kind(callee - 1) == .period, ExpressionBounds.isChainPiece(source, callee - 2) {
+            receiver = ExpressionBounds.chainStart(source, endingAt: callee - 2)..<(callee - 1)
+        }
+        calls.append(CallSite(
+            callee: callee, receiver: receiver, openParen: openParen, closeParen: closeParen,
+            arguments: arguments, trailingClosures: trailing, end: end))
+    }
+
+    func splitArguments(_ open: Int, _ close: Int) -> [Argument] {
+        var arguments: [Argument] = []
+        var cursor = open + 1
+        while cursor < close {
+            var label: Int?
+            var valueStart = cursor
+            let kind = source.kind(cursor)
+            if kind == .identifier || kind == .keyword, source.kind(cursor + 1) == .colon {
+                label = cursor
+                valueStart = cursor + 2
+            }
+            var end = valueStart
+            while end < close, source.kind(end) != .comma {
+                if source.isOpeningBracket(end), let partner = source.partnerIndex(end), partner < close {
+                    end = partner
+                }
+                end += 1
+            }
+            var closure: Int?
+            if let brace = self.closure(openingAt: valueStart), source.partnerIndex(valueStart) == end - 1 {
+                closure = brace
+            }
+            arguments.append(Argument(label: label, value: valueStart..<end, closure: closure))
+            cursor = end + 1
+        }
+        return arguments
+    }
+
+    mutating func recordAssignment(_ op: Int, compound: Bool) {
+        guard op > 0 else { return }
+        let lhsEnd = op - 1
+        let lhsStart = ExpressionBounds.chainStart(source, endingAt: lhsEnd)
+        guard lhsStart <= lhsEnd, source.kind(lhsStart) != .leftParen else { return }
+        let before = lhsStart - 1
+        if source.kind(before) == .keyword,
+           source.wordIndex(before, in: ["let", "var", "case", "typealias", "associatedtype", "for"]) != nil {
+            return
+        }
+        if source.kind(before) == .colon || source.kind(before) == .arrow || source.kind(before) == .comma
+            || source.kind(before) == .leftParen {
+            // A type annotation, a parameter default or a labelled argument, unless the colon
+            // ends a `case …:`/`default:` label.
+            if !(source.kind(before) == .colon && endsCaseLabel(colon: before)) { return }
+        }
+        let rhsEnd = ExpressionBounds.end(source, from: op + 1)
+        assignments.append(Assignment(lhs: lhsStart..<(lhsEnd + 1), op: op, rhs: (op + 1)..<rhsEnd,
+                                      isCompound: compound))
+    }
+
+    /// Whether the colon at `colon` ends a `case …:` or `default:` label of a switch.
+    func endsCaseLabel(colon: Int) -> Bool {
+        if source.isWord(colon - 1, "default") { return true }
+        let start = ExpressionBounds.statementStart(source, containing: colon - 1)
+        return source.isWord(start, "case") || source.isWord(start, "default")
+    }
+
+    mutating func recordBindings(_ keyword: Int) {
+        guard outline.executableScope(at: keyword) != nil else { return }
+        let before = keyword - 1
+        let inCondition = source.kind(before) == .comma
+            || source.wordIndex(before, in: ["if", "guard", "while"]) != nil
+        if source.wordIndex(before, in: ["case", "for"]) != nil || source.kind(before) == .leftParen { return }
+        var cursor = keyword + 1
+        var steps = 0
+        while steps < 64 {
+            steps += 1
+            guard source.kind(cursor) == .identifier || source.isWord(cursor, "_") else { return }
+            let name = cursor
+            cursor += 1
+            if source.kind(cursor) == .colon {
+                // Skip the type annotation.
+                cursor += 1
+                var typeSteps = 0
+                while cursor < source.code.count, typeSteps < 100 {
+                    typeSteps += 1
+                    let kind = source.kind(cursor)
+                    if kind == .equal || kind == .comma || kind == .leftBrace || kind == .rightBrace { break }
+                    if source.startsLine(cursor), !ExpressionBounds.continuesLine(source, cursor) { break }
+                    if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) { cursor = end }
+                    cursor += 1
+                }
+            }
+            if source.kind(cursor) == .equal {
+                let end = ExpressionBounds.end(source, from: cursor + 1, stopAtBrace: inCondition)
+                bindings.append(LocalBinding(
+                    nameToken: name, nameHash: source.nameHash(name), value: (cursor + 1)..<end,
+                    isShorthand: false, isVariable: source.isWord(keyword, "var")))
+                cursor = end
+            } else {
+                bindings.append(LocalBinding(
+                    nameToken: name, nameHash: source.nameHash(name), value: inCondition ? name..<(name + 1) : nil,
+                    isShorthand: inCondition, isVariable: source.isWord(keyword, "var")))
+            }
+            // `let a = x, b = y`
+            guard source.kind(cursor) == .comma, source.kind(cursor + 1) == .identifier,
+                  source.kind(cursor + 2) == .equal || source.kind(cursor + 2) == .colon else { return }
+            cursor += 1
+        }
+    }
+}
+
+extension TokenizedSource {
+    /// Whether operator token `index` is one of `words`.
+    func wordIndexOperator(_ index: Int, in words: [StaticString]) -> Bool {
+        guard index >= 0, index < code.count, code[index].kind.isOperator else { return false }
+        return words.contains { token(code[index], is: $0) }
+    }
+}

@@ -1,0 +1,697 @@
+import Lexer
+
+/// The structure of one file, built in one forward pass over the code view with an explicit
+/// scope stack (never recursion on input depth): types, functions, properties, closures,
+/// control-flow blocks, `#if` and availability regions, and the innermost scope of every token.
+public struct Outline: Sendable {
+    public internal(set) var types: [TypeDeclaration] = []
+    public internal(set) var functions: [FunctionDeclaration] = []
+    public internal(set) var properties: [PropertyDeclaration] = []
+    public internal(set) var closures: [Closure] = []
+    public internal(set) var scopes: [Scope] = []
+    public internal(set) var conditionalRegions: [ConditionalCompilationRegion] = []
+    public internal(set) var availabilityRegions: [AvailabilityRegion] = []
+    /// For each code token, the innermost scope containing it (-1 at file level). Braces
+    /// belong to the scope they delimit.
+    public internal(set) var scopeOfToken: [Int32] = []
+
+    /// The innermost scope containing code token `index`.
+    public func scope(at index: Int) -> Int? {
+        guard index >= 0, index < scopeOfToken.count else { return nil }
+        let value = Int(scopeOfToken[index])
+        return value >= 0 ? value : nil
+    }
+
+    /// The innermost function, closure or accessor body containing `index`.
+    public func executableScope(at index: Int) -> Int? {
+        var current = scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 100_000 {
+            if scopes[scope].isExecutableBody { return scope }
+            current = scopes[scope].parent
+            steps += 1
+        }
+        return nil
+    }
+
+    /// The innermost type declaration containing `index`.
+    public func enclosingType(at index: Int) -> Int? {
+        var current = scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 100_000 {
+            if case .type(let type) = scopes[scope].kind { return type }
+            current = scopes[scope].parent
+            steps += 1
+        }
+        return nil
+    }
+
+    /// Whether scope `inner` is `outer` or lies inside it.
+    public func scope(_ inner: Int, isWithin outer: Int) -> Bool {
+        var current: Int? = inner
+        var steps = 0
+        while let scope = current, steps < 100_000 {
+            if scope == outer { return true }
+            current = scopes[scope].parent
+            steps += 1
+        }
+        return false
+    }
+
+    /// The function whose body is `scope`, if any.
+    public func function(ofScope scope: Int) -> Int? {
+        if case .function(let function) = scopes[scope].kind { return function }
+        return nil
+    }
+
+    /// The version that code token `index` can assume because of `#available`/`@available`.
+    public func availableVersion(at index: Int) -> OSVersion? {
+        var best: OSVersion?
+        for region in availabilityRegions where region.tokens.contains(index) {
+            if best == nil || region.version > best! { best = region.version }
+        }
+        return best
+    }
+
+    /// Functions named like `name` (byte hash).
+    public func functions(named hash: UInt64) -> [Int] {
+        functions.indices.filter { functions[$0].nameHash == hash }
+    }
+}
+
+extension Outline {
+    /// Builds the outline of `source`. Linear in the number of tokens apart from header
+    /// scans, which are bounded.
+    public init(_ source: TokenizedSource) {
+        var builder = OutlineBuilder(source: source)
+        builder.run()
+        self = builder.outline
+    }
+}
+
+private struct OutlineBuilder {
+    let source: TokenizedSource
+    var outline = Outline()
+    /// Brace token → what declared it.
+    var declaredBraces: [Int: Scope.Kind] = [:]
+    /// Open scopes, innermost last.
+    var stack: [Int] = []
+    /// Control keywords waiting for their body: keyword index and bracket depth.
+    var pendingControls: [(keyword: Int, depth: Int)] = []
+    /// `#available` versions waiting for the body of their `if`/`guard`.
+    var pendingAvailability: [Int: OSVersion] = [:]
+    var depth = 0
+    var lastProperty: (index: Int, depth: Int)?
+    /// The control keyword (`if`, `guard`, …) whose body the last classified brace opens.
+    var controlOfLastBlock: Int?
+    var conditionalStack: [(token: Int, condition: Range<Int>)] = []
+
+    init(source: TokenizedSource) {
+        self.source = source
+    }
+
+    var code: [Token] { source.code }
+
+    mutating func run() {
+        let count = code.count
+        outline.scopeOfToken = [Int32](repeating: -1, count: count)
+        var index = 0
+        while index < count {
+            let token = code[index]
+            switch token.kind {
+            case .leftBrace:
+                openBrace(index)
+            case .rightBrace:
+                closeBrace(index)
+            case .leftParen, .leftSquare, .stringInterpolationStart:
+                if source.partnerIndex(index) != nil { depth += 1 }
+            case .rightParen, .rightSquare, .stringInterpolationEnd:
+                if source.partnerIndex(index) != nil {
+                    depth -= 1
+                    pendingControls.removeAll { $0.depth > depth }
+                }
+            case .keyword:
+                keyword(index)
+            case .identifier:
+                if source.isWord(index, "actor"), source.kind(index + 1) == .identifier,
+                   !source.startsLine(index + 1) {
+                    parseType(index, kind: .actor)
+                }
+            case .poundKeyword:
+                poundKeyword(index)
+            default:
+                break
+            }
+            if outline.scopeOfToken[index] == -1, let top = stack.last {
+                outline.scopeOfToken[index] = Int32(top)
+            }
+            index += 1
+        }
+        for open in conditionalStack {
+            outline.conditionalRegions.append(ConditionalCompilationRegion(
+                ifToken: open.token, endifToken: count, condition: open.condition))
+        }
+    }
+
+    // MARK: Braces
+
+    mutating func openBrace(_ index: Int) {
+        let close = source.partnerIndex(index) ?? code.count
+        let kind = classifyBrace(index)
+        let scopeIndex = outline.scopes.count
+        outline.scopes.append(Scope(kind: kind, open: index, close: close, parent: stack.last))
+        outline.scopeOfToken[index] = Int32(scopeIndex)
+        if close < code.count { outline.scopeOfToken[close] = Int32(scopeIndex) }
+        switch kind {
+        case .type(let type):
+            outline.types[type].scope = scopeIndex
+            outline.types[type].extent = outline.types[type].extent.lowerBound..<(close + 1)
+        case .function(let function):
+            outline.functions[function].scope = scopeIndex
+        case .property(let property):
+            outline.properties[property].bodyScope = scopeIndex
+        case .accessor(let property, let accessor):
+            outline.properties[property].accessors.append((accessor, scopeIndex))
+        case .closure:
+            let closureIndex = outline.closures.count
+            outline.scopes[scopeIndex] = Scope(
+                kind: .closure(closureIndex), open: index, close: close, parent: stack.last)
+            outline.closures.append(describeClosure(scope: scopeIndex, open: index, close: close))
+        case .block(let keyword):
+            let control = controlOfLastBlock ?? keyword
+            if let version = pendingAvailability.removeValue(forKey: control) {
+                if source.isWord(control, "guard") {
+                    let enclosingEnd = stack.last.map { outline.scopes[$0].close } ?? code.count
+                    if close < enclosingEnd {
+                        outline.availabilityRegions.append(
+                            AvailabilityRegion(tokens: (close + 1)..<enclosingEnd, version: version))
+                    }
+                } else {
+                    outline.availabilityRegions.append(
+                        AvailabilityRegion(tokens: index..<(close + 1), version: version))
+                }
+            }
+        }
+        stack.append(scopeIndex)
+        depth += 1
+    }
+
+    mutating func closeBrace(_ index: Int) {
+        guard let open = source.partnerIndex(index) else { return }
+        if let position = stack.lastIndex(where: { outline.scopes[$0].open == open }) {
+            stack.removeSubrange(position...)
+            depth -= 1
+        }
+        pendingControls.removeAll { $0.depth > depth }
+    }
+
+    mutating func classifyBrace(_ index: Int) -> Scope.Kind {
+        controlOfLastBlock = nil
+        if let declared = declaredBraces.removeValue(forKey: index) { return declared }
+        if let pending = pendingControls.last, pending.depth == depth {
+            pendingControls.removeLast()
+            controlOfLastBlock = pending.keyword
+            if source.isWord(index - 1, "else") { return .block(keyword: index - 1) }
+            return .block(keyword: pending.keyword)
+        }
+        let previous = index - 1
+        if source.kind(previous) == .keyword,
+           source.wordIndex(previous, in: ["else", "do", "defer", "repeat"]) != nil {
+            return .block(keyword: previous)
+        }
+        // `var x = 0 { didSet { … } }`
+        if source.wordIndex(index + 1, in: ["didSet", "willSet"]) != nil,
+           let last = lastProperty, last.depth == depth {
+            return .property(last.index)
+        }
+        // Accessors inside a property body: `get {`, `set(value) {`, `didSet {`.
+        if let top = stack.last, case .property(let property) = outline.scopes[top].kind {
+            var nameIndex = previous
+            if source.kind(previous) == .rightParen, let open = source.partnerIndex(previous) {
+                nameIndex = open - 1
+            }
+            if let accessor = source.wordIndex(
+                nameIndex, in: ["get", "set", "didSet", "willSet", "_modify", "_read"]) {
+                let kinds: [AccessorKind] = [.get, .set, .didSet, .willSet, .other, .other]
+                return .accessor(property, kinds[accessor])
+            }
+        }
+        return .closure(-1)
+    }
+
+    func describeClosure(scope: Int, open: Int, close: Int) -> Closure {
+        var closure = Closure(
+            scope: scope, captureList: nil, parameters: [], inToken: nil, call: nil,
+            argumentLabel: nil, isTrailing: false)
+        var cursor = open + 1
+        if source.kind(cursor) == .leftSquare, let end = source.partnerIndex(cursor), end < close {
+            closure.captureList = cursor..<(end + 1)
+            cursor = end + 1
+        }
+        // Look for `in` within a short, signature-shaped prefix.
+        let signatureStart = cursor
+        var steps = 0
+        var names: [Int] = []
+        while cursor < close, steps < 64 {
+            steps += 1
+            let kind = source.kind(cursor)
+            if kind == .keyword, source.isWord(cursor, "in") {
+                closure.inToken = cursor
+                closure.parameters = names
+                return closure
+            }
+            switch kind {
+            case .leftParen:
+                guard let end = source.partnerIndex(cursor), end < close else { return closure }
+                if cursor == signatureStart { names.append(contentsOf: parenthesizedNames(cursor, end)) }
+                cursor = end + 1
+            case .leftAngle, .leftSquare:
+                guard let end = source.partnerIndex(cursor), end < close else { return closure }
+                cursor = end + 1
+            case .identifier:
+                if cursor == signatureStart || source.kind(cursor - 1) == .comma,
+                   closure.inToken == nil, !names.contains(where: { source.kind($0 + 1) == .arrow }) {
+                    names.append(cursor)
+                }
+                cursor += 1
+            case .keyword:
+                guard source.wordIndex(cursor, in: ["throws", "async", "rethrows", "_", "Any", "Self"]) != nil
+                else { return closure }
+                if source.isWord(cursor, "_") { names.append(cursor) }
+                cursor += 1
+            case .comma, .arrow, .period, .postfixQuestionMark, .exclamationMark, .colon, .atSign:
+                cursor += 1
+            default:
+                return closure
+            }
+        }
+        return closure
+    }
+
+    /// Parameter names of `(a, b)` or `(a: Int, b: Int)` in a closure signature.
+    func parenthesizedNames(_ open: Int, _ close: Int) -> [Int] {
+        var names: [Int] = []
+        var cursor = open + 1
+        var expectingName = true
+        while cursor < close {
+            if let end = source.partnerIndex(cursor), source.isOpeningBracket(cursor) {
+                cursor = end + 1
+                continue
+            }
+            if expectingName, source.kind(cursor) == .identifier || source.isWord(cursor, "_") {
+                // `label name: Type` → the second name is the parameter.
+                if source.kind(cursor + 1) == .identifier { cursor += 1 }
+                names.append(cursor)
+                expectingName = false
+            } else if source.kind(cursor) == .comma {
+                expectingName = true
+            }
+            cursor += 1
+        }
+        return names
+    }
+
+    // MARK: Keywords
+
+    mutating func keyword(_ index: Int) {
+        guard let which = source.wordIndex(index, in: [
+            "if", "guard", "while", "for", "switch", "catch",
+            "class", "struct", "enum", "extension", "protocol",
+            "func", "init", "deinit", "subscript", "var", "let",
+        ]) else { return }
+        switch which {
+        case 0...5:
+            // `repeat { } while x` has no body of its own.
+            if which == 2, source.kind(index - 1) == .rightBrace,
+               let open = source.partnerIndex(index - 1),
+               let scope = outline.scope(at: open),
+               case .block(let keyword) = outline.scopes[scope].kind,
+               source.isWord(keyword, "repeat") {
+                return
+            }
+            pendingControls.append((index, depth))
+        case 6:
+            if source.kind(index + 1) == .identifier { parseType(index, kind: .class) }
+        case 7: parseType(index, kind: .struct)
+        case 8: parseType(index, kind: .enum)
+        case 9: parseType(index, kind: .extension)
+        case 10: parseType(index, kind: .protocol)
+        case 11: parseFunction(index, kind: .function)
+        case 12:
+            if source.kind(index - 1) != .period { parseFunction(index, kind: .initializer) }
+        case 13: parseFunction(index, kind: .deinitializer)
+        case 14: parseFunction(index, kind: .subscript)
+        default:
+            parseProperty(index)
+        }
+    }
+
+    mutating func poundKeyword(_ index: Int) {
+        if source.token(code[index], is: "#if") {
+            conditionalStack.append((index, conditionRange(after: index)))
+        } else if source.token(code[index], is: "#endif"), let open = conditionalStack.popLast() {
+            outline.conditionalRegions.append(ConditionalCompilationRegion(
+                ifToken: open.token, endifToken: index, condition: open.condition))
+        } else if source.token(code[index], is: "#available"),
+                  let version = AvailabilityParser.version(source, openParen: index + 1),
+                  let pending = pendingControls.last,
+                  source.wordIndex(pending.keyword, in: ["if", "guard", "while"]) != nil {
+            pendingAvailability[pending.keyword] = version
+        }
+    }
+
+    func conditionRange(after index: Int) -> Range<Int> {
+        var end = index + 1
+        while end < code.count, !code[end].isAtStartOfLine { end += 1 }
+        return (index + 1)..<end
+    }
+
+    // MARK: Declarations
+
+    /// The first token of the declaration that `keyword` belongs to (modifiers, attributes),
+    /// the modifiers found, and the version of an `@available(iOS x, *)` attribute.
+    func modifiers(before keyword: Int) -> (start: Int, names: [String], available: OSVersion?) {
+        var names: [String] = []
+        var available: OSVersion?
+        var cursor = keyword - 1
+        var start = keyword
+        var steps = 0
+        while cursor >= 0, steps < 40 {
+            steps += 1
+            let kind = source.kind(cursor)
+            if kind == .rightParen, let open = source.partnerIndex(cursor) {
+                // `@available(...)`, `@objc(name)`, `private(set)`
+                let name = open - 1
+                if source.kind(name - 1) == .atSign {
+                    let attribute = source.text(at: name)
+                    if attribute == "available", let version = AvailabilityParser.version(source, openParen: open) {
+                        available = max(available ?? version, version)
+                    }
+                    names.append(attribute)
+                    start = name - 1
+                    cursor = name - 2
+                    continue
+                }
+                if ModifierWords.contains(source, name) {
+                    names.append(source.text(at: name))
+                    start = name
+                    cursor = name - 1
+                    continue
+                }
+                break
+            }
+            if kind == .identifier || kind == .keyword {
+                if source.kind(cursor - 1) == .atSign {
+                    names.append(source.text(at: cursor))
+                    start = cursor - 1
+                    cursor -= 2
+                    continue
+                }
+                if ModifierWords.contains(source, cursor) {
+                    names.append(source.text(at: cursor))
+                    start = cursor
+                    cursor -= 1
+                    continue
+                }
+            }
+            break
+        }
+        return (start, names, available)
+    }
+
+    mutating func parseType(_ keyword: Int, kind: TypeDeclaration.Kind) {
+        var cursor = keyword + 1
+        guard source.kind(cursor) == .identifier || source.kind(cursor) == .keyword else { return }
+        var nameParts = [source.text(at: cursor)]
+        let nameToken = cursor
+        cursor += 1
+        while source.kind(cursor) == .period, source.kind(cursor + 1) == .identifier {
+            nameParts.append(source.text(at: cursor + 1))
+            cursor += 2
+        }
+        if source.kind(cursor) == .leftAngle, let end = source.partnerIndex(cursor) { cursor = end + 1 }
+        var inheritance: [String] = []
+        if source.kind(cursor) == .colon {
+            cursor += 1
+            var current = ""
+            var steps = 0
+            while cursor < code.count, steps < 400 {
+                steps += 1
+                let tokenKind = source.kind(cursor)
+                if tokenKind == .leftBrace || source.isWord(cursor, "where") { break }
+                if tokenKind == .rightBrace || tokenKind == .semicolon { break }
+                if tokenKind == .comma {
+                    if !current.isEmpty { inheritance.append(current) }
+                    current = ""
+                } else if tokenKind == .leftAngle || tokenKind == .leftParen, let end = source.partnerIndex(cursor) {
+                    cursor = end
+                } else if tokenKind == .identifier || tokenKind == .keyword {
+                    current += source.text(at: cursor)
+                } else if tokenKind == .period {
+                    current += "."
+                }
+                cursor += 1
+            }
+            if !current.isEmpty { inheritance.append(current) }
+        }
+        let brace = findBody(from: cursor, limit: 400)
+        let (start, _, available) = modifiers(before: keyword)
+        let typeIndex = outline.types.count
+        let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
+        outline.types.append(TypeDeclaration(
+            kind: kind, name: nameParts.joined(separator: "."), simpleName: nameParts.last ?? "",
+            nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
+        if let brace { declaredBraces[brace] = .type(typeIndex) }
+        if let available { recordAvailability(start, end, available) }
+    }
+
+    /// The `{` that opens a declaration's body, scanning from `cursor` and skipping bracket
+    /// groups; nil when the declaration ends first (a new line starting another declaration,
+    /// `}` or `;`).
+    func findBody(from start: Int, limit: Int) -> Int? {
+        var cursor = start
+        var steps = 0
+        while cursor < code.count, steps < limit {
+            steps += 1
+            let kind = source.kind(cursor)
+            switch kind {
+            case .leftBrace: return cursor
+            case .rightBrace, .semicolon: return nil
+            case .leftParen, .leftSquare, .leftAngle:
+                guard let end = source.partnerIndex(cursor) else { return nil }
+                cursor = end + 1
+                continue
+            case .keyword, .atSign, .poundKeyword:
+                if cursor > start, source.startsLine(cursor),
+                   source.wordIndex(cursor, in: ["where", "throws", "rethrows", "async", "some", "any", "Self"]) == nil {
+                    return nil
+                }
+            case .identifier:
+                if cursor > start, source.startsLine(cursor),
+                   source.wordIndex(cursor, in: ["async", "where"]) == nil,
+                   ![.arrow, .colon, .comma, .period, .binaryOperator].contains(source.kind(cursor - 1)) {
+                    return nil
+                }
+            default: break
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    mutating func parseFunction(_ keyword: Int, kind: FunctionDeclaration.Kind) {
+        var cursor = keyword + 1
+        var name: String
+        var nameToken = keyword
+        switch kind {
+        case .function:
+            guard cursor < code.count else { return }
+            name = source.text(at: cursor)
+            if name.hasPrefix("`"), name.hasSuffix("`"), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+            nameToken = cursor
+            cursor += 1
+        case .initializer:
+            name = "init"
+            if source.kind(cursor) == .postfixQuestionMark || source.kind(cursor) == .exclamationMark
+                || source.kind(cursor) == .postfixOperator {
+                cursor += 1
+            }
+        case .deinitializer: name = "deinit"
+        case .subscript: name = "subscript"
+        }
+        if source.kind(cursor) == .leftAngle, let end = source.partnerIndex(cursor) { cursor = end + 1 }
+        var parameters: [Parameter] = []
+        if kind != .deinitializer {
+            guard source.kind(cursor) == .leftParen, let close = source.partnerIndex(cursor) else { return }
+            parameters = parseParameters(cursor, close)
+            cursor = close + 1
+        }
+        let brace = findBody(from: cursor, limit: 300)
+        var returnType: Range<Int>?
+        if source.kind(cursor) == .arrow || (source.isWord(cursor, "throws") || source.isWord(cursor, "async")) {
+            var arrow = cursor
+            while arrow < (brace ?? cursor + 4), source.kind(arrow) != .arrow { arrow += 1 }
+            if source.kind(arrow) == .arrow {
+                var end = arrow + 1
+                while end < (brace ?? min(arrow + 40, code.count)), !source.isWord(end, "where") {
+                    if source.startsLine(end), end > arrow + 1 { break }
+                    end += 1
+                }
+                returnType = (arrow + 1)..<end
+            }
+        }
+        let (start, modifierNames, available) = modifiers(before: keyword)
+        let owner = directOwner()
+        let functionIndex = outline.functions.count
+        outline.functions.append(FunctionDeclaration(
+            kind: kind, name: name, nameHash: source.nameHash(nameToken), nameToken: nameToken,
+            parameters: parameters, returnType: returnType, modifiers: modifierNames, scope: nil, owner: owner))
+        if let brace { declaredBraces[brace] = .function(functionIndex) }
+        if let available {
+            let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
+            recordAvailability(start, end, available)
+        }
+    }
+
+    func parseParameters(_ open: Int, _ close: Int) -> [Parameter] {
+        var parameters: [Parameter] = []
+        var cursor = open + 1
+        while cursor < close {
+            // One parameter: names up to `:`, then the type up to `=`, `,` or `)`.
+            var names: [Int] = []
+            while cursor < close, source.kind(cursor) != .colon, source.kind(cursor) != .comma {
+                if source.kind(cursor) == .identifier || source.kind(cursor) == .keyword { names.append(cursor) }
+                if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) { cursor = end }
+                cursor += 1
+            }
+            var typeStart = cursor, typeEnd = cursor
+            if source.kind(cursor) == .colon {
+                cursor += 1
+                typeStart = cursor
+                while cursor < close, source.kind(cursor) != .comma, source.kind(cursor) != .equal {
+                    if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
+                        cursor = end
+                    }
+                    cursor += 1
+                }
+                typeEnd = cursor
+                while cursor < close, source.kind(cursor) != .comma {
+                    if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
+                        cursor = end
+                    }
+                    cursor += 1
+                }
+            }
+            if let last = names.last {
+                let label = names.count >= 2 ? source.text(at: names[names.count - 2]) : source.text(at: last)
+                parameters.append(Parameter(
+                    label: label, name: source.text(at: last), nameToken: last, type: typeStart..<typeEnd))
+            }
+            cursor += 1
+        }
+        return parameters
+    }
+
+    /// The type whose body directly contains the current position.
+    func directOwner() -> Int? {
+        guard let top = stack.last, case .type(let type) = outline.scopes[top].kind else { return nil }
+        return type
+    }
+
+    mutating func parseProperty(_ keyword: Int) {
+        // Only declarations at type or file level are properties; the rest are local
+        // bindings, which the matching layer records.
+        guard stack.isEmpty || directOwner() != nil else { return }
+        if source.kind(keyword - 1) == .keyword,
+           source.wordIndex(keyword - 1, in: ["case", "if", "guard", "while", "for"]) != nil {
+            return
+        }
+        var cursor = keyword + 1
+        guard source.kind(cursor) == .identifier || source.kind(cursor) == .keyword else { return }
+        let nameToken = cursor
+        cursor += 1
+        var typeRange = cursor..<cursor
+        if source.kind(cursor) == .colon {
+            cursor += 1
+            let typeStart = cursor
+            var steps = 0
+            while cursor < code.count, steps < 200 {
+                steps += 1
+                let kind = source.kind(cursor)
+                if kind == .equal || kind == .leftBrace || kind == .rightBrace || kind == .semicolon { break }
+                if cursor > typeStart, source.startsLine(cursor),
+                   ![.period, .arrow, .binaryOperator].contains(kind) { break }
+                if source.isOpeningBracket(cursor), kind != .leftBrace, let end = source.partnerIndex(cursor) {
+                    cursor = end
+                }
+                cursor += 1
+            }
+            typeRange = typeStart..<cursor
+        }
+        var initializer: Range<Int>?
+        var brace: Int?
+        if source.kind(cursor) == .equal {
+            let end = ExpressionBounds.end(source, from: cursor + 1)
+            initializer = (cursor + 1)..<end
+        } else if source.kind(cursor) == .leftBrace {
+            brace = cursor
+        }
+        let (start, modifierNames, available) = modifiers(before: keyword)
+        let isObserved = brace.map { source.wordIndex($0 + 1, in: ["didSet", "willSet"]) != nil } ?? false
+        let kind: PropertyDeclaration.Kind =
+            modifierNames.contains("lazy") ? .lazy : (brace != nil && !isObserved ? .computed : .stored)
+        let propertyIndex = outline.properties.count
+        outline.properties.append(PropertyDeclaration(
+            kind: kind, isConstant: source.isWord(keyword, "let"),
+            isStatic: modifierNames.contains("static") || modifierNames.contains("class"),
+            name: source.text(at: nameToken), nameHash: source.nameHash(nameToken), nameToken: nameToken,
+            type: typeRange, initializer: initializer, modifiers: modifierNames, owner: directOwner(),
+            bodyScope: nil, accessors: []))
+        lastProperty = (propertyIndex, depth)
+        if let brace { declaredBraces[brace] = .property(propertyIndex) }
+        if let available {
+            let end = brace.flatMap { source.partnerIndex($0) } ?? (initializer?.upperBound ?? cursor)
+            recordAvailability(start, end, available)
+        }
+    }
+
+    mutating func recordAvailability(_ start: Int, _ end: Int, _ version: OSVersion) {
+        outline.availabilityRegions.append(
+            AvailabilityRegion(tokens: start..<max(start, min(end + 1, code.count)), version: version))
+    }
+}
+
+/// Declaration modifiers (contextual keywords included).
+enum ModifierWords {
+    static let words: [StaticString] = [
+        "private", "fileprivate", "internal", "public", "open", "static", "class", "final",
+        "override", "mutating", "nonmutating", "lazy", "weak", "unowned", "dynamic", "required",
+        "convenience", "optional", "nonisolated", "indirect", "package", "prefix", "postfix",
+        "infix", "distributed",
+    ]
+
+    static func contains(_ source: TokenizedSource, _ index: Int) -> Bool {
+        source.wordIndex(index, in: words) != nil
+    }
+}
+
+/// Reads the iOS version of `#available(iOS 15.4, *)` and `@available(iOS 15, *)`.
+enum AvailabilityParser {
+    static func version(_ source: TokenizedSource, openParen: Int) -> OSVersion? {
+        guard source.kind(openParen) == .leftParen, let close = source.partnerIndex(openParen) else { return nil }
+        var cursor = openParen + 1
+        while cursor < close {
+            if source.isWord(cursor, "iOS") || source.isWord(cursor, "iOSApplicationExtension") {
+                var text = ""
+                var next = cursor + 1
+                while next < close, source.kind(next) != .comma, text.count < 16 {
+                    text += source.text(at: next)
+                    next += 1
+                }
+                return OSVersion(parsing: text)
+            }
+            cursor += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import Lexer
+
+extension RuleMetadata {
+    /// A diagnostic of this rule over code tokens `tokens` of the analysed file.
+    func diagnostic(
+        _ analysis: FileAnalysis, at tokens: Range<Int>, severity: Severity? = nil,
+        message: String, suggestion: String, fix: Fix? = nil
+    ) -> Diagnostic {
+        Diagnostic(
+            ruleID: id, severity: severity ?? defaultSeverity, message: message,
+            range: analysis.source.byteRange(tokens), suggestion: suggestion, fix: fix)
+    }
+}
+
+extension FileAnalysis {
+    /// The source text of code tokens `range`, whitespace runs collapsed, for messages.
+    func snippet(_ range: Range<Int>) -> String {
+        var text = ""
+        var previousEnd: UInt32?
+        for index in range where index >= 0 && index < source.code.count {
+            let token = source.code[index]
+            if let previousEnd, token.start > previousEnd { text += " " }
+            text += source.text(of: token)
+            previousEnd = token.end
+        }
+        return text
+    }
+
+    /// Assignments whose operator lies in reachable keyboard-handler code.
+    var handlerAssignments: [Assignment] {
+        assignments.filter { isInKeyboardHandler($0.op) }
+    }
+
+    /// The `(start, end)` code range of a single token, for diagnostics.
+    func tokenRange(_ index: Int) -> Range<Int> { index..<(index + 1) }
+}

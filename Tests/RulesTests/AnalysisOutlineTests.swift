@@ -1,0 +1,186 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+final class AnalysisOutlineTests: XCTestCase {
+    func testTypesFunctionsAndProperties() {
+        let analysis = analyze("""
+        final class ComposerViewController: UIViewController, UITextViewDelegate {
+            @IBOutlet private weak var bottomConstraint: NSLayoutConstraint!
+            private lazy var bar: UIView = { UIView() }()
+            var inset: CGFloat = 0 {
+                didSet { view.setNeedsLayout() }
+            }
+            override var canBecomeFirstResponder: Bool { true }
+            var title2: String {
+                get { "a" }
+                set { print(newValue) }
+            }
+            @objc private func keyboardWillShow(_ note: Notification) {}
+            func move(by offset: CGFloat, animated: Bool) -> Bool { true }
+            init() { super.init(nibName: nil, bundle: nil) }
+        }
+        extension ComposerViewController: UIScrollViewDelegate {
+            struct Nested {}
+        }
+        """)
+        let outline = analysis.outline
+        XCTAssertEqual(outline.types.map(\.name), ["ComposerViewController", "ComposerViewController", "Nested"])
+        XCTAssertEqual(outline.types[0].inheritance, ["UIViewController", "UITextViewDelegate"])
+        XCTAssertEqual(outline.types[1].kind, .extension)
+        XCTAssertEqual(outline.functions.map(\.name), ["keyboardWillShow", "move", "init"])
+        let show = outline.functions[0]
+        XCTAssertEqual(show.labels, ["_"])
+        XCTAssertEqual(show.parameters.first?.name, "note")
+        XCTAssertTrue(show.hasModifier("objc"))
+        XCTAssertTrue(show.hasModifier("private"))
+        XCTAssertEqual(show.owner, 0)
+        XCTAssertEqual(outline.functions[1].labels, ["by", "animated"])
+        XCTAssertNotNil(outline.functions[1].returnType)
+        XCTAssertNil(outline.functions[0].returnType)
+
+        let properties = Dictionary(uniqueKeysWithValues: outline.properties.map { ($0.name, $0) })
+        XCTAssertEqual(properties["bottomConstraint"]?.kind, .stored)
+        XCTAssertEqual(properties["bar"]?.kind, .lazy)
+        XCTAssertEqual(properties["inset"]?.kind, .stored)
+        XCTAssertEqual(properties["inset"]?.accessors.map(\.kind), [.didSet])
+        XCTAssertEqual(properties["canBecomeFirstResponder"]?.kind, .computed)
+        XCTAssertEqual(properties["title2"]?.accessors.map(\.kind), [.get, .set])
+        XCTAssertTrue(properties["canBecomeFirstResponder"]?.modifiers.contains("override") ?? false)
+    }
+
+    func testClosuresKnowTheirCallAndLabel() {
+        let analysis = analyze("""
+        func setUp() {
+            center.addObserver(forName: name, object: nil, queue: .main) { [weak self] note in
+                self?.handle(note)
+            }
+            UIView.animate(withDuration: 0.3, animations: { self.layout() }) { finished in
+                print(finished)
+            }
+            UIView.animate(withDuration: 1) {
+                a()
+            } completion: { _ in
+                b()
+            }
+        }
+        """)
+        let closures = analysis.outline.closures
+        XCTAssertEqual(closures.count, 5)
+        let first = closures[0]
+        XCTAssertTrue(first.isTrailing)
+        XCTAssertNotNil(first.captureList)
+        XCTAssertEqual(first.parameters.map { analysis.source.text(at: $0) }, ["note"])
+        XCTAssertEqual(first.call.map { analysis.source.text(at: analysis.calls[$0].callee) }, "addObserver")
+        XCTAssertEqual(closures[1].argumentLabel.map { analysis.source.text(at: $0) }, "animations")
+        XCTAssertFalse(closures[1].isTrailing)
+        XCTAssertTrue(closures[2].isTrailing)
+        XCTAssertEqual(closures[4].argumentLabel.map { analysis.source.text(at: $0) }, "completion")
+        XCTAssertTrue(closures[4].isTrailing)
+        let animate = analysis.calls.filter { analysis.source.text(at: $0.callee) == "animate" }
+        XCTAssertEqual(animate.count, 2)
+        XCTAssertEqual(animate[1].trailingClosures.count, 2)
+        XCTAssertEqual(animate[0].receiver.map { analysis.text($0) }, "UIView")
+    }
+
+    func testControlBlocksAreNotClosures() {
+        let analysis = analyze("""
+        func f(x: Int?) {
+            if let x { print(x) } else { print(0) }
+            guard let y = x else { return }
+            for i in 0..<y where i > 1 { print(i) }
+            switch y { default: break }
+            repeat { y -= 1 } while y > 0
+            items.forEach { print($0) }
+            while y > 0 { y -= 1 }
+        }
+        """)
+        XCTAssertEqual(analysis.outline.closures.count, 1)
+        let blocks = analysis.outline.scopes.compactMap { scope -> String? in
+            if case .block(let keyword) = scope.kind { return analysis.source.text(at: keyword) }
+            return nil
+        }
+        XCTAssertEqual(blocks, ["if", "else", "else", "for", "switch", "repeat", "while"])
+    }
+
+    func testAvailabilityRegions() {
+        let analysis = analyze("""
+        @available(iOS 16.1, *)
+        func modern() { a() }
+        func mixed() {
+            if #available(iOS 15.4, *) {
+                b()
+            } else {
+                c()
+            }
+            guard #available(iOS 17, *) else { return }
+            d()
+        }
+        """)
+        let target = OSVersion(14)
+        func version(_ name: String) -> OSVersion? {
+            analysis.effectiveTarget(at: analysis.index(of: name)!, configured: target)
+        }
+        XCTAssertEqual(version("a"), OSVersion(16, 1))
+        XCTAssertEqual(version("b"), OSVersion(15, 4))
+        XCTAssertEqual(version("c"), OSVersion(14))
+        XCTAssertEqual(version("d"), OSVersion(17))
+        XCTAssertNil(analysis.effectiveTarget(at: analysis.index(of: "c")!, configured: nil))
+    }
+
+    func testConditionalCompilationRegions() {
+        let analysis = analyze("""
+        #if DEBUG
+        let a = 1
+        #if os(iOS)
+        let b = 2
+        #endif
+        #endif
+        """)
+        XCTAssertEqual(analysis.outline.conditionalRegions.count, 2)
+        XCTAssertEqual(analysis.text(analysis.outline.conditionalRegions[1].condition), "DEBUG")
+    }
+
+    func testAssignmentsAndBindings() {
+        let analysis = analyze("""
+        func f(note: Notification) {
+            let frame = note.frame, other = 2
+            var height: CGFloat = frame.height
+            guard let info = note.userInfo else { return }
+            if let info, let value = info[key] as? NSValue { print(value) }
+            scrollView.contentInset.bottom += height
+            self.constraint.constant = -height
+            height = 0
+            foo(x: 1)
+            switch x { case .a: y = 1; default: y = 2 }
+        }
+        """)
+        let names = analysis.bindings.map { analysis.source.text(at: $0.nameToken) }
+        XCTAssertEqual(names, ["frame", "other", "height", "info", "info", "value"])
+        XCTAssertEqual(analysis.bindings[2].value.map { analysis.text($0) }, "frame.height")
+        XCTAssertTrue(analysis.bindings[4].isShorthand)
+        XCTAssertEqual(analysis.bindings[5].value.map { analysis.text($0) }, "info[key] as? NSValue")
+        let writes = analysis.assignments.map { "\(analysis.text($0.lhs)) \(analysis.source.text(at: $0.op)) \(analysis.text($0.rhs))" }
+        XCTAssertEqual(writes, [
+            "scrollView.contentInset.bottom += height", "self.constraint.constant = -height", "height = 0",
+            "y = 1", "y = 2",
+        ])
+        let sink = analysis.layoutSink(of: analysis.assignments[0])
+        XCTAssertEqual(sink?.kind, .contentInset)
+        XCTAssertEqual(sink.map { analysis.text($0.receiver) }, "scrollView")
+        XCTAssertEqual(analysis.layoutSink(of: analysis.assignments[1])?.kind, .constraintConstant)
+        XCTAssertNil(analysis.layoutSink(of: analysis.assignments[2]))
+    }
+
+    func testSurvivesPathologicalInput() {
+        let deep = String(repeating: "{ (", count: 10_000) + "x" + String(repeating: ") }", count: 10_000)
+        let unbalanced = "class A { func f() { if x { let y = z( ] } } } } ) { var"
+        let truncated = "func keyboardWillShow(_ n: Notification) { let f = n.userInfo?[UIResponder.keyboardFrameEndUserInfoKey"
+        for code in [deep, unbalanced, truncated, "", "}}}}", "func", "class", "var x: Int {", "x = "] {
+            let analysis = analyze(code)
+            XCTAssertEqual(analysis.outline.scopeOfToken.count, analysis.source.code.count)
+        }
+        let deepClosures = "func f() {" + String(repeating: "run {", count: 10_000) + String(repeating: "}", count: 10_001)
+        XCTAssertEqual(analyze(deepClosures).outline.closures.count, 10_000)
+    }
+}

@@ -1,0 +1,158 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// Runs every registered rule's own examples: the metadata is the specification and the
+/// test at once.
+final class RuleExamplesTests: XCTestCase {
+    static let marker = "↓"
+
+    /// The code without `↓` marks and the UTF-8 offsets the marks stood at.
+    static func stripMarkers(_ code: String) -> (code: String, offsets: [Int]) {
+        var offsets: [Int] = []
+        var bytes: [UInt8] = []
+        let markerBytes = Array(marker.utf8)
+        let input = Array(code.utf8)
+        var index = 0
+        while index < input.count {
+            if input[index...].starts(with: markerBytes) {
+                offsets.append(bytes.count)
+                index += markerBytes.count
+            } else {
+                bytes.append(input[index])
+                index += 1
+            }
+        }
+        return (String(decoding: bytes, as: UTF8.self), offsets)
+    }
+
+    /// Checks `code` as `Example.swift` of a project that also holds `files`.
+    static func diagnostics(
+        _ rule: any Rule.Type, code: String, files: [String: String] = [:],
+        options: [String: OptionValue] = [:], deploymentTarget: OSVersion? = nil
+    ) -> [Diagnostic] {
+        let main = Lexer.tokenize(SourceFile(path: "Example.swift", text: code))
+        var facts = [collectFacts(main)]
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            facts.append(collectFacts(Lexer.tokenize(SourceFile(path: path, text: text))))
+        }
+        var allOptions: [String: OptionValue] = [:]
+        for option in rule.metadata.options { allOptions[option.name] = option.defaultValue }
+        allOptions.merge(options) { _, new in new }
+        let analysis = FileAnalysis(main, project: ProjectFacts(merging: facts))
+        let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: allOptions)
+        return rule.init().check(context)
+    }
+
+    static func describe(_ diagnostics: [Diagnostic], in code: String) -> String {
+        let file = SourceFile(path: "Example.swift", text: code)
+        return diagnostics.map { diagnostic in
+            let location = file.location(of: diagnostic.range.lowerBound)
+            return "\(location.line):\(location.column) \(diagnostic.message)"
+        }.joined(separator: "\n")
+    }
+
+    func testTriggeringExamplesReportExactlyAtTheirMarks() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for example in metadata.triggering {
+                let (code, offsets) = Self.stripMarkers(example.code)
+                XCTAssertFalse(offsets.isEmpty, "\(metadata.id): triggering example without ↓\n\(example.code)")
+                let found = Self.diagnostics(rule, code: code, files: example.files, options: example.options,
+                                             deploymentTarget: example.deploymentTarget)
+                XCTAssertEqual(found.map(\.range.lowerBound).sorted(), offsets.sorted(),
+                               "\(metadata.id): diagnostics differ from ↓ marks in\n\(example.code)\nfound:\n"
+                               + Self.describe(found, in: code))
+                for diagnostic in found {
+                    XCTAssertEqual(diagnostic.ruleID, metadata.id)
+                    XCTAssertFalse(diagnostic.message.isEmpty, "\(metadata.id): empty message")
+                    XCTAssertFalse(diagnostic.suggestion.isEmpty, "\(metadata.id): empty suggestion")
+                    XCTAssertFalse(diagnostic.range.isEmpty, "\(metadata.id): empty range")
+                }
+            }
+        }
+    }
+
+    func testNonTriggeringExamplesAreSilent() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for example in metadata.nonTriggering {
+                let found = Self.diagnostics(rule, code: example.code, files: example.files, options: example.options,
+                                             deploymentTarget: example.deploymentTarget)
+                XCTAssertTrue(found.isEmpty, "\(metadata.id): unexpected diagnostics in\n\(example.code)\nfound:\n"
+                              + Self.describe(found, in: example.code))
+            }
+        }
+    }
+
+    func testCorrectionsApplyTheirFixes() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for correction in metadata.corrections {
+                let (code, _) = Self.stripMarkers(correction.before)
+                let found = Self.diagnostics(rule, code: code, options: correction.options)
+                let edits = found.compactMap(\.fix).flatMap(\.edits).sorted { $0.range.lowerBound > $1.range.lowerBound }
+                XCTAssertFalse(edits.isEmpty, "\(metadata.id): correction without a fix\n\(correction.before)")
+                var bytes = Array(code.utf8)
+                for edit in edits { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
+                XCTAssertEqual(String(decoding: bytes, as: UTF8.self), correction.after, "\(metadata.id)")
+            }
+        }
+    }
+
+    /// Triggering code inside a comment or a string literal is not code: silence.
+    func testTriggeringExamplesInCommentsAndStringsAreSilent() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for example in metadata.triggering {
+                let (code, _) = Self.stripMarkers(example.code)
+                let wrapped = [
+                    "/*\n\(code)\n*/\n",
+                    "let text = #\"\"\"\n\(code)\n\"\"\"#\n",
+                ]
+                for variant in wrapped {
+                    let found = Self.diagnostics(rule, code: variant, files: example.files, options: example.options,
+                                                 deploymentTarget: example.deploymentTarget)
+                    XCTAssertTrue(found.isEmpty, "\(metadata.id): diagnostics inside a comment/string\n\(variant)")
+                }
+            }
+        }
+    }
+
+    // Suppression: once the cli branch's Suppression lands, re-run every triggering example
+    // with `// kblint:disable <id>` on its first line and expect no diagnostics left after
+    // suppression. That test belongs here, next to the comment and string re-runs.
+
+    func testEveryRuleHasCompleteMetadataAndEnoughExamples() {
+        var ids = Set<String>()
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            XCTAssertTrue(ids.insert(metadata.id).inserted, "duplicate id \(metadata.id)")
+            XCTAssertFalse(metadata.id.isEmpty)
+            XCTAssertTrue(metadata.id.allSatisfy { $0.isLowercase || $0 == "_" }, metadata.id)
+            XCTAssertGreaterThanOrEqual(metadata.triggering.count, 4, "\(metadata.id): fewer than 4 triggering examples")
+            XCTAssertGreaterThanOrEqual(metadata.nonTriggering.count, 6, "\(metadata.id): fewer than 6 non-triggering examples")
+            XCTAssertFalse(metadata.summary.isEmpty, metadata.id)
+            XCTAssertFalse(metadata.summary.contains("\n"), "\(metadata.id): summary is one line")
+            XCTAssertGreaterThan(metadata.rationale.count, 80, "\(metadata.id): rationale too short")
+            XCTAssertFalse(metadata.fix.isEmpty, metadata.id)
+            for option in metadata.options { XCTAssertFalse(option.summary.isEmpty, "\(metadata.id).\(option.name)") }
+            XCTAssertNotNil(RuleRegistry.rule(withID: metadata.id))
+        }
+    }
+
+    func testRulesAreSilentOnFilesWithoutKeyboardCode() {
+        let plain = """
+        final class ListViewController: UITableViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                UIView.animate(withDuration: 0.3) { self.view.layoutIfNeeded() }
+            }
+        }
+        """
+        for rule in RuleRegistry.all where rule.requiredMarkers.map({ "\($0)" }) == KeyboardVocabulary.keyboardMarkers.map({ "\($0)" }) {
+            XCTAssertFalse(rule.mayTrigger(on: Array(plain.utf8)), rule.metadata.id)
+            XCTAssertTrue(Self.diagnostics(rule, code: plain).isEmpty, rule.metadata.id)
+        }
+    }
+}

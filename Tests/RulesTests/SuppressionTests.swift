@@ -1,0 +1,123 @@
+import Lexer
+import XCTest
+@testable import Rules
+
+/// Flags every identifier spelled `forbidden`, with a safe fix renaming it to `allowed`.
+struct ForbiddenIdentifierRule: Rule {
+    static let metadata = RuleMetadata(
+        id: "forbidden_identifier", category: .relatedPitfalls, defaultSeverity: .warning,
+        summary: "Test rule.", rationale: "Test rule.", fix: "Rename it.",
+        triggering: [RuleExample("let ↓forbidden = 1\n")], nonTriggering: [RuleExample("let allowed = 1\n")])
+
+    static let requiredMarkers: [StaticString] = ["forbidden"]
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        context.source.code.filter { $0.kind == .identifier && context.source.token($0, is: "forbidden") }.map {
+            Diagnostic(ruleID: Self.metadata.id, severity: .warning, message: "forbidden", range: $0.range,
+                       suggestion: "Rename it.", fix: Fix(.safe, edits: [Edit(range: $0.range, replacement: "allowed")]))
+        }
+    }
+}
+
+final class SuppressionTests: XCTestCase {
+    let known = Set(["forbidden_identifier", "other_rule"]).union(EngineDiagnostics.unsuppressibleIDs)
+
+    /// Runs the test rule on `code` and suppression after it; returns "line:ruleID" per result.
+    func lint(_ code: String, active: Set<String> = ["forbidden_identifier", "other_rule"]) -> [String] {
+        let source = Lexer.tokenize(SourceFile(path: "T.swift", text: code))
+        let diagnostics = ForbiddenIdentifierRule().check(RuleContext(
+            source: source, project: .empty, deploymentTarget: nil, options: [:]))
+        return Suppression.filter(
+            diagnostics, in: source, activeRuleIDs: active, knownRuleIDs: known,
+            closeIDs: { id in id == "forbiden_identifier" ? ["forbidden_identifier"] : [] }
+        ).map { "\(source.file.location(of: $0.range.lowerBound).line):\($0.ruleID)" }
+    }
+
+    func testLineScopes() {
+        XCTAssertEqual(lint("// kblint:disable:next forbidden_identifier\nlet forbidden = 1\nlet forbidden = 2\n"),
+                       ["3:forbidden_identifier"])
+        XCTAssertEqual(lint("let forbidden = 1 // kblint:disable:this forbidden_identifier\n"), [])
+        XCTAssertEqual(lint("let forbidden = 1\n/* kblint:disable:previous forbidden_identifier */\n"), [])
+        XCTAssertEqual(lint("/// kblint:disable:next all - legacy code\nlet forbidden = 1\n"), [])
+    }
+
+    func testRegionsEndAtEnableAndAllCanBeReenabledPerRule() {
+        let code = """
+            // kblint:disable forbidden_identifier
+            let forbidden = 1
+            // kblint:enable forbidden_identifier
+            let forbidden = 2
+            // kblint:disable all
+            let forbidden = 3
+            // kblint:enable forbidden_identifier
+            let forbidden = 4
+
+            """
+        XCTAssertEqual(lint(code), ["4:forbidden_identifier", "8:forbidden_identifier"])
+        XCTAssertEqual(lint("// kblint:disable all\nlet fine = 1\n"), ["1:superfluous_disable_command"])
+    }
+
+    func testDirectivesInStringsDoNothing() {
+        XCTAssertEqual(lint("let forbidden = \"// kblint:disable:this forbidden_identifier\"\n"), ["1:forbidden_identifier"])
+        XCTAssertEqual(lint("let s = \"\"\"\n// kblint:disable:next all\n\"\"\"\nlet forbidden = 1\n"), ["4:forbidden_identifier"])
+    }
+
+    func testSuperfluousUnknownAndMalformedDirectivesAreReported() {
+        XCTAssertEqual(lint("// kblint:disable:next forbidden_identifier\nlet fine = 1\n"), ["1:superfluous_disable_command"])
+        XCTAssertEqual(lint("// kblint:disable:next forbiden_identifier\nlet forbidden = 1\n"),
+                       ["2:forbidden_identifier", "1:superfluous_disable_command"])
+        XCTAssertEqual(lint("// kblint:disabel:next forbidden_identifier\nlet x = 1\n"), ["1:superfluous_disable_command"])
+        XCTAssertEqual(lint("// kblint:disable:next\nlet x = 1\n"), ["1:superfluous_disable_command"])
+        // A comment merely mentioning kblint is no directive.
+        XCTAssertEqual(lint("// see kblint:disable in README\nlet x = 1\n"), [])
+    }
+
+    func testUnknownIDMessageSuggestsCloseIDs() {
+        let source = Lexer.tokenize(SourceFile(path: "T.swift", text: "// kblint:disable:next forbiden_identifier\n"))
+        let result = Suppression.filter([], in: source, activeRuleIDs: [], knownRuleIDs: known,
+                                        closeIDs: { _ in ["forbidden_identifier"] })
+        XCTAssertEqual(result.map(\.message), ["'forbiden_identifier' is not a kblint rule id; did you mean 'forbidden_identifier'?"])
+        XCTAssertEqual(result.first?.range, 23..<42)
+    }
+
+    func testDisablesOfRulesThatDidNotRunAreNotSuperfluous() {
+        XCTAssertEqual(lint("// kblint:disable:next other_rule\nlet x = 1\n", active: ["forbidden_identifier"]), [])
+        XCTAssertEqual(lint("// kblint:disable:next other_rule\nlet x = 1\n"), ["1:superfluous_disable_command"])
+    }
+
+    func testEngineDiagnosticsCannotBeSuppressed() {
+        let source = Lexer.tokenize(SourceFile(path: "T.swift", text: "// kblint:disable:next invalid_utf8\nlet x = 1\n"))
+        let invalid = Diagnostic(ruleID: "invalid_utf8", severity: .info, message: "m", range: 40..<41, suggestion: "s")
+        let result = Suppression.filter([invalid], in: source, activeRuleIDs: [], knownRuleIDs: known)
+        XCTAssertEqual(result.map(\.ruleID), ["invalid_utf8", "superfluous_disable_command"])
+    }
+
+    /// The engine's own documented examples hold.
+    func testSuperfluousDisableCommandExamples() {
+        let metadata = EngineDiagnostics.superfluousDisableCommand
+        for example in metadata.triggering {
+            var code = example.code
+            let marker = code.range(of: "↓")!
+            let offset = code.utf8.distance(from: code.startIndex, to: marker.lowerBound)
+            code.removeSubrange(marker)
+            let source = Lexer.tokenize(SourceFile(path: "T.swift", text: code))
+            let result = Suppression.filter([], in: source, activeRuleIDs: ["observer_token_discarded"],
+                                            knownRuleIDs: ["observer_token_discarded", "keyboard_duration_hardcoded"])
+            XCTAssertEqual(result.map(\.range.lowerBound), [offset], example.code)
+        }
+        for example in metadata.nonTriggering {
+            let source = Lexer.tokenize(SourceFile(path: "T.swift", text: example.code))
+            XCTAssertEqual(Suppression.filter([], in: source, activeRuleIDs: ["observer_token_discarded"],
+                                              knownRuleIDs: ["observer_token_discarded"]), [], example.code)
+        }
+    }
+
+    func testInvalidUTF8IsFoundAtTheFirstBadByte() {
+        XCTAssertNil(EngineDiagnostics.invalidUTF8Diagnostic(in: SourceFile(path: "a", text: "let café = \"😀\"\n")))
+        let bytes: [UInt8] = Array("let a".utf8) + [0xC3, 0x28] + Array(" = 1".utf8)
+        XCTAssertEqual(EngineDiagnostics.invalidUTF8Diagnostic(in: SourceFile(path: "a", bytes: bytes))?.range, 5..<6)
+        XCTAssertEqual(EngineDiagnostics.firstInvalidUTF8Offset([0xED, 0xA0, 0x80]), 0)  // surrogate
+        XCTAssertEqual(EngineDiagnostics.firstInvalidUTF8Offset([0x41, 0xF0, 0x9F, 0x98]), 1)  // truncated
+        XCTAssertNil(EngineDiagnostics.firstInvalidUTF8Offset([0xF0, 0x9F, 0x98, 0x80]))
+    }
+}
