@@ -15,5 +15,6 @@ let tool = CommandLineTool(
     currentDirectory: FileSystem.currentDirectory(),
     readStandardInput: { () throws(FileError) in try FileSystem.readAll(descriptor: 0, name: "<stdin>") },
     standardOutput: FileDescriptorSink(descriptor: 1),
-    standardError: FileDescriptorSink(descriptor: 2))
+    standardError: FileDescriptorSink(descriptor: 2),
+    executablePath: CommandLine.arguments.first)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -25,11 +25,14 @@ struct CommandLineTool: Sendable {
     var readStandardInput: @Sendable () throws(FileError) -> [UInt8]
     var standardOutput: any OutputSink
     var standardError: any OutputSink
+    /// How the process was started (`argv[0]`); `install-hook` writes it into the hook.
+    var executablePath: String? = nil
 
     /// Every command, in the order `--help` lists them. The first is the default.
     static let commands: [CommandSpec] = [
         LintCommand.spec, RulesCommand.spec, ExplainCommand.spec, InitCommand.spec,
-        TokensCommand.spec, VersionCommand.spec,
+        TokensCommand.spec, VersionCommand.spec, BaselineCommand.spec,
+        HookCommand.installSpec, HookCommand.uninstallSpec,
     ]
 
     func run(arguments: [String]) -> Int32 {
@@ -73,6 +76,9 @@ struct CommandLineTool: Sendable {
         case ExplainCommand.spec.name: return try ExplainCommand(tool: self).run(arguments)
         case InitCommand.spec.name: return InitCommand(tool: self).run(arguments)
         case TokensCommand.spec.name: return TokensCommand(tool: self).run(arguments)
+        case BaselineCommand.spec.name: return try BaselineCommand(tool: self).run(arguments)
+        case HookCommand.installSpec.name: return HookCommand(tool: self).install(arguments)
+        case HookCommand.uninstallSpec.name: return HookCommand(tool: self).uninstall()
         case VersionCommand.spec.name:
             standardOutput.write("\(Self.version)\n")
             return .success

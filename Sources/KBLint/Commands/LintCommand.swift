@@ -28,12 +28,15 @@ struct LintCommand {
             .value("--stdin-path", "PATH", "The path standard input stands for (configuration, reports)."),
             .value("--file-list", "FILE", "Lint the paths listed in FILE, one per line."),
             .flag("--force-exclude", "Apply 'excluded' to explicitly named files too."),
-        ])
+        ] + workflowOptions)
 
     let tool: CommandLineTool
 
     func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let options = try LintOptions(arguments)
+        run(try LintOptions(arguments))
+    }
+
+    func run(_ options: LintOptions) -> ExitCode {
         let clock = ContinuousClock()
         let started = clock.now
         var errors: [String] = []
@@ -81,8 +84,27 @@ struct LintCommand {
                 inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
             }
         } else {
+            let selection: GitSelection?
+            do {
+                selection = try gitSelection(options) { absolute in
+                    !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+                }
+            } catch {
+                tool.reportError(error.description)
+                return .failure
+            }
+            if case .staged(let files) = selection {
+                for file in files {
+                    if let plan = planFor(file.target) {
+                        inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
+                    }
+                }
+            }
             var paths = options.paths
-            if let fileList = options.fileList {
+            if case .changed(let files) = selection { paths = files }
+            if selection != nil {
+                // git chose the files (perhaps none): no file list, no default paths.
+            } else if let fileList = options.fileList {
                 do {
                     paths += try readFileList(fileList)
                 } catch {
@@ -92,8 +114,10 @@ struct LintCommand {
             if paths.isEmpty, options.fileList == nil {
                 paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
             }
+            if case .staged = selection { paths = [] }
             var discovery = FileDiscovery(currentDirectory: cwd)
-            discovery.forceExclude = options.forceExclude
+            // Files git selected were not named by the user: 'excluded' applies to them.
+            discovery.forceExclude = options.forceExclude || selection != nil
             discovery.isExcluded = { absolute, isFolder in
                 guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
                 // `included` is checked on files only: a folder above an included one must be entered.
@@ -117,7 +141,12 @@ struct LintCommand {
         let linted = clock.now
 
         for file in outcome.files { errors += file.errors.map(\.description) }
-        let findings = outcome.files.flatMap(\.findings)
+        let baselineStep = applyBaseline(
+            to: outcome.files.flatMap(\.findings),
+            lintedFiles: zip(inputs, outcome.files).filter { $0.1.linted }.map { $0.0.target.absolutePath },
+            options: options, configured: root.baseline)
+        errors += baselineStep.errors
+        let findings = baselineStep.findings
         let strict = options.strict || root.strict
         let enabledRules = Set(inputs.flatMap { $0.plan.rules.map { $0.rule.metadata.id } })
         // https://no-color.org: a non-empty NO_COLOR turns colors off.
@@ -138,8 +167,11 @@ struct LintCommand {
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
-            errors += writeReports(report, options: options, configuredReporter: root.reporter)
+            if !options.pruneBaseline {
+                errors += writeReports(report, options: options, configuredReporter: root.reporter)
+            }
         }
+        for note in baselineStep.notes { tool.standardError.write(note + "\n") }
         let fixed = outcome.files.reduce(0) { $0 + $1.fixesApplied }
         if case .write = options.fixMode, !options.quiet {
             let files = outcome.files.filter { $0.fixesApplied > 0 }.count
@@ -162,7 +194,9 @@ struct LintCommand {
         if case .diff = options.fixMode {
             return outcome.files.contains { !$0.diff.isEmpty } ? .violations : .success
         }
-        let failing = findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+        if options.pruneBaseline { return .success }
+        let failing = baselineStep.failed
+            || findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
         return failing ? .violations : .success
     }
 
@@ -266,6 +300,13 @@ struct LintOptions: Sendable {
     var stdinPath: String?
     var fileList: String?
     var forceExclude: Bool
+    var baseline: String?
+    var writeBaseline: String?
+    var strictBaseline: Bool
+    var staged: Bool
+    var since: String?
+    /// `kblint baseline prune`: rewrite the baseline without its fixed entries; no report.
+    var pruneBaseline = false
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -278,6 +319,11 @@ struct LintOptions: Sendable {
         stdinPath = arguments.value("--stdin-path")
         fileList = arguments.value("--file-list")
         forceExclude = arguments.has("--force-exclude")
+        baseline = arguments.value("--baseline")
+        writeBaseline = arguments.value("--write-baseline")
+        strictBaseline = arguments.has("--strict-baseline")
+        staged = arguments.has("--staged")
+        since = arguments.value("--since")
         overrides = RuleOverrides(
             enabled: arguments.all("--enable"), disabled: arguments.all("--disable"),
             only: arguments.values["--only"])
@@ -329,6 +375,7 @@ struct LintOptions: Sendable {
             if stdinPath != nil { throw UsageError(message: "--stdin-path needs --use-stdin") }
             fixMode = fix ? .write(includingUnsafe: unsafe) : diff ? .diff(includingUnsafe: unsafe) : .report
         }
+        try validateWorkflowOptions(fix: fix, diff: diff)
     }
 }
 

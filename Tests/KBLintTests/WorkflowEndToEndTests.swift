@@ -1,0 +1,216 @@
+import Foundation
+import XCTest
+@testable import KBLint
+
+/// The built `kblint` binary in real git repositories created in temporary folders: the
+/// baseline's life cycle, `--staged` and `--since`, and the pre-commit hook run by
+/// `git commit`. Findings come from the engine's `superfluous_disable_command` (a warning),
+/// which needs no catalogue rule.
+final class WorkflowEndToEndTests: XCTestCase {
+    /// A disable comment that suppresses nothing: one warning on its line.
+    static let finding = "// kblint:disable:next some_rule"
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: BinaryHarness.executable.path),
+                          "kblint executable not built next to the tests")
+    }
+
+    func kblint(
+        _ arguments: String..., in directory: String, environment: [String: String] = [:]
+    ) throws -> (status: Int32, standardOutput: String, standardError: String) {
+        try BinaryHarness.run(
+            arguments, in: directory, environment: GitSandbox.environment.merging(environment) { $1 })
+    }
+
+    // MARK: Baseline
+
+    func testBaselineLifeCycle() throws {
+        let project = try TemporaryDirectory()
+        try project.write("App/Chat View.swift", "import UIKit\n\(Self.finding)\nlet inset = 1\n")
+        try project.write("App/Ünïcode/Legacy.swift", "\(Self.finding)\nlet a = 1\n\(Self.finding)\nlet b = 1\n")
+
+        let record = try kblint("--write-baseline", "kblint-baseline.json", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(record.status, 0, record.standardError)
+        XCTAssertTrue(record.standardError.contains("Wrote 3 findings to the baseline kblint-baseline.json."), record.standardError)
+        let file = try project.text("kblint-baseline.json")
+        XCTAssertTrue(file.contains("\"path\": \"App/Chat View.swift\""), file)
+        XCTAssertTrue(file.contains("\"path\": \"App/Ünïcode/Legacy.swift\""), file)
+        XCTAssertFalse(file.contains(project.path), "paths are relative to the baseline's folder")
+
+        // Accepted findings are not reported, even under --strict.
+        let clean = try kblint("--baseline", "kblint-baseline.json", "--strict", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(clean.status, 0, clean.standardOutput + clean.standardError)
+        XCTAssertEqual(clean.standardOutput, "")
+        XCTAssertTrue(clean.standardError.contains("3 findings accepted by the baseline kblint-baseline.json not shown."))
+
+        // Unrelated edits, line shifts and re-indentation keep them accepted; a new one is reported.
+        try project.write("App/Chat View.swift", "import UIKit\n\n// A new comment.\nstruct Chat {\n    \(Self.finding)\n    let inset = 1\n}\n")
+        try project.write("App/New.swift", "\(Self.finding)\nlet fresh = 1\n")
+        let shifted = try kblint("--baseline", "kblint-baseline.json", "--strict", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(shifted.status, 1)
+        XCTAssertEqual(shifted.standardOutput,
+                       "\(project.path)/App/New.swift:1:24: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)\n")
+
+        // From a sub-folder, with the baseline named relatively, and from the configuration.
+        let fromSubfolder = try kblint("--baseline", "../kblint-baseline.json", "--reporter", "xcode", ".", in: project.path + "/App")
+        XCTAssertEqual(fromSubfolder.standardOutput, shifted.standardOutput)
+        try project.write(".kblint.yml", "baseline: kblint-baseline.json\n")
+        let configured = try kblint("--reporter", "xcode", ".", in: project.path + "/App/Ünïcode")
+        XCTAssertEqual(configured.status, 0, configured.standardError)
+        XCTAssertEqual(configured.standardOutput, "")
+
+        // Fixing a legacy finding: --strict-baseline fails until the baseline is pruned.
+        try project.write("App/Ünïcode/Legacy.swift", "\(Self.finding)\nlet a = 1\nlet b = 1\n")
+        try FileManager.default.removeItem(atPath: project.path + "/App/New.swift")
+        let stale = try kblint("--strict-baseline", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(stale.status, 1)
+        XCTAssertEqual(stale.standardOutput, "")
+        XCTAssertTrue(stale.standardError.contains("holds 1 finding that no longer occurs; remove it with 'kblint baseline prune kblint-baseline.json'"), stale.standardError)
+        XCTAssertTrue(stale.standardError.contains("App/Ünïcode/Legacy.swift: superfluous_disable_command: \(Self.finding)"), stale.standardError)
+
+        let prune = try kblint("baseline", "prune", "kblint-baseline.json", in: project.path)
+        XCTAssertEqual(prune.status, 0, prune.standardError)
+        XCTAssertEqual(prune.standardOutput, "")
+        XCTAssertTrue(prune.standardError.contains("Removed 1 fixed entry from kblint-baseline.json; 2 remain."), prune.standardError)
+        XCTAssertEqual(try kblint("--strict-baseline", "--strict", in: project.path).status, 0)
+        let again = try kblint("baseline", "prune", "kblint-baseline.json", in: project.path)
+        XCTAssertTrue(again.standardError.contains("Removed 0 fixed entries from kblint-baseline.json; 2 remain."))
+    }
+
+    func testBrokenOrMissingBaselineIsAnErrorNotACrash() throws {
+        let project = try TemporaryDirectory()
+        try project.write("A.swift", "\(Self.finding)\nlet a = 1\n")
+        try project.write("broken.json", "{\"version\": 1, \"findings\": [{\"path\": 3}]}")
+        let broken = try kblint("--baseline", "broken.json", in: project.path)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.standardError.contains("kblint: error: \(project.path)/broken.json: findings[0] needs"), broken.standardError)
+        let missing = try kblint("--baseline", "missing.json", in: project.path)
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.standardError.contains("create it with --write-baseline"), missing.standardError)
+        let unknownAction = try kblint("baseline", "prnue", "x.json", in: project.path)
+        XCTAssertEqual(unknownAction.status, 2)
+        XCTAssertTrue(unknownAction.standardError.contains("did you mean 'prune'?"), unknownAction.standardError)
+        let noBaseline = try kblint("--strict-baseline", in: project.path)
+        XCTAssertEqual(noBaseline.status, 2)
+    }
+
+    // MARK: --staged and --since
+
+    func testStagedLintsTheIndexVersionAndReportsWorkingPaths() throws {
+        let repository = try GitSandbox()
+        let relative = "Sources/Chat Screen/Ünïcode 表.swift"
+        try repository.write(relative, "let clean = 1\n")
+        try repository.write("Sources/Other.swift", "\(Self.finding)\nlet notStaged = 1\n")
+        try repository.git("add", relative)
+        try repository.git("commit", "-q", "-m", "base")
+
+        // The index has the finding; the working tree does not.
+        try repository.write(relative, "\(Self.finding)\nlet staged = 1\n")
+        try repository.git("add", relative)
+        try repository.write(relative, "let fixedButNotStaged = 1\n")
+        let fromRoot = try kblint("--staged", "--reporter", "xcode", in: repository.path)
+        XCTAssertEqual(fromRoot.status, 0)
+        XCTAssertEqual(fromRoot.standardOutput,
+                       "\(repository.path)/\(relative):1:24: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)\n")
+        XCTAssertTrue(fromRoot.standardError.contains("in 1 of 1 file"), fromRoot.standardError)
+        let strict = try kblint("--staged", "--strict", "--reporter", "json", in: repository.path + "/Sources")
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.standardOutput.contains("\"path\": \"Chat Screen/Ünïcode 表.swift\""), strict.standardOutput)
+        // Paths narrow the selection.
+        XCTAssertEqual(try kblint("--staged", "--strict", "Sources/Other.swift", in: repository.path).status, 0)
+
+        // The other way round: a clean index passes whatever the working tree holds.
+        try repository.write(relative, "let stagedClean = 1\n")
+        try repository.git("add", relative)
+        try repository.write(relative, "\(Self.finding)\nlet dirty = 1\n")
+        XCTAssertEqual(try kblint("--staged", "--strict", in: repository.path).status, 0)
+    }
+
+    func testStagedWithNothingStagedOrOutsideGit() throws {
+        let repository = try GitSandbox()
+        try repository.write("notes.txt", "not swift\n")
+        try repository.git("add", "notes.txt")
+        let nothing = try kblint("--staged", "--strict", in: repository.path)
+        XCTAssertEqual(nothing.status, 0, nothing.standardError)
+        XCTAssertEqual(nothing.standardOutput, "")
+
+        let outside = try TemporaryDirectory()
+        let notARepository = try kblint("--staged", in: outside.path)
+        XCTAssertEqual(notARepository.status, 2)
+        XCTAssertTrue(notARepository.standardError.contains("is not inside a git work tree"), notARepository.standardError)
+        let noGit = try kblint("--staged", in: repository.path, environment: ["PATH": outside.path])
+        XCTAssertEqual(noGit.status, 2)
+        XCTAssertTrue(noGit.standardError.contains("git not found in PATH"), noGit.standardError)
+        let conflicting = try kblint("--staged", "--fix", in: repository.path)
+        XCTAssertEqual(conflicting.status, 2)
+    }
+
+    func testSinceLintsFilesChangedOnTheBranch() throws {
+        let repository = try GitSandbox()
+        try repository.write("Old.swift", "\(Self.finding)\nlet legacy = 1\n")
+        try repository.write("Changed.swift", "let a = 1\n")
+        try repository.git("add", ".")
+        try repository.git("commit", "-q", "-m", "base")
+        try repository.git("checkout", "-q", "-b", "feature")
+        try repository.write("Changed.swift", "\(Self.finding)\nlet a = 2\n")
+        try repository.write("Excluded/Generated.swift", "\(Self.finding)\nlet g = 1\n")
+        try repository.write(".kblint.yml", "excluded:\n  - Excluded\n")
+        try repository.git("add", ".")
+        try repository.git("commit", "-q", "-m", "feature")
+
+        let run = try kblint("--since", "main", "--reporter", "xcode", in: repository.path)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertEqual(run.standardOutput,
+                       "\(repository.path)/Changed.swift:1:24: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)\n")
+        let unknown = try kblint("--since", "origin/nope", in: repository.path)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.standardError.contains("unknown revision 'origin/nope'"), unknown.standardError)
+    }
+
+    // MARK: The pre-commit hook
+
+    func testInstalledHookBlocksCommitsOfFindingsWithCoreHooksPath() throws {
+        let repository = try GitSandbox()
+        try repository.git("config", "core.hooksPath", "tools/hooks")
+        try FileManager.default.createDirectory(atPath: repository.path + "/App", withIntermediateDirectories: true)
+        let install = try kblint("install-hook", in: repository.path + "/App")
+        XCTAssertEqual(install.status, 0, install.standardError)
+        XCTAssertEqual(install.standardOutput, "Installed the kblint pre-commit hook at \(repository.path)/tools/hooks/pre-commit.\n")
+        let hook = try repository.folder.text("tools/hooks/pre-commit")
+        XCTAssertTrue(hook.contains("kblint='\(BinaryHarness.executable.path)'"), hook)
+
+        func commit(_ arguments: String...) throws -> ChildProcess.Result {
+            try ChildProcess(
+                executable: GitSandbox.gitPath, arguments: ["commit", "-q"] + arguments, directory: repository.path,
+                environment: GitSandbox.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            ).run()
+        }
+        try repository.write("App/Keyboard Ünï.swift", "\(Self.finding)\nlet inset = 1\n")
+        try repository.git("add", ".")
+        let blocked = try commit("-m", "with a finding")
+        XCTAssertEqual(blocked.status, 1)
+        // git shows a hook's standard output on its standard error.
+        XCTAssertTrue(blocked.errorText.contains("App/Keyboard Ünï.swift:1:24: warning:"), blocked.errorText)
+
+        // `git commit -a` lints the temporary index git builds for it (GIT_INDEX_FILE).
+        try repository.write("App/Keyboard Ünï.swift", "let inset = 1\n")
+        XCTAssertEqual(try commit("-a", "-m", "clean").status, 0)
+        try repository.write("App/Keyboard Ünï.swift", "\(Self.finding)\nlet inset = 2\n")
+        XCTAssertEqual(try commit("-a", "-m", "finding again").status, 1)
+        XCTAssertEqual(try commit("-a", "--no-verify", "-m", "skipped").status, 0)
+
+        let foreign = try kblint("install-hook", in: repository.path)
+        XCTAssertEqual(foreign.status, 0, "its own hook is updated")
+        try repository.write("tools/hooks/pre-commit", "#!/bin/sh\nexit 0\n")
+        let refused = try kblint("install-hook", in: repository.path)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.standardError.contains("was not written by kblint; not overwritten (use --force"), refused.standardError)
+        XCTAssertEqual(try kblint("uninstall-hook", in: repository.path).status, 2)
+        XCTAssertEqual(try kblint("install-hook", "--force", in: repository.path).status, 0)
+        let removed = try kblint("uninstall-hook", in: repository.path)
+        XCTAssertEqual(removed.status, 0)
+        XCTAssertNil(FileSystem.resolvedPath(repository.path + "/tools/hooks/pre-commit"))
+        let outside = try TemporaryDirectory()
+        XCTAssertEqual(try kblint("install-hook", in: outside.path).status, 2)
+    }
+}
