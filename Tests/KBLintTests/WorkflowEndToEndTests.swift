@@ -51,6 +51,14 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertEqual(shifted.standardOutput,
                        "\(project.path)/App/New.swift:1:24: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)\n")
 
+        // The configured baseline may be created by --write-baseline; then it applies.
+        try project.write("Other/.kblint.yml", "baseline: other-baseline.json\n")
+        try project.write("Other/Old.swift", "\(Self.finding)\nlet old = 1\n")
+        let created = try kblint("--write-baseline", "other-baseline.json", ".", in: project.path + "/Other")
+        XCTAssertEqual(created.status, 0, created.standardError)
+        XCTAssertEqual(try kblint("--strict", ".", in: project.path + "/Other").status, 0)
+        try FileManager.default.removeItem(atPath: project.path + "/Other")
+
         // From a sub-folder, with the baseline named relatively, and from the configuration.
         let fromSubfolder = try kblint("--baseline", "../kblint-baseline.json", "--reporter", "xcode", ".", in: project.path + "/App")
         XCTAssertEqual(fromSubfolder.standardOutput, shifted.standardOutput)
@@ -133,6 +141,12 @@ final class WorkflowEndToEndTests: XCTestCase {
         let nothing = try kblint("--staged", "--strict", in: repository.path)
         XCTAssertEqual(nothing.status, 0, nothing.standardError)
         XCTAssertEqual(nothing.standardOutput, "")
+
+        // Staged files are not named by the user: 'excluded' applies to them.
+        try repository.write(".kblint.yml", "excluded:\n  - Generated\n")
+        try repository.write("Generated/Strings.swift", "\(Self.finding)\nlet s = 1\n")
+        try repository.git("add", ".")
+        XCTAssertEqual(try kblint("--staged", "--strict", in: repository.path).status, 0)
 
         let outside = try TemporaryDirectory()
         let notARepository = try kblint("--staged", in: outside.path)

@@ -61,7 +61,9 @@ extension LintCommand {
     ) -> BaselineStep {
         var step = BaselineStep(findings: findings)
         let cwd = tool.currentDirectory
-        if let path = options.baseline ?? configured {
+        if let path = options.baseline ?? configured,
+           // Creating the configured baseline for the first time is not an error.
+           options.writeBaseline == nil || FileSystem.resolvedPath(LexicalPath.absolute(path, relativeTo: cwd)) != nil {
             let location = BaselineLocation(file: path, currentDirectory: cwd)
             let shown = options.baseline ?? LexicalPath.display(location.file, relativeTo: cwd)
             do {
