@@ -148,12 +148,13 @@ struct LintCommand {
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
-            var targets = Set(inputs.map { $0.plan.deploymentTargetDescription })
-            if targets.isEmpty { targets.insert(plan(root, options).deploymentTargetDescription) }
+            var targets: [String: Int] = [:]
+            for input in inputs { targets[input.plan.deploymentTargetDescription, default: 0] += 1 }
+            if targets.isEmpty { targets[plan(root, options).deploymentTargetDescription] = 0 }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
-                deploymentTargets: targets.sorted()
+                deploymentTargets: targets.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
             ).text)
         }
         for error in errors { tool.reportError(error) }
@@ -341,7 +342,10 @@ struct TimingReport {
     let files: Int
     let bytes: Int
     let jobs: Int
-    let deploymentTargets: [String]
+    /// Each deployment target the rules saw (with where it came from) and its file count,
+    /// most common first.
+    let deploymentTargets: [(description: String, files: Int)]
+    static let listedTargets = 5
 
     var text: String {
         let total = discovery + pass1 + pass2 + output
@@ -354,7 +358,14 @@ struct TimingReport {
                 + "total \(Self.milliseconds(total))",
             "timing: \(files) files, \(Self.decimal(megabytes, 2)) MB, \(Self.decimal(throughput, 1)) MB/s, \(jobs) jobs",
         ]
-        for target in deploymentTargets { lines.append("deployment target: \(target)") }
+        for target in deploymentTargets.prefix(Self.listedTargets) {
+            lines.append("deployment target: \(target.description)"
+                + (deploymentTargets.count > 1 ? " for \(target.files) \(target.files == 1 ? "file" : "files")" : ""))
+        }
+        if deploymentTargets.count > Self.listedTargets {
+            let others = deploymentTargets.dropFirst(Self.listedTargets)
+            lines.append("deployment target: \(others.count) more (\(others.reduce(0) { $0 + $1.files }) files)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -184,7 +184,16 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        let candidates = selections.filter { $0.rule.mayTrigger(on: file.bytes) }
+        // Most rules share their markers: scan the file once per distinct marker list.
+        var verdicts: [[UInt]: Bool] = [:]
+        let candidates = selections.filter { selection in
+            let markers = selection.rule.requiredMarkers
+            let key = markers.map { UInt(bitPattern: $0.utf8Start) &+ UInt($0.utf8CodeUnitCount) }
+            if let verdict = verdicts[key] { return verdict }
+            let verdict = selection.rule.mayTrigger(on: file.bytes)
+            verdicts[key] = verdict
+            return verdict
+        }
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
             let source = Lexer.tokenize(file)

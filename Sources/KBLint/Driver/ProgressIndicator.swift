@@ -11,13 +11,14 @@ final class ProgressIndicator: @unchecked Sendable {
     private var done = 0
     private var lastDrawn: ContinuousClock.Instant?
     private var isShowing = false
+    private let delay: Duration
 
-    static let delay = Duration.seconds(1)
     static let redrawInterval = Duration.milliseconds(100)
 
-    /// Nil when `sink` is not a terminal.
-    init?(sink: any OutputSink, total: Int, phase: String) {
+    /// Nil when `sink` is not a terminal. Nothing is drawn before `delay` has passed.
+    init?(sink: any OutputSink, total: Int, phase: String, delay: Duration = .seconds(1)) {
         guard sink.isTerminal, total > 0 else { return nil }
+        self.delay = delay
         self.sink = sink
         self.total = total
         self.phase = phase
@@ -28,7 +29,7 @@ final class ProgressIndicator: @unchecked Sendable {
         lock.withLock {
             done += 1
             let now = clock.now
-            guard now - started >= Self.delay else { return }
+            guard now - started >= delay else { return }
             if let lastDrawn, now - lastDrawn < Self.redrawInterval, done < total { return }
             lastDrawn = now
             isShowing = true
