@@ -2,6 +2,7 @@
 public enum RuleRegistry {
     public static let all: [any Rule.Type] = [
         // Geometry
+        ContentInsetResetToZero.self,
         KeyboardFrameBeginKey.self,
     ]
 
