@@ -46,6 +46,9 @@ public struct RuleContext: Sendable {
 /// diagnostics, never touching files, the environment or the clock.
 public protocol Rule: Sendable {
     static var metadata: RuleMetadata { get }
+    /// Byte strings of which a file must contain at least one for this rule to find
+    /// anything (default: the keyboard markers); see `mayTrigger(on:)`.
+    static var requiredMarkers: [StaticString] { get }
     init()
     func check(_ context: RuleContext) -> [Diagnostic]
 }
@@ -53,8 +56,8 @@ public protocol Rule: Sendable {
 extension Rule {
     public var metadata: RuleMetadata { Self.metadata }
 
-    /// Byte strings of which a file must contain at least one for this rule to find
-    /// anything; the driver skips the rule (and the analysis) for other files.
+    /// Keyboard rules need keyboard code: the driver skips them (and the analysis) for
+    /// files without it.
     public static var requiredMarkers: [StaticString] { KeyboardVocabulary.keyboardMarkers }
 
     /// The cheap byte-level pre-check: false when the rule cannot trigger on `bytes`.
