@@ -1,6 +1,8 @@
 /// Every rule kblint ships, in catalogue order. A rule is added here when its file lands.
 public enum RuleRegistry {
     public static let all: [any Rule.Type] = [
+        // Animation
+        KeyboardDurationHardcoded.self,
         // Geometry
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
