@@ -3,6 +3,7 @@ public enum RuleRegistry {
     public static let all: [any Rule.Type] = [
         // Animation
         KeyboardDurationHardcoded.self,
+        KeyboardCurveMismatch.self,
         // Geometry
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
