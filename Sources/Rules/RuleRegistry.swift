@@ -4,6 +4,7 @@ public enum RuleRegistry {
         // Animation
         KeyboardDurationHardcoded.self,
         KeyboardCurveMismatch.self,
+        KeyboardCurveUnshifted.self,
         // Geometry
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
