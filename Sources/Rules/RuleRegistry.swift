@@ -5,6 +5,7 @@ public enum RuleRegistry {
         KeyboardDurationHardcoded.self,
         KeyboardCurveMismatch.self,
         KeyboardCurveUnshifted.self,
+        KeyboardCurveSwitchWithoutDefault.self,
         // Geometry
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
