@@ -7,6 +7,7 @@ public enum RuleRegistry {
         KeyboardCurveUnshifted.self,
         KeyboardCurveSwitchWithoutDefault.self,
         // Geometry
+        KeyboardFrameScreenSpace.self,
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
