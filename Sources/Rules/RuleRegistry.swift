@@ -9,6 +9,7 @@ public enum RuleRegistry {
         // Geometry
         KeyboardFrameScreenSpace.self,
         ContentInsetResetToZero.self,
+        KeyboardInsetAccumulates.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
     ]
