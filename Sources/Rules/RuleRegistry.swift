@@ -8,6 +8,7 @@ public enum RuleRegistry {
         KeyboardCurveSwitchWithoutDefault.self,
         // Geometry
         KeyboardFrameScreenSpace.self,
+        KeyboardInsetIgnoresSafeArea.self,
         KeyboardMathUsesMainScreen.self,
         ContentInsetResetToZero.self,
         KeyboardInsetAccumulates.self,
