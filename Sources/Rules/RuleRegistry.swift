@@ -14,6 +14,7 @@ public enum RuleRegistry {
         KeyboardInsetAccumulates.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
+        KeyboardInsetsInTableViewController.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
