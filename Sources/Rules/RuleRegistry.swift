@@ -6,6 +6,7 @@ public enum RuleRegistry {
         KeyboardCurveMismatch.self,
         KeyboardCurveUnshifted.self,
         KeyboardCurveSwitchWithoutDefault.self,
+        KeyboardGuideManualAnimation.self,
         KeyboardDeferredLayout.self,
         // Geometry
         KeyboardFrameScreenSpace.self,
