@@ -12,6 +12,7 @@ public enum RuleRegistry {
         KeyboardFrameScreenSpace.self,
         KeyboardInsetIgnoresSafeArea.self,
         KeyboardMathUsesMainScreen.self,
+        KeyboardNotificationScreenGuard.self,
         ContentInsetResetToZero.self,
         KeyboardInsetAccumulates.self,
         VisibleHeightUsesContentInset.self,
