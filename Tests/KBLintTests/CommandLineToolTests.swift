@@ -54,6 +54,11 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(warned.standardError, "Found 1 problem (1 warning) in 1 of 2 files.\n")
         XCTAssertEqual(runTool(["--strict"], in: tree.path).status, 1)
         XCTAssertEqual(runTool(["--quiet", "--reporter", "xcode"], in: tree.path).standardError, "")
+        let pretty = runTool(["--reporter", "pretty"], in: tree.path).standardOutput
+        XCTAssertTrue(pretty.hasSuffix("Found 1 problem (1 warning) in 1 of 2 files.\n"), pretty)
+        let quietPretty = runTool(["--quiet", "--reporter", "pretty"], in: tree.path)
+        XCTAssertFalse(quietPretty.standardOutput.contains("Found"), quietPretty.standardOutput)
+        XCTAssertEqual(quietPretty.standardError, "")
         try tree.write("Error.swift", "let dangerous = 1\n")
         XCTAssertEqual(runTool([], in: tree.path).status, 1)
     }

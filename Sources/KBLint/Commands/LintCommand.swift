@@ -222,6 +222,7 @@ struct LintCommand {
             let kind = request.kind ?? defaultKind
             var settings = report.settings
             if request.output != nil { settings.useColor = false }
+            settings.showsSummaryLine = !options.quiet
             let text = kind.reporter.render(LintReport(
                 findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
                 toolVersion: report.toolVersion, settings: settings))
