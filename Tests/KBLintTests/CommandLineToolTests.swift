@@ -80,6 +80,10 @@ final class CommandLineToolTests: XCTestCase {
         let json = try tree.text("report.json")
         XCTAssertTrue(json.contains("\"test_forbidden_identifier\""), json)
         XCTAssertFalse(run.standardOutput.contains("\"diagnostics\""))
+        // `--output` alone is for the default reporter, chosen as for a non-terminal.
+        let alone = runTool(["--output", "plain.txt"], in: tree.path, terminal: true)
+        XCTAssertEqual(alone.standardOutput, "")
+        XCTAssertEqual(try tree.text("plain.txt"), "\(tree.path)/A.swift:1:5: warning: 'forbidden' is forbidden (test_forbidden_identifier)\n")
         let unwritable = runTool(["--reporter", "json", "--output", "no/such/folder/r.json"], in: tree.path)
         XCTAssertEqual(unwritable.status, 2)
     }

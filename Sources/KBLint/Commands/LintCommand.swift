@@ -211,10 +211,14 @@ struct LintCommand {
             ?? ReporterKind.defaultKind(
                 githubActions: tool.environment["GITHUB_ACTIONS"] == "true",
                 outputIsTerminal: tool.standardOutput.isTerminal)
-        if requests.isEmpty || requests[0].kind == nil {
-            let output = requests.first?.output
-            if !requests.isEmpty { requests.removeFirst() }
-            requests.insert(ReportRequest(kind: defaultKind, output: output), at: 0)
+        if requests.isEmpty {
+            requests = [ReportRequest(kind: defaultKind, output: nil)]
+        } else if requests[0].kind == nil {
+            // `--output FILE` alone: a file is never a terminal.
+            let kind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
+                ?? ReporterKind.defaultKind(
+                    githubActions: tool.environment["GITHUB_ACTIONS"] == "true", outputIsTerminal: false)
+            requests[0] = ReportRequest(kind: kind, output: requests[0].output)
         }
         var errors: [String] = []
         var summaryShown = false
