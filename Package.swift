@@ -24,7 +24,9 @@ let package = Package(
                 intent: .custom(verb: "kblint", description: "Lint the package's Swift files with kblint")),
             dependencies: ["KBLint"]
         ),
-        .testTarget(name: "LexerTests", dependencies: ["Lexer"]),
+        // Lexing throughput; run it with Benchmarks/lexer-benchmark.sh.
+        .executableTarget(name: "LexerBenchmark", dependencies: ["Lexer"], path: "Benchmarks/LexerBenchmark"),
+        .testTarget(name: "LexerTests", dependencies: ["Lexer"], exclude: ["Fixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
         .testTarget(
             name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"],

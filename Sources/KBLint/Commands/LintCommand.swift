@@ -180,12 +180,13 @@ struct LintCommand {
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
-            var targets = Set(inputs.map { $0.plan.deploymentTargetDescription })
-            if targets.isEmpty { targets.insert(plan(root, options).deploymentTargetDescription) }
+            var targets: [String: Int] = [:]
+            for input in inputs { targets[input.plan.deploymentTargetDescription, default: 0] += 1 }
+            if targets.isEmpty { targets[plan(root, options).deploymentTargetDescription] = 0 }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
-                deploymentTargets: targets.sorted()
+                deploymentTargets: targets.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
             ).text)
         }
         for error in errors { tool.reportError(error) }
@@ -244,10 +245,14 @@ struct LintCommand {
             ?? ReporterKind.defaultKind(
                 githubActions: tool.environment["GITHUB_ACTIONS"] == "true",
                 outputIsTerminal: tool.standardOutput.isTerminal)
-        if requests.isEmpty || requests[0].kind == nil {
-            let output = requests.first?.output
-            if !requests.isEmpty { requests.removeFirst() }
-            requests.insert(ReportRequest(kind: defaultKind, output: output), at: 0)
+        if requests.isEmpty {
+            requests = [ReportRequest(kind: defaultKind, output: nil)]
+        } else if requests[0].kind == nil {
+            // `--output FILE` alone: a file is never a terminal.
+            let kind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
+                ?? ReporterKind.defaultKind(
+                    githubActions: tool.environment["GITHUB_ACTIONS"] == "true", outputIsTerminal: false)
+            requests[0] = ReportRequest(kind: kind, output: requests[0].output)
         }
         var errors: [String] = []
         var summaryShown = false
@@ -255,6 +260,7 @@ struct LintCommand {
             let kind = request.kind ?? defaultKind
             var settings = report.settings
             if request.output != nil { settings.useColor = false }
+            settings.showsSummaryLine = !options.quiet
             let text = kind.reporter.render(LintReport(
                 findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
                 toolVersion: report.toolVersion, settings: settings))
@@ -388,7 +394,10 @@ struct TimingReport {
     let files: Int
     let bytes: Int
     let jobs: Int
-    let deploymentTargets: [String]
+    /// Each deployment target the rules saw (with where it came from) and its file count,
+    /// most common first.
+    let deploymentTargets: [(description: String, files: Int)]
+    static let listedTargets = 5
 
     var text: String {
         let total = discovery + pass1 + pass2 + output
@@ -401,7 +410,14 @@ struct TimingReport {
                 + "total \(Self.milliseconds(total))",
             "timing: \(files) files, \(Self.decimal(megabytes, 2)) MB, \(Self.decimal(throughput, 1)) MB/s, \(jobs) jobs",
         ]
-        for target in deploymentTargets { lines.append("deployment target: \(target)") }
+        for target in deploymentTargets.prefix(Self.listedTargets) {
+            lines.append("deployment target: \(target.description)"
+                + (deploymentTargets.count > 1 ? " for \(target.files) \(target.files == 1 ? "file" : "files")" : ""))
+        }
+        if deploymentTargets.count > Self.listedTargets {
+            let others = deploymentTargets.dropFirst(Self.listedTargets)
+            lines.append("deployment target: \(others.count) more (\(others.reduce(0) { $0 + $1.files }) files)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -58,28 +58,37 @@ struct FileDiscovery {
         _ folder: String, visited: inout Set<FileIdentity>, into targets: inout [LintTarget],
         seen: inout Set<String>, errors: inout [FileError]
     ) {
-        let names: [String]
+        let entries: [FileSystem.DirectoryEntry]
         do {
-            names = try FileSystem.contentsOfDirectory(folder)
+            entries = try FileSystem.contentsOfDirectory(folder)
         } catch {
             errors.append(error)
             return
         }
-        for name in names {
+        for entry in entries {
+            let name = entry.name
             let child = folder == "/" ? "/" + name : folder + "/" + name
-            guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
-            switch status.kind {
-            case .directory:
+            // Regular files are known from the listing; folders need their identity (to cut
+            // loops) and symlinks their target, so only those cost a `stat`.
+            var kind = entry.kind
+            var identity: FileIdentity?
+            if kind != .regular {
+                guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
+                kind = status.kind
+                identity = status.identity
+            }
+            switch kind {
+            case .directory?:
                 if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child, true) { continue }
                 // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
-                guard visited.insert(status.identity).inserted else { continue }
+                guard let identity, visited.insert(identity).inserted else { continue }
                 walk(child, visited: &visited, into: &targets, seen: &seen, errors: &errors)
-            case .regular:
+            case .regular?:
                 guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
                 if seen.insert(child).inserted {
                     targets.append(target(child, isExplicit: false))
                 }
-            case .other:
+            case .other?, nil:
                 continue
             }
         }

@@ -164,7 +164,8 @@ public final class FileAnalysis: Sendable {
 
     // MARK: Keyboard values
 
-    /// The keyboard value the expression `range` carries, or nil.
+    /// The keyboard value the expression `range` carries, or nil. A value may carry only a
+    /// safe-area term or a window-space rect (`isKeyboard` is then false).
     public func keyboardValue(of range: Range<Int>) -> KeyboardValue? {
         evaluator?.value(of: range)
     }

@@ -132,10 +132,12 @@ struct KeyboardValueEvaluator {
         }
     }
 
-    /// The keyboard value of the expression in `range`, or nil when it carries none.
+    /// The keyboard value of the expression in `range`, or nil when it carries none. Values
+    /// that only hold a window-space rect or a safe-area term are kept too: they change how
+    /// keyboard values combined with them are judged.
     func value(of range: Range<Int>) -> KeyboardValue? {
         let value = scan(range, level: .full)
-        return value.isKeyboard || value.has(.windowSpace) ? value : nil
+        return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) ? value : nil
     }
 
     func scan(_ range: Range<Int>, level: Level) -> KeyboardValue {
