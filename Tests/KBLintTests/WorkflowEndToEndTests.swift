@@ -145,6 +145,8 @@ final class WorkflowEndToEndTests: XCTestCase {
         // Staged files are not named by the user: 'excluded' applies to them.
         try repository.write(".kblint.yml", "excluded:\n  - Generated\n")
         try repository.write("Generated/Strings.swift", "\(Self.finding)\nlet s = 1\n")
+        try repository.write("Pods/Keyboard/Vendor.swift", "\(Self.finding)\nlet v = 1\n")
+        try repository.write(".github/Tool.swift", "\(Self.finding)\nlet t = 1\n")
         try repository.git("add", ".")
         XCTAssertEqual(try kblint("--staged", "--strict", in: repository.path).status, 0)
 

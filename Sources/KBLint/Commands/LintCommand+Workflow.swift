@@ -16,16 +16,20 @@ extension LintCommand {
         case changed([String])
     }
 
-    /// Asks git for the files of `--staged` or `--since`: `.swift` files only, narrowed to
-    /// the positional paths when there are any. Staged files are not "named" on the command
+    /// Asks git for the files of `--staged` or `--since`: `.swift` files outside hidden and
+    /// build folders, narrowed to the positional paths when there are any. Staged files are not "named" on the command
     /// line, so `excluded` applies to them as to discovered ones.
     func gitSelection(_ options: LintOptions, isExcluded: (String) -> Bool) throws(GitError) -> GitSelection? {
         guard options.staged || options.since != nil else { return nil }
         let cwd = tool.currentDirectory
         let repository = try GitRepository(containing: cwd, environment: tool.environment)
         let scopes = options.paths.map { LexicalPath.absolute($0, relativeTo: cwd) }
+        // As when searching folders: hidden and build folders are not source.
+        let skipped = FileDiscovery.defaultSkippedFolders
         func selected(_ path: String) -> Bool {
-            path.hasSuffix(".swift")
+            let folders = LexicalPath.display(path, relativeTo: repository.topLevel).split(separator: "/").dropLast()
+            return path.hasSuffix(".swift")
+                && !folders.contains { $0.hasPrefix(".") || skipped.contains(String($0)) }
                 && (scopes.isEmpty || scopes.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
         }
         if let revision = options.since {
