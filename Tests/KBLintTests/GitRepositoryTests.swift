@@ -50,6 +50,27 @@ final class GitRepositoryTests: XCTestCase {
         XCTAssertEqual(try repository.stagedFiles().map(\.path), [sandbox.path + "/First.swift"])
     }
 
+    /// git runs with kblint's environment, so inside a hook it reads the index git names in
+    /// `GIT_INDEX_FILE` (a temporary one for `git commit -a` or `git commit <path>`).
+    func testGitSeesTheIndexNamedInKBLintsEnvironment() throws {
+        let sandbox = try GitSandbox()
+        try sandbox.write("Default.swift", "let a = 1\n")
+        try sandbox.write("Other.swift", "let b = 1\n")
+        try sandbox.git("add", "Default.swift")
+        let alternate = sandbox.path + "/.git/alternate-index"
+        let result = try ChildProcess(
+            executable: GitSandbox.gitPath, arguments: ["add", "Other.swift"], directory: sandbox.path,
+            environment: GitSandbox.environment.merging(["GIT_INDEX_FILE": alternate]) { $1 }
+        ).run()
+        XCTAssertEqual(result.status, 0, result.errorText)
+
+        let plain = try GitRepository(containing: sandbox.path, environment: environment)
+        XCTAssertEqual(try plain.stagedFiles().map(\.path), [sandbox.path + "/Default.swift"])
+        let hooked = try GitRepository(
+            containing: sandbox.path, environment: environment.merging(["GIT_INDEX_FILE": alternate]) { $1 })
+        XCTAssertEqual(try hooked.stagedFiles().map(\.path), [sandbox.path + "/Other.swift"])
+    }
+
     func testManyLargeBlobsDoNotDeadlockThePipes() throws {
         let sandbox = try GitSandbox()
         let line = String(repeating: "let value = \"keyboard\" // padding padding padding\n", count: 4_000)

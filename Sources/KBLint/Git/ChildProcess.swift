@@ -26,9 +26,11 @@ struct ChildProcess: Sendable {
     let arguments: [String]
     let directory: String
     var input: [UInt8] = []
-    /// Variables set on top of kblint's own environment (which the child inherits, so that
-    /// git inside a hook sees `GIT_INDEX_FILE` and friends).
+    /// Variables set on top of `baseEnvironment`.
     var environment: [String: String] = [:]
+    /// The environment the child starts from; nil: this process's. It must carry what git
+    /// is given inside a hook (`GIT_INDEX_FILE`, `GIT_DIR`), so kblint passes its own on.
+    var baseEnvironment: [String: String]? = nil
 
     func run() throws(LaunchError) -> Result {
         // Writing to a child that has exited must not kill kblint.
@@ -37,8 +39,8 @@ struct ChildProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if baseEnvironment != nil || !environment.isEmpty {
+            process.environment = (baseEnvironment ?? ProcessInfo.processInfo.environment).merging(environment) { $1 }
         }
         let inputPipe = Pipe(), outputPipe = Pipe(), errorPipe = Pipe()
         process.standardInput = inputPipe

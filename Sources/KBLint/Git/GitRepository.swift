@@ -43,15 +43,19 @@ struct GitRepository: Sendable {
     let git: String
     /// The work tree's root, absolute.
     let topLevel: String
+    /// kblint's environment, which git runs with (and finds git through `PATH`).
+    let environment: [String: String]
 
-    /// The repository holding `directory`. `environment` supplies `PATH` to find git.
+    /// The repository holding `directory`.
     init(containing directory: String, environment: [String: String]) throws(GitError) {
         guard let git = ChildProcess.locate("git", environment: environment) else { throw .gitNotFound }
         self.git = git
+        self.environment = environment
         let result: ChildProcess.Result
         do {
             result = try ChildProcess(
-                executable: git, arguments: ["rev-parse", "--show-toplevel"], directory: directory
+                executable: git, arguments: ["rev-parse", "--show-toplevel"], directory: directory,
+                baseEnvironment: environment
             ).run()
         } catch {
             throw .cannotRun(error.description)
@@ -71,7 +75,10 @@ struct GitRepository: Sendable {
     func run(_ arguments: [String], input: [UInt8] = []) throws(GitError) -> [UInt8] {
         let result: ChildProcess.Result
         do {
-            result = try ChildProcess(executable: git, arguments: arguments, directory: topLevel, input: input).run()
+            result = try ChildProcess(
+                executable: git, arguments: arguments, directory: topLevel, input: input,
+                baseEnvironment: environment
+            ).run()
         } catch {
             throw .cannotRun(error.description)
         }
