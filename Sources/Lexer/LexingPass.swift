@@ -734,6 +734,7 @@ struct LexingPass {
 
     mutating func lexOperator() {
         let start = position
+        if bytes[start] == UInt8(ascii: "<"), byte(start + 1, is: UInt8(ascii: "#")), lexEditorPlaceholder() { return }
         var end = scanOperatorRun(from: start)
 
         // `\.?.value`: in a key path the leading dot is a member access of its own.
@@ -782,6 +783,24 @@ struct LexingPass {
     @inline(__always)
     mutating func noteAngleCandidate() {
         angleCandidates.append(storageCount + (hasLast ? 1 : 0))
+    }
+
+    /// `<#name#>`, an Xcode placeholder, is one identifier as far as the compiler is concerned.
+    mutating func lexEditorPlaceholder() -> Bool {
+        let start = position
+        var index = start + 2
+        while index + 1 < count {
+            let c = bytes[index]
+            if c == 0x0A || c == 0x0D { return false }
+            if c == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "#") { return false }
+            if c == UInt8(ascii: "#"), bytes[index + 1] == UInt8(ascii: ">") {
+                emit(.identifier, start, index + 2)
+                position = index + 2
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Swift's whitespace rule: bound on both sides or on neither is infix, bound on the left
