@@ -273,8 +273,8 @@ struct LexingPass {
             if c == 0x0A || c == 0x0D { break }
             end += 1
         }
-        // `///` is documentation, `////` is not.
-        let isDoc = byte(start + 2, is: UInt8(ascii: "/")) && !byte(start + 3, is: UInt8(ascii: "/"))
+        // `///` (and, as the compiler sees it, `////`) is documentation.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "/"))
         emit(isDoc ? .commentDocLine : .commentLine, start, end)
         position = end
     }
@@ -298,10 +298,9 @@ struct LexingPass {
                 index += 1
             }
         }
-        // `/**` opens documentation, but `/**/` and `/***` do not.
-        let third = byte(start + 2), fourth = byte(start + 3)
-        let isDoc = third == UInt8(ascii: "*") && fourth != UInt8(ascii: "*") && fourth != UInt8(ascii: "/")
-            && start + 3 < count
+        // `/**` opens documentation, but `/**/` does not.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "*")) && start + 3 < count
+            && bytes[start + 3] != UInt8(ascii: "/")
         emit(isDoc ? .commentDocBlock : .commentBlock, start, index, depth > 0 ? .unterminated : [])
         if sawNewline { newlineSinceCode = true }
         position = index
