@@ -11,6 +11,7 @@ public enum RuleRegistry {
         // Geometry
         KeyboardFrameScreenSpace.self,
         KeyboardInsetIgnoresSafeArea.self,
+        KeyboardHeightNotOverlap.self,
         KeyboardMathUsesMainScreen.self,
         KeyboardNotificationScreenGuard.self,
         ContentInsetResetToZero.self,

@@ -42,6 +42,8 @@ public struct KeyboardValue: Sendable, Hashable {
     public var screenGeometry: Int?
     /// The first geometry member read on any keyboard frame.
     public var geometry: Int?
+    /// The first `height` read on a keyboard frame itself (not on an intersection).
+    public var heightMember: Int?
     /// The first token that brought a keyboard value in (key, member, accessor).
     public var origin: Int?
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
@@ -58,6 +60,7 @@ public struct KeyboardValue: Sendable, Hashable {
         traits.formUnion(other.traits)
         if screenGeometry == nil { screenGeometry = other.screenGeometry }
         if geometry == nil { geometry = other.geometry }
+        if heightMember == nil { heightMember = other.heightMember }
         if origin == nil { origin = other.origin }
         if beginOrigin == nil { beginOrigin = other.beginOrigin }
         if curveOrigin == nil { curveOrigin = other.curveOrigin }
@@ -210,16 +213,24 @@ struct KeyboardValueEvaluator {
         let baseEnd = index - 2
         let baseStart = ExpressionBounds.chainStart(source, endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
-        let base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        var base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
+           let close = calls[call].closeParen {
+            base.merge(scan((open + 1)..<close, level: .atoms))
+        }
         guard base.isFrame else {
             if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
             return
         }
-        if source.isWord(index, "intersection") || source.isWord(index, "minY")
+        let onIntersection = (baseStart...baseEnd).contains { source.isWord($0, "intersection") }
+        if source.isWord(index, "intersection") || source.isWord(index, "minY") || onIntersection
             || (source.isWord(index, "y") && source.isWord(index - 2, "origin")) {
             result.traits.insert(.overlap)
         }
-        if source.isWord(index, "height") { result.traits.insert(.height) }
+        if source.isWord(index, "height"), !onIntersection {
+            result.traits.insert(.height)
+            if result.heightMember == nil { result.heightMember = index }
+        }
         // `frame.size.height`: report the last member, not `size`.
         let continues = source.kind(index + 1) == .period
             && source.wordIndex(index + 2, in: Self.geometryMembers) != nil
