@@ -18,6 +18,7 @@ public enum RuleRegistry {
         KeyboardInsetAccumulates.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
+        KeyboardScrollIndicatorNotInset.self,
         KeyboardInsetsInTableViewController.self,
     ]
 
