@@ -20,6 +20,7 @@ public enum RuleRegistry {
         KeyboardFrameBeginKey.self,
         KeyboardScrollIndicatorNotInset.self,
         KeyboardInsetsInTableViewController.self,
+        ContentInsetAdjustmentNever.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
