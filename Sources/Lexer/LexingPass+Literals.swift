@@ -124,7 +124,7 @@ extension LexingPass {
         let leftBound = isLeftBound(operatorStart)
         guard !leftBound else { return false }
         // `operator /^/` and `func /(…)` name an operator.
-        guard previousKeyword != .funcOrOperator else { return false }
+        guard previousKeyword != .funcKeyword, previousKeyword != .operatorKeyword else { return false }
         let rightBound = isRightBound(operatorEnd, leftBound: leftBound)
         var mustBeRegex = false
         if leftBound == rightBound {

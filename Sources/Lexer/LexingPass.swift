@@ -6,7 +6,19 @@ struct LexingPass {
     let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     var position = 0
+    /// Finished tokens; the newest token waits in `last` until the next one shows whether
+    /// trivia follows it, so that flags are set on a local value, not inside the array.
     var tokens: [Token] = []
+    /// Storage for tokens while lexing: appending to raw memory keeps the per-token cost to a
+    /// store and a capacity check. `run` copies it into `tokens` and frees it.
+    var storage: UnsafeMutablePointer<Token>? = nil
+    var storageCount = 0
+    var storageCapacity = 0
+    var last = Token(kind: .unknown, start: 0, end: 0)
+    var hasLast = false
+    /// Indices in `tokens` of lone `<` operators and of `<` split off operator names: the
+    /// only places where generic brackets can open.
+    var angleCandidates: [Int] = []
 
     /// Open string literals and interpolations, innermost last. Grows only with nesting
     /// depth, which is why string interpolation needs no recursion.
@@ -24,6 +36,12 @@ struct LexingPass {
     var previousKeyword = KeywordFlavor.none
     /// Set after `try?` / `try!`: a `/` that follows starts a regex even when it looks binary.
     var preferRegexNext = false
+    /// Set after `#available`, `@available` and the other attributes whose arguments hold
+    /// version tuples; the next `(` opens such an argument list.
+    var availabilityArmed = false
+    /// Parenthesis depth inside an availability argument list (0 outside). There the
+    /// compiler reads `15.0` as the version `15` `.` `0`, not as a float.
+    var availabilityDepth = 0
 
     struct Frame {
         var isString: Bool
@@ -36,7 +54,7 @@ struct LexingPass {
 
     /// The few keywords whose identity changes how the next token lexes.
     enum KeywordFlavor {
-        case none, expressionValue, funcOrOperator, tryKeyword, other
+        case none, expressionValue, funcKeyword, operatorKeyword, tryKeyword, other
     }
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -53,7 +71,12 @@ struct LexingPass {
     // MARK: - Driver
 
     mutating func run() {
-        tokens.reserveCapacity(count / 5 + 16)
+        storageCapacity = count / 4 + 16
+        storage = UnsafeMutablePointer<Token>.allocate(capacity: storageCapacity)
+        defer {
+            storage?.deallocate()
+            storage = nil
+        }
         if count >= 2, bytes[0] == UInt8(ascii: "#"), bytes[1] == UInt8(ascii: "!") {
             var end = 2
             while end < count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
@@ -69,10 +92,29 @@ struct LexingPass {
             guard position < count else { break }
             lexToken()
         }
-        if !frames.isEmpty, !tokens.isEmpty {
-            tokens[tokens.count - 1].flags.insert(.unterminated)
-        }
+        if !frames.isEmpty { flagLastUnterminated() }
         frames.removeAll()
+        if hasLast { store(last) }
+        hasLast = false
+        if let storage { tokens = Array(UnsafeBufferPointer(start: storage, count: storageCount)) }
+    }
+
+    @inline(__always)
+    mutating func store(_ token: Token) {
+        if storageCount == storageCapacity { grow() }
+        storage.unsafelyUnwrapped[storageCount] = token
+        storageCount += 1
+    }
+
+    mutating func grow() {
+        let capacity = storageCapacity * 2
+        let larger = UnsafeMutablePointer<Token>.allocate(capacity: capacity)
+        if let storage {
+            larger.moveInitialize(from: storage, count: storageCount)
+            storage.deallocate()
+        }
+        storage = larger
+        storageCapacity = capacity
     }
 
     // MARK: - Emitting
@@ -83,9 +125,13 @@ struct LexingPass {
         var flags = extra
         let gap = start > lastEnd
         if gap || lastWasComment { flags.insert(.leadingTrivia) }
-        if (gap || isComment), !tokens.isEmpty { tokens[tokens.count - 1].flags.insert(.trailingTrivia) }
         if isComment ? newlineSinceToken : newlineSinceCode { flags.insert(.atStartOfLine) }
-        tokens.append(Token(kind: kind, start: start, end: end, flags: flags))
+        if hasLast {
+            if gap || isComment { last.flags.insert(.trailingTrivia) }
+            store(last)
+        }
+        last = Token(kind: kind, start: start, end: end, flags: flags)
+        hasLast = true
         lastEnd = end
         lastWasComment = isComment
         newlineSinceToken = false
@@ -99,7 +145,21 @@ struct LexingPass {
     @inline(__always)
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
         preferRegexNext = false
+        let before = previousKind
         previousKind = kind
+        if availabilityArmed {
+            availabilityArmed = false
+            if kind == .leftParen { availabilityDepth = 1 }
+        } else if availabilityDepth > 0 {
+            if kind == .leftParen { availabilityDepth += 1 }
+            if kind == .rightParen { availabilityDepth -= 1 }
+        }
+        if kind == .poundKeyword {
+            // `#available` and `#unavailable`.
+            availabilityArmed = end - start >= 10 && (byte(start + 1) == UInt8(ascii: "a") || byte(start + 1) == UInt8(ascii: "u"))
+        } else if kind == .identifier, before == .atSign {
+            availabilityArmed = isVersionedAttribute(start, end - start)
+        }
         switch kind {
         case .keyword:
             let flavor = keywordFlavor(start, end - start)
@@ -119,6 +179,19 @@ struct LexingPass {
         previousKeyword = .none
     }
 
+    /// Attributes whose arguments the compiler parses as availability lists with versions.
+    func isVersionedAttribute(_ start: Int, _ length: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let pointer = base + start
+        switch length {
+        case 9: return KeywordTable.spells(pointer, "available")
+        case 12: return KeywordTable.spells(pointer, "backDeployed")
+        case 14: return KeywordTable.spells(pointer, "_spi_available")
+        case 20: return KeywordTable.spells(pointer, "_originallyDefinedIn")
+        default: return false
+        }
+    }
+
     func keywordFlavor(_ start: Int, _ length: Int) -> KeywordFlavor {
         guard let base = bytes.baseAddress else { return .other }
         let pointer = base + start
@@ -129,11 +202,11 @@ struct LexingPass {
         case 4:
             if KeywordTable.spells(pointer, "true") || KeywordTable.spells(pointer, "self")
                 || KeywordTable.spells(pointer, "Self") { return .expressionValue }
-            if KeywordTable.spells(pointer, "func") { return .funcOrOperator }
+            if KeywordTable.spells(pointer, "func") { return .funcKeyword }
         case 5:
             if KeywordTable.spells(pointer, "false") || KeywordTable.spells(pointer, "super") { return .expressionValue }
         case 8:
-            if KeywordTable.spells(pointer, "operator") { return .funcOrOperator }
+            if KeywordTable.spells(pointer, "operator") { return .operatorKeyword }
         default:
             break
         }
@@ -142,21 +215,24 @@ struct LexingPass {
 
     /// Flags the last token as running to the end of its line or file.
     mutating func flagLastUnterminated() {
-        if !tokens.isEmpty { tokens[tokens.count - 1].flags.insert(.unterminated) }
+        if hasLast { last.flags.insert(.unterminated) }
     }
 
     // MARK: - Trivia and comments
 
     /// Skips whitespace, newlines and BOMs, emitting comments as tokens. Inside the
     /// interpolation of a single-line string a newline ends the interpolation and the string.
+    @inline(__always)
     mutating func skipTrivia() {
         while position < count {
             let c = bytes[position]
             switch c {
             case 0x20, 0x09, 0x0B, 0x0C:
                 position += 1
+                while position < count, bytes[position] == 0x20 { position += 1 }
             case 0x0A, 0x0D:
-                if let top = frames.last, !top.isString, frames.count >= 2, !frames[frames.count - 2].isMultiline {
+                if !frames.isEmpty, let top = frames.last, !top.isString, frames.count >= 2,
+                   !frames[frames.count - 2].isMultiline {
                     // A single-line string cannot continue past the end of its line.
                     flagLastUnterminated()
                     frames.removeLast(2)
@@ -165,6 +241,7 @@ struct LexingPass {
                 newlineSinceToken = true
                 newlineSinceCode = true
                 position += 1
+                while position < count, bytes[position] == 0x20 { position += 1 }
             case UInt8(ascii: "/"):
                 let next = byte(position + 1)
                 if next == UInt8(ascii: "/") {
@@ -230,6 +307,7 @@ struct LexingPass {
 
     // MARK: - Tokens
 
+    @inline(__always)
     mutating func lexToken() {
         let start = position
         let c = bytes[start]
@@ -357,11 +435,36 @@ struct LexingPass {
         return index
     }
 
+    @inline(__always)
     mutating func lexIdentifier(from start: Int, afterFirst: Int) {
         let end = scanIdentifierContinuation(from: afterFirst)
-        let isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
+        var isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
+        if isKeyword, isKeywordUsedAsName(start, end) { isKeyword = false }
         emit(isKeyword ? .keyword : .identifier, start, end)
         position = end
+    }
+
+    /// A reserved word after `.` (`x.default`, `node.as(…)`) or in argument-label position
+    /// (`f(for: x)`, `func f(in range: R)`) is a name, as the compiler's parser reads it;
+    /// `self`, `Self`, `init` and `_` keep their keyword meaning.
+    func isKeywordUsedAsName(_ start: Int, _ end: Int) -> Bool {
+        let length = end - start
+        if length == 1 { return false }
+        if let base = bytes.baseAddress, length == 4 {
+            let pointer = base + start
+            if KeywordTable.spells(pointer, "self") || KeywordTable.spells(pointer, "Self")
+                || KeywordTable.spells(pointer, "init") { return false }
+        }
+        if previousKind == .period { return true }
+        guard previousKind == .leftParen || previousKind == .comma else { return false }
+        var index = end
+        while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        if byte(index, is: UInt8(ascii: ":")) { return !byte(index + 1, is: UInt8(ascii: ":")) }
+        guard index > end, index < count, CharacterClass.isASCIIIdentifierStart(bytes[index]) else { return false }
+        if let base = bytes.baseAddress, length == 5, KeywordTable.spells(base + start, "inout") { return false }
+        index = scanIdentifierContinuation(from: index + 1)
+        while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return byte(index, is: UInt8(ascii: ":"))
     }
 
     /// `` `name` `` and raw identifiers such as `` `with spaces` `` are one identifier; a
@@ -474,6 +577,13 @@ struct LexingPass {
             return
         }
         if byte(index, is: UInt8(ascii: ".")) {
+            if availabilityDepth > 0, allDigits(start, index) {
+                // A version such as `15.0`: major, period, then the rest lexes anew.
+                emit(.integerLiteral, start, index)
+                emit(.period, index, index + 1)
+                position = index + 1
+                return
+            }
             index = skipDigits(from: index + 1)
         }
         if byte(index, is: UInt8(ascii: "e")) || byte(index, is: UInt8(ascii: "E")) {
@@ -486,6 +596,15 @@ struct LexingPass {
         }
         emit(.floatLiteral, start, index)
         position = index
+    }
+
+    func allDigits(_ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end {
+            if !CharacterClass.isDigit(bytes[index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     mutating func lexHexNumber() {
@@ -615,7 +734,15 @@ struct LexingPass {
 
     mutating func lexOperator() {
         let start = position
+        if bytes[start] == UInt8(ascii: "<"), byte(start + 1, is: UInt8(ascii: "#")), lexEditorPlaceholder() { return }
         var end = scanOperatorRun(from: start)
+
+        // `\.?.value`: in a key path the leading dot is a member access of its own.
+        if previousKind == .backslash, bytes[start] == UInt8(ascii: "."), end - start > 1 {
+            emit(.period, start, start + 1)
+            position = start + 1
+            return
+        }
 
         // A regex literal may start at the first `/` of the run (`/abc/`, `!/x/`).
         var slash = start
@@ -636,8 +763,44 @@ struct LexingPass {
                 index += 1
             }
         }
-        emit(classifyOperator(start, end), start, end)
+        // `func ==<T>(…)`: the compiler splits the `<` off the name to open generic parameters.
+        if previousKeyword == .funcKeyword, end - start >= 2, bytes[end - 1] == UInt8(ascii: "<"),
+           end < count, CharacterClass.isASCIIIdentifierStart(bytes[end]) {
+            emit(.binaryOperator, start, end - 1)
+            noteAngleCandidate()
+            emit(.leftAngle, end - 1, end)
+            position = end
+            return
+        }
+        // The name in `func ==(…)` is an infix operator whatever the spacing.
+        let kind = previousKeyword == .funcKeyword ? .binaryOperator : classifyOperator(start, end)
+        if end - start == 1, bytes[start] == UInt8(ascii: "<") { noteAngleCandidate() }
+        emit(kind, start, end)
         position = end
+    }
+
+    /// Remembers that the token about to be emitted may open generic brackets.
+    @inline(__always)
+    mutating func noteAngleCandidate() {
+        angleCandidates.append(storageCount + (hasLast ? 1 : 0))
+    }
+
+    /// `<#name#>`, an Xcode placeholder, is one identifier as far as the compiler is concerned.
+    mutating func lexEditorPlaceholder() -> Bool {
+        let start = position
+        var index = start + 2
+        while index + 1 < count {
+            let c = bytes[index]
+            if c == 0x0A || c == 0x0D { return false }
+            if c == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "#") { return false }
+            if c == UInt8(ascii: "#"), bytes[index + 1] == UInt8(ascii: ">") {
+                emit(.identifier, start, index + 2)
+                position = index + 2
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Swift's whitespace rule: bound on both sides or on neither is infix, bound on the left

@@ -1,0 +1,99 @@
+import XCTest
+@testable import Lexer
+
+final class NameAndKeywordTests: XCTestCase {
+    func testUnicodeAndEmojiIdentifiers() {
+        XCTAssertEqual(lexed("let é = 🐶 + naïve"), [
+            "keyword let", "identifier é", "equal =", "identifier 🐶", "binary_operator +", "identifier naïve",
+        ])
+    }
+
+    func testBacktickedAndRawIdentifiers() {
+        XCTAssertEqual(lexed("let `default` = `class`"), [
+            "keyword let", "identifier `default`", "equal =", "identifier `class`",
+        ])
+        XCTAssertEqual(lexed("func `test with spaces`()"), [
+            "keyword func", "identifier `test with spaces`", "left_paren (", "right_paren )",
+        ])
+        // A backtick without a partner on its line is punctuation.
+        XCTAssertEqual(lexed("a ` b\nc`"), ["identifier a", "backtick `", "identifier b", "identifier c", "backtick `"])
+    }
+
+    func testDollarIdentifiers() {
+        XCTAssertEqual(lexed("$0 + $12 + $name + $x.y + $"), [
+            "identifier $0", "binary_operator +", "identifier $12", "binary_operator +", "identifier $name",
+            "binary_operator +", "identifier $x", "period .", "identifier y", "binary_operator +", "identifier $",
+        ])
+    }
+
+    func testReservedWordsAreKeywords() {
+        let reserved = ["associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+                        "init", "inout", "internal", "let", "open_", "operator", "private", "precedencegroup",
+                        "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
+                        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough",
+                        "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+                        "Any", "as", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_"]
+        for word in reserved {
+            let expected = word == "open_" ? "identifier open_" : "keyword \(word)"
+            XCTAssertEqual(lexed(word), [expected], word)
+        }
+    }
+
+    func testKeywordsUsedAsNamesAreIdentifiers() {
+        XCTAssertEqual(lexed("x.default.as(y)"), [
+            "identifier x", "period .", "identifier default", "period .", "identifier as", "left_paren (",
+            "identifier y", "right_paren )",
+        ])
+        XCTAssertEqual(lexed("f(for: a, in: b)"), [
+            "identifier f", "left_paren (", "identifier for", "colon :", "identifier a", "comma ,",
+            "identifier in", "colon :", "identifier b", "right_paren )",
+        ])
+        XCTAssertEqual(lexed("func f(in range: R, _ x: X)"), [
+            "keyword func", "identifier f", "left_paren (", "identifier in", "identifier range", "colon :",
+            "identifier R", "comma ,", "keyword _", "identifier x", "colon :", "identifier X", "right_paren )",
+        ])
+        XCTAssertEqual(lexed("x.self + x.init"), [
+            "identifier x", "period .", "keyword self", "binary_operator +", "identifier x", "period .", "keyword init",
+        ])
+    }
+
+    func testAttributes() {
+        XCTAssertEqual(lexed("@objc @available(iOS 15.0, *) @MainActor"), [
+            "at_sign @", "identifier objc", "at_sign @", "identifier available", "left_paren (",
+            "identifier iOS", "integer_literal 15", "period .", "integer_literal 0", "comma ,",
+            "binary_operator *", "right_paren )", "at_sign @", "identifier MainActor",
+        ])
+    }
+
+    func testPoundKeywordsAndMacros() {
+        XCTAssertEqual(lexed("#if os(iOS)\n#elseif DEBUG\n#else\n#endif"), [
+            "pound_keyword #if", "identifier os", "left_paren (", "identifier iOS", "right_paren )",
+            "pound_keyword #elseif", "identifier DEBUG", "pound_keyword #else", "pound_keyword #endif",
+        ])
+        XCTAssertEqual(lexed("if #available(iOS 16.4.1, *) {} else if #unavailable(iOS 13) {}"), [
+            "keyword if", "pound_keyword #available", "left_paren (", "identifier iOS", "integer_literal 16",
+            "period .", "integer_literal 4", "period .", "integer_literal 1", "comma ,", "binary_operator *",
+            "right_paren )", "left_brace {", "right_brace }", "keyword else", "keyword if",
+            "pound_keyword #unavailable", "left_paren (", "identifier iOS", "integer_literal 13", "right_paren )",
+            "left_brace {", "right_brace }",
+        ])
+        XCTAssertEqual(lexed("#selector(f) #keyPath(A.b) #file #sourceLocation() #_hasSymbol(x) #Preview"), [
+            "pound #", "identifier selector", "left_paren (", "identifier f", "right_paren )",
+            "pound #", "identifier keyPath", "left_paren (", "identifier A", "period .", "identifier b",
+            "right_paren )", "pound #", "identifier file", "pound_keyword #sourceLocation", "left_paren (",
+            "right_paren )", "pound #", "identifier _hasSymbol", "left_paren (", "identifier x", "right_paren )",
+            "pound #", "identifier Preview",
+        ])
+        // Outside availability lists a version-looking number stays a float.
+        XCTAssertEqual(lexed("#if swift(>=5.9)"), [
+            "pound_keyword #if", "identifier swift", "left_paren (", "prefix_operator >=", "float_literal 5.9",
+            "right_paren )",
+        ])
+    }
+
+    func testContextualKeywordQuery() {
+        let result = Lexer.tokenize(SourceFile(path: "a.swift", text: "get set willSet didSet override weak await x"))
+        let flags = result.code.map { result.isContextualKeyword($0) }
+        XCTAssertEqual(flags, [true, true, true, true, true, true, true, false])
+    }
+}
