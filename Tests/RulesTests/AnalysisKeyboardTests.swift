@@ -170,6 +170,23 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertNil(analysis.keyboardValue(of: note..<(note + 1)))
     }
 
+    func testSafeAreaTermsAndScreenSpaceMath() {
+        let analysis = analyze("""
+        @objc func keyboardWillShow(_ note: Notification) {
+            guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+            let screenHeight = UIScreen.main.bounds.height
+            let onScreen = screenHeight - frame.origin.y
+            let inView = view.bounds.height - frame.origin.y
+            let padded = view.convert(frame, from: nil).height - bottomSafeAreaInset
+            let plain = view.convert(frame, from: nil).height - footerHeight
+        }
+        """)
+        XCTAssertFalse(analysis.boundValue("onScreen")?.has(.screenSpace) ?? true, "screen minus screen is consistent")
+        XCTAssertTrue(analysis.boundValue("inView")?.has([.screenSpace, .viewGeometry]) ?? false)
+        XCTAssertTrue(analysis.boundValue("padded")?.has(.safeArea) ?? false, "project names that say safe area count")
+        XCTAssertFalse(analysis.boundValue("plain")?.has(.safeArea) ?? true)
+    }
+
     func testAccessorsAndWrapperPropertiesAcrossFiles() {
         let extensionFile = """
         extension Notification {

@@ -213,6 +213,29 @@ public final class FileAnalysis: Sendable {
         LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
     }
 
+    /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and
+    /// `tableView` are the same receiver).
+    public func receiverKey(_ range: Range<Int>) -> [UInt64] {
+        receiverKey(names: chainNames(range))
+    }
+
+    public func receiverKey(names: [Int]) -> [UInt64] {
+        names.filter { !source.isWord($0, "self") }.map { source.nameHash($0) }
+    }
+
+    /// Whether the type around `index` sets `contentInsetAdjustmentBehavior = .never` on the
+    /// scroll view `receiver` (a `receiverKey`).
+    public func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
+        guard let type = outline.enclosingType(at: index) else { return false }
+        return assignments.contains { other in
+            let names = chainNames(other.lhs)
+            guard let last = names.last, source.isWord(last, "contentInsetAdjustmentBehavior"),
+                  outline.enclosingType(at: other.op) == type,
+                  let value = chainNames(other.rhs).last, source.isWord(value, "never") else { return false }
+            return receiverKey(names: Array(names.dropLast())) == receiver
+        }
+    }
+
     /// The member names of the chain `range`.
     public func chainNames(_ range: Range<Int>) -> [Int] {
         ExpressionBounds.chainNames(source, range)

@@ -112,6 +112,14 @@ struct KeyboardValueEvaluator {
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
     ]
     static let safeAreaWords: [StaticString] = ["safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset"]
+
+    /// A safe-area term: UIKit's (`safeAreaInsets`, `safeAreaLayoutGuide`,
+    /// `adjustedContentInset`) or a project name that says it holds one (`safeAreaBottom`,
+    /// `bottomSafeAreaInset`).
+    func isSafeAreaTerm(_ index: Int) -> Bool {
+        source.wordIndex(index, in: Self.safeAreaWords) != nil
+            || source.word(index, contains: "safeArea") || source.word(index, contains: "SafeArea")
+    }
     static let infoMembers: [StaticString] = [
         "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
         "duration", "animationDuration",
@@ -184,15 +192,19 @@ struct KeyboardValueEvaluator {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
                     geometry(at: index, into: &result)
-                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                } else if isSafeAreaTerm(index) {
                     result.traits.insert(.safeArea)
+                } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
+                    // `UIScreen.main.bounds` is in screen space, like the keyboard frame (the
+                    // main-screen rule reports it).
+                    result.traits.insert(.windowSpace)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon {
                 if let named = lookup(index) {
                     result.merge(named)
-                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                } else if isSafeAreaTerm(index) {
                     result.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)

@@ -125,13 +125,13 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
         for assignment in analysis.assignments {
             let names = analysis.chainNames(assignment.lhs)
             if let last = names.last, source.isWord(last, "showsVerticalScrollIndicator") {
-                hiddenIndicators.insert(KeyboardInsetAccumulates.key(source, Array(names.dropLast())))
+                hiddenIndicators.insert(analysis.receiverKey(names: Array(names.dropLast())))
                 continue
             }
             guard let handler = analysis.handlerIndex(at: assignment.op), let sink = analysis.layoutSink(of: assignment)
             else { continue }
             let root = analysis.rootHandler(of: handler)
-            let receiver = KeyboardInsetAccumulates.key(source, analysis.chainNames(sink.receiver))
+            let receiver = analysis.receiverKey(sink.receiver)
             if sink.kind == .scrollIndicatorInsets {
                 indicatorReceivers[root, default: []].insert(receiver)
             } else if sink.kind == .contentInset, sink.component.map({ source.isWord($0, "bottom") }) ?? true {
@@ -140,7 +140,7 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
         }
         var diagnostics: [Diagnostic] = []
         for (assignment, sink, root) in contentWrites {
-            let receiver = KeyboardInsetAccumulates.key(source, analysis.chainNames(sink.receiver))
+            let receiver = analysis.receiverKey(sink.receiver)
             guard !(indicatorReceivers[root]?.contains(receiver) ?? false), !hiddenIndicators.contains(receiver) else { continue }
             let name = analysis.snippet(sink.receiver)
             let target = name.isEmpty ? "verticalScrollIndicatorInsets" : "\(name).verticalScrollIndicatorInsets"
