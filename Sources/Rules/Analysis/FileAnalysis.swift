@@ -149,7 +149,7 @@ public final class FileAnalysis: Sendable {
             current = outline.scopes[scope].parent
         }
         let body = outline.scopes[handler.scope].body
-        for call in calls where call.callee > body.lowerBound && call.callee < index {
+        for call in calls(in: body.lowerBound..<index) {
             if source.isWord(call.callee, "sleep"), let receiver = call.receiver,
                source.isWord(receiver.upperBound - 1, "Task") {
                 return call.callee
@@ -163,6 +163,18 @@ public final class FileAnalysis: Sendable {
     }
 
     // MARK: Keyboard values
+
+    /// The value of an assignment's right-hand side (computed once, with the file's flow).
+    public func keyboardValue(of assignment: Assignment) -> KeyboardValue? {
+        guard let evaluator else { return nil }
+        return evaluator.flow.valueAt[assignment.op]
+    }
+
+    /// The value bound by a local binding (computed once, with the file's flow).
+    public func keyboardValue(of binding: LocalBinding) -> KeyboardValue? {
+        guard let evaluator else { return nil }
+        return evaluator.flow.valueAt[binding.nameToken]
+    }
 
     /// The keyboard value the expression `range` carries, or nil. A value may carry only a
     /// safe-area term or a window-space rect (`isKeyboard` is then false).

@@ -363,7 +363,13 @@ struct KeyboardHandlerFinder {
     func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
         guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
         var found: [Int] = []
-        for assignment in assignments where body.contains(assignment.op) {
+        var low = 0, high = assignments.count
+        while low < high {
+            let mid = (low + high) / 2
+            if assignments[mid].op < body.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        for assignment in assignments[low...] {
+            guard assignment.op < body.upperBound else { break }
             let names = ExpressionBounds.chainNames(source, assignment.lhs)
             let name: Int
             if names.count == 1 { name = names[0] }

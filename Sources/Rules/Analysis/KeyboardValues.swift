@@ -89,6 +89,9 @@ struct KeyboardValueFlow: Sendable {
     }
 
     var entries: [UInt64: [Entry]] = [:]
+    /// The value of each binding (by name token) and assignment right-hand side (by operator
+    /// token), as the final pass computed them.
+    var valueAt: [Int: KeyboardValue] = [:]
     /// Per function scope: names of helper-callback parameters whose members are keyboard
     /// values (`info.endFrame`).
     var infoParameters: [Int: Set<UInt64>] = [:]
@@ -327,22 +330,26 @@ struct KeyboardValueEvaluator {
 
         for iteration in 0..<3 {
             flow.entries = parameterEntries
+            flow.valueAt = [:]
             for (_, step) in steps {
                 switch step {
                 case .binding(let index):
                     let binding = bindings[index]
                     guard let scope = outline.executableScope(at: binding.nameToken) else { continue }
                     let value = binding.value.flatMap { self.value(of: $0) }
+                    if let value { flow.valueAt[binding.nameToken] = value }
                     flow.entries[binding.nameHash, default: []].append(.init(
                         token: binding.nameToken, scope: scope, value: value, isPropertyWrite: false))
                 case .assignment(let index):
                     let assignment = assignments[index]
+                    let rhsValue = self.value(of: assignment.rhs)
+                    if let rhsValue { flow.valueAt[assignment.op] = rhsValue }
                     let names = ExpressionBounds.chainNames(source, assignment.lhs)
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard names.count == 1 || isProperty,
                           let scope = outline.executableScope(at: assignment.op) else { continue }
                     let name = names[names.count - 1]
-                    var value = self.value(of: assignment.rhs)
+                    var value = rhsValue
                     if assignment.isCompound, let previous = lookup(name) {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }

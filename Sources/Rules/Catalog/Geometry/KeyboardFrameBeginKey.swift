@@ -151,7 +151,7 @@ public struct KeyboardFrameBeginKey: Rule {
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.assignments {
             guard analysis.layoutSink(of: assignment) != nil,
-                  let value = analysis.keyboardValue(of: assignment.rhs),
+                  let value = analysis.keyboardValue(of: assignment),
                   value.has(.frameBegin), !value.has(.frameEnd), let origin = value.beginOrigin
             else { continue }
             // Placing a view at the keyboard's start before animating it to the end frame.

@@ -134,7 +134,7 @@ public struct KeyboardHeightNotOverlap: Rule {
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.assignments {
             guard analysis.layoutSink(of: assignment) != nil,
-                  let value = analysis.keyboardValue(of: assignment.rhs), value.isFrame, value.has(.height),
+                  let value = analysis.keyboardValue(of: assignment), value.isFrame, value.has(.height),
                   !value.has(.overlap), let member = value.heightMember, reported.insert(member).inserted else { continue }
             let base = ExpressionBounds.chainStart(analysis.source, endingAt: member - 2)
             diagnostics.append(Self.metadata.diagnostic(

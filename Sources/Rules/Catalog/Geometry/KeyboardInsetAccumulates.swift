@@ -140,7 +140,7 @@ public struct KeyboardInsetAccumulates: Rule {
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment), Self.isMovable(sink, source),
-                  let value = analysis.keyboardValue(of: assignment.rhs), value.isFrame,
+                  let value = analysis.keyboardValue(of: assignment), value.isFrame,
                   !(value.has(.frameEnd) && value.has(.frameBegin)) else { continue }
             let target = analysis.receiverKey(assignment.lhs)
             let mentionsTarget = Self.mentions(target, in: assignment.rhs, analysis)
@@ -193,7 +193,7 @@ public struct KeyboardInsetAccumulates: Rule {
             let stored = analysis.assignments.contains { other in
                 let names = analysis.chainNames(other.lhs)
                 return names.last.map { source.nameHash($0) == hash } ?? false
-                    && analysis.keyboardValue(of: other.rhs)?.isFrame == true
+                    && analysis.keyboardValue(of: other)?.isFrame == true
             }
             if stored { return true }
         }

@@ -154,7 +154,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             case .contentInset, .scrollIndicatorInsets, .additionalSafeAreaInsets:
                 if let component = sink.component {
                     guard source.isWord(component, "bottom") else { continue }
-                    value = analysis.keyboardValue(of: assignment.rhs)
+                    value = analysis.keyboardValue(of: assignment)
                 } else {
                     value = Self.bottomArgument(of: assignment.rhs, analysis).flatMap { analysis.keyboardValue(of: $0) }
                 }
