@@ -170,6 +170,28 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertNil(analysis.keyboardValue(of: note..<(note + 1)))
     }
 
+    func testPublisherChainsPassValuesToTheNextClosure() {
+        let analysis = analyze("""
+        func bind() {
+            NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                .compactMap { $0.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect }
+                .filter { !$0.isEmpty }
+                .sink { frame in
+                    let height = frame.height
+                }
+            NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                .map { note in note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0 }
+                .sink { print($0) }
+        }
+        """)
+        XCTAssertTrue(analysis.boundValue("height")?.has([.frameEnd, .height, .screenSpace]) ?? false)
+        let printed = analysis.index(of: "$0", occurrence: 2)!
+        XCTAssertTrue(analysis.keyboardValue(of: printed..<(printed + 1))?.has(.duration) ?? false)
+        let filtered = analysis.index(of: "$0", occurrence: 1)!
+        XCTAssertTrue(analysis.keyboardValue(of: filtered..<(filtered + 1))?.has(.frameEnd) ?? false,
+                      "filter passes the element through")
+    }
+
     func testSafeAreaTermsAndScreenSpaceMath() {
         let analysis = analyze("""
         @objc func keyboardWillShow(_ note: Notification) {

@@ -47,12 +47,14 @@ public final class FileAnalysis: Sendable {
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
+        var chainLinks: [(producer: Int, consumer: Int)] = []
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(
                 source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
                 callAtCallee: callAtCallee)
             finder.run()
             let found = finder.handlers
+            chainLinks = finder.chainLinks
             handlers = found
             let order = found.indices.sorted {
                 outline.scopes[found[$0].scope].body.count > outline.scopes[found[$1].scope].body.count
@@ -75,7 +77,7 @@ public final class FileAnalysis: Sendable {
                 source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
                 handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
                 frameProperties: merged.framePropertyHashes)
-            evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
+            evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
             let frameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
             if !frameProperties.isEmpty {
                 facts.keyboardFrameProperties = frameProperties
@@ -86,7 +88,7 @@ public final class FileAnalysis: Sendable {
                         source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
                         handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
                         frameProperties: merged.framePropertyHashes)
-                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
+                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
                 }
             }
             self.evaluator = evaluator

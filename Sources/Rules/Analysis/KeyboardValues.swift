@@ -296,7 +296,8 @@ struct KeyboardValueEvaluator {
 
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
-    mutating func build(bindings: [LocalBinding], assignments: [Assignment]) {
+    mutating func build(bindings: [LocalBinding], assignments: [Assignment],
+                        chainLinks: [(producer: Int, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
@@ -364,6 +365,20 @@ struct KeyboardValueEvaluator {
             // Parameters of same-file functions that receive keyboard values.
             if iteration == 2 { break }
             var changed = false
+            // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
+            for link in chainLinks {
+                let producer = outline.closures[link.producer]
+                let consumer = outline.closures[link.consumer]
+                let body = outline.scopes[producer.scope].body
+                let result = (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body)
+                guard let value = value(of: result), value.isKeyboard else { continue }
+                let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
+                let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")
+                if parameterEntries[hash]?.contains(where: { $0.token == token }) == true { continue }
+                parameterEntries[hash, default: []].append(.init(
+                    token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
+                changed = true
+            }
             for call in calls {
                 let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
                     outline.functions[$0].parameters.count == call.arguments.count && outline.functions[$0].scope != nil

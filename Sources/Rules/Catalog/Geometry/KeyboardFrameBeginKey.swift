@@ -70,6 +70,16 @@ public struct KeyboardFrameBeginKey: Rule {
                 }
             }
             """),
+            RuleExample("""
+            final class SheetViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .compactMap { $0.userInfo?[UIResponder.↓keyboardFrameBeginUserInfoKey] as? CGRect }
+                        .sink { [weak self] frame in self?.sheetBottom.constant = frame.height }
+                        .store(in: &bag)
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
