@@ -142,7 +142,7 @@ struct LintCommand {
             }
             let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
             let target = LintTarget(
-                path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute, isExplicit: true)
+                path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute)
             let excluded = options.forceExclude
                 && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
             if !excluded, let plan = planFor(target) {
