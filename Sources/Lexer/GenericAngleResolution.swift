@@ -300,8 +300,6 @@ struct GenericAngleResolution {
         let closer = tokens[closerToken]
         if consumed < closer.length {
             let next = byteAt(Int(closer.start) + consumed)
-            // `(Node<T>...)`: a variadic parameter of a generic type.
-            if next == UInt8(ascii: "."), closer.length - consumed == 3 { return true }
             return next == UInt8(ascii: "?") || next == UInt8(ascii: "!")
         }
         var next = closerToken + 1
@@ -314,6 +312,9 @@ struct GenericAngleResolution {
             return true
         case .binaryOperator:
             return token.length == 1 && byteAt(Int(token.start)) == UInt8(ascii: "&")
+        case .postfixOperator:
+            // `(Node<T>...)`: a variadic parameter of a generic type.
+            return token.start == closer.end && token.length == 3 && byteAt(Int(token.start)) == UInt8(ascii: ".")
         case .leftParen, .leftSquare:
             return !token.isAtStartOfLine
         default:

@@ -11,13 +11,16 @@ public enum RuleRegistry {
         // Geometry
         KeyboardFrameScreenSpace.self,
         KeyboardInsetIgnoresSafeArea.self,
+        KeyboardHeightNotOverlap.self,
         KeyboardMathUsesMainScreen.self,
         KeyboardNotificationScreenGuard.self,
         ContentInsetResetToZero.self,
         KeyboardInsetAccumulates.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
+        KeyboardScrollIndicatorNotInset.self,
         KeyboardInsetsInTableViewController.self,
+        ContentInsetAdjustmentNever.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

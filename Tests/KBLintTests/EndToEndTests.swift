@@ -40,6 +40,16 @@ final class EndToEndTests: XCTestCase {
         }
     }
 
+    func testOutputDoesNotDependOnTheJobCount() throws {
+        let project = try BinaryHarness.copyFixture("Project")
+        let one = try BinaryHarness.run(["--reporter", "json", "--jobs", "1"], in: project.path)
+        for jobs in ["2", "5"] {
+            let many = try BinaryHarness.run(["--reporter", "json", "--jobs", jobs], in: project.path)
+            XCTAssertEqual(many.standardOutput, one.standardOutput, "--jobs \(jobs)")
+            XCTAssertEqual(many.status, one.status)
+        }
+    }
+
     func testSummaryLineExitCodeAndNoProgressOutsideTerminals() throws {
         let project = try BinaryHarness.copyFixture("Project")
         let run = try BinaryHarness.run(["--reporter", "xcode", "--jobs", "3"], in: project.path)

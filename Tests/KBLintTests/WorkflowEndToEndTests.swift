@@ -178,6 +178,10 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         XCTAssertEqual(run.standardOutput,
                        "\(repository.path)/Changed.swift:1:24: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)\n")
+        // Nothing changed since HEAD: nothing is linted (not the whole repository).
+        let nothing = try kblint("--since", "HEAD", "--strict", "--reporter", "xcode", in: repository.path)
+        XCTAssertEqual(nothing.status, 0, nothing.standardOutput + nothing.standardError)
+        XCTAssertEqual(nothing.standardOutput, "")
         let unknown = try kblint("--since", "origin/nope", in: repository.path)
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.standardError.contains("unknown revision 'origin/nope'"), unknown.standardError)

@@ -40,8 +40,7 @@ extension LintCommand {
         let contents = try repository.contents(ofBlobs: staged.compactMap(\.blob))
         return .staged(staged.sorted { $0.path < $1.path }.compactMap { file in
             guard let blob = file.blob, let bytes = contents[blob] else { return nil }
-            let target = LintTarget(
-                path: LexicalPath.display(file.path, relativeTo: cwd), absolutePath: file.path, isExplicit: false)
+            let target = LintTarget(path: LexicalPath.display(file.path, relativeTo: cwd), absolutePath: file.path)
             return (target, bytes)
         })
     }

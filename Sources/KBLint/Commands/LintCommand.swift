@@ -39,7 +39,6 @@ struct LintCommand {
     func run(_ options: LintOptions) -> ExitCode {
         let clock = ContinuousClock()
         let started = clock.now
-        var errors: [String] = []
         let cwd = tool.currentDirectory
 
         let resolver: ConfigurationResolver
@@ -55,80 +54,9 @@ struct LintCommand {
             return .failure
         }
 
-        // Files.
-        var inputs: [LintInput] = []
-        var seenConfigurationErrors: Set<String> = []
-        func planFor(_ target: LintTarget) -> FilePlan? {
-            do {
-                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
-                return plan(configuration, options)
-            } catch {
-                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
-                return nil
-            }
-        }
-        if options.useStdin {
-            let bytes: [UInt8]
-            do {
-                bytes = try tool.readStandardInput()
-            } catch {
-                tool.reportError(error.description)
-                return .failure
-            }
-            let path = options.stdinPath ?? "<stdin>"
-            let absolute = LexicalPath.absolute(path, relativeTo: cwd)
-            let target = LintTarget(path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute, isExplicit: true)
-            let excluded = options.forceExclude
-                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
-            if !excluded, let plan = planFor(target) {
-                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
-            }
-        } else {
-            let selection: GitSelection?
-            do {
-                selection = try gitSelection(options) { absolute in
-                    !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
-                }
-            } catch {
-                tool.reportError(error.description)
-                return .failure
-            }
-            if case .staged(let files) = selection {
-                for file in files {
-                    if let plan = planFor(file.target) {
-                        inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
-                    }
-                }
-            }
-            var paths = options.paths
-            if case .changed(let files) = selection { paths = files }
-            if selection != nil {
-                // git chose the files (perhaps none): no file list, no default paths.
-            } else if let fileList = options.fileList {
-                do {
-                    paths += try readFileList(fileList)
-                } catch {
-                    errors.append(error.description)
-                }
-            }
-            if paths.isEmpty, options.fileList == nil {
-                paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
-            }
-            if case .staged = selection { paths = [] }
-            var discovery = FileDiscovery(currentDirectory: cwd)
-            // Files git selected were not named by the user: 'excluded' applies to them.
-            discovery.forceExclude = options.forceExclude || selection != nil
-            discovery.isExcluded = { absolute, isFolder in
-                guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
-                // `included` is checked on files only: a folder above an included one must be entered.
-                return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
-            }
-            let (targets, discoveryErrors) = discovery.discover(paths)
-            errors += discoveryErrors.map(\.description)
-            for target in targets {
-                if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
-            }
-        }
+        let found = lintInputs(options, resolver: resolver, root: root)
+        let inputs = found.inputs
+        var errors = found.errors
         let discovered = clock.now
 
         // Lint.
@@ -199,6 +127,85 @@ struct LintCommand {
         let failing = baselineStep.failed
             || findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
         return failing ? .violations : .success
+    }
+
+    /// The files to lint with their plans, and the errors met finding them (missing paths,
+    /// unreadable file lists, broken nested configurations, each reported once).
+    private func lintInputs(
+        _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration
+    ) -> (inputs: [LintInput], errors: [String]) {
+        let cwd = tool.currentDirectory
+        var inputs: [LintInput] = []
+        var errors: [String] = []
+        var seenConfigurationErrors: Set<String> = []
+        func planFor(_ target: LintTarget) -> FilePlan? {
+            do {
+                return plan(try resolver.configuration(forFileAt: target.absolutePath), options)
+            } catch {
+                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
+                return nil
+            }
+        }
+        if options.useStdin {
+            let bytes: [UInt8]
+            do {
+                bytes = try tool.readStandardInput()
+            } catch {
+                return ([], ["standard input: \(error.reason)"])
+            }
+            let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
+            let target = LintTarget(
+                path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute)
+            let excluded = options.forceExclude
+                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+            if !excluded, let plan = planFor(target) {
+                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
+            }
+            return (inputs, errors)
+        }
+        let selection: GitSelection?
+        do {
+            selection = try gitSelection(options) { absolute in
+                !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+            }
+        } catch {
+            return ([], [error.description])
+        }
+        if case .staged(let files) = selection {
+            for file in files {
+                if let plan = planFor(file.target) {
+                    inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
+                }
+            }
+            return (inputs, errors)
+        }
+        var paths = options.paths
+        if case .changed(let files) = selection {
+            // git chose the files, perhaps none: no file list, no default paths.
+            paths = files
+        } else if let fileList = options.fileList {
+            do {
+                paths += try readFileList(fileList)
+            } catch {
+                errors.append(error.description)
+            }
+        } else if paths.isEmpty {
+            paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
+        }
+        var discovery = FileDiscovery(currentDirectory: cwd)
+        // Files git selected were not named by the user: 'excluded' applies to them.
+        discovery.forceExclude = options.forceExclude || selection != nil
+        discovery.isExcluded = { absolute, isFolder in
+            guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
+            // `included` is checked on files only: a folder above an included one must be entered.
+            return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
+        }
+        let (targets, discoveryErrors) = discovery.discover(paths)
+        errors += discoveryErrors.map(\.description)
+        for target in targets {
+            if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
+        }
+        return (inputs, errors)
     }
 
     /// The rules that run on a file and the deployment target they see.

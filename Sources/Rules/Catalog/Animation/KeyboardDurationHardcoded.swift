@@ -240,7 +240,7 @@ public struct KeyboardDurationHardcoded: Rule {
             let overwritten = analysis.assignments.contains { assignment in
                 assignment.op > binding.nameToken && assignment.lhs.count == 1
                     && source.nameHash(assignment.lhs.lowerBound) == binding.nameHash
-                    && analysis.keyboardValue(of: assignment.rhs)?.has(.duration) == true
+                    && analysis.keyboardValue(of: assignment)?.has(.duration) == true
             }
             if overwritten { report(literal.token) }
         }

@@ -167,7 +167,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry."))
         }
         for assignment in analysis.assignments {
-            guard let value = analysis.keyboardValue(of: assignment.rhs) else { continue }
+            guard let value = analysis.keyboardValue(of: assignment) else { continue }
             if analysis.layoutSink(of: assignment) != nil {
                 report(value, "it sets `\(analysis.snippet(assignment.lhs))` without conversion")
             } else if value.has(.viewGeometry), !Self.isComparison(assignment.rhs, analysis.source) {
@@ -175,7 +175,7 @@ public struct KeyboardFrameScreenSpace: Rule {
             }
         }
         for binding in analysis.bindings {
-            guard let range = binding.value, let value = analysis.keyboardValue(of: range), value.has(.viewGeometry),
+            guard let range = binding.value, let value = analysis.keyboardValue(of: binding), value.has(.viewGeometry),
                   !Self.isComparison(range, analysis.source) else { continue }
             report(value, "it is combined with view geometry in `\(analysis.source.text(at: binding.nameToken))` without conversion")
         }

@@ -140,9 +140,9 @@ public struct KeyboardInsetAccumulates: Rule {
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment), Self.isMovable(sink, source),
-                  let value = analysis.keyboardValue(of: assignment.rhs), value.isFrame,
+                  let value = analysis.keyboardValue(of: assignment), value.isFrame,
                   !(value.has(.frameEnd) && value.has(.frameBegin)) else { continue }
-            let target = Self.key(source, analysis.chainNames(assignment.lhs))
+            let target = analysis.receiverKey(assignment.lhs)
             let mentionsTarget = Self.mentions(target, in: assignment.rhs, analysis)
             if assignment.isCompound {
                 let op = source.text(at: assignment.op)
@@ -170,18 +170,13 @@ public struct KeyboardInsetAccumulates: Rule {
         }
     }
 
-    /// A chain's names without `self`, as hashes.
-    static func key(_ source: TokenizedSource, _ names: [Int]) -> [UInt64] {
-        names.filter { !source.isWord($0, "self") }.map { source.nameHash($0) }
-    }
-
     /// Whether `range` contains a chain that names `target`.
     static func mentions(_ target: [UInt64], in range: Range<Int>, _ analysis: FileAnalysis) -> Bool {
         guard let last = target.last else { return false }
         let source = analysis.source
         for index in range where source.kind(index) == .identifier && source.nameHash(index) == last {
             let start = ExpressionBounds.chainStart(source, endingAt: index)
-            if key(source, analysis.chainNames(start..<(index + 1))) == target { return true }
+            if analysis.receiverKey(start..<(index + 1)) == target { return true }
         }
         return false
     }
@@ -198,7 +193,7 @@ public struct KeyboardInsetAccumulates: Rule {
             let stored = analysis.assignments.contains { other in
                 let names = analysis.chainNames(other.lhs)
                 return names.last.map { source.nameHash($0) == hash } ?? false
-                    && analysis.keyboardValue(of: other.rhs)?.isFrame == true
+                    && analysis.keyboardValue(of: other)?.isFrame == true
             }
             if stored { return true }
         }

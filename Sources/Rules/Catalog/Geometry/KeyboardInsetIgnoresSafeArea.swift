@@ -154,7 +154,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             case .contentInset, .scrollIndicatorInsets, .additionalSafeAreaInsets:
                 if let component = sink.component {
                     guard source.isWord(component, "bottom") else { continue }
-                    value = analysis.keyboardValue(of: assignment.rhs)
+                    value = analysis.keyboardValue(of: assignment)
                 } else {
                     value = Self.bottomArgument(of: assignment.rhs, analysis).flatMap { analysis.keyboardValue(of: $0) }
                 }
@@ -162,7 +162,8 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 continue
             }
             guard let value, value.isFrame, value.geometry != nil, !value.has(.safeArea) else { continue }
-            if sink.kind != .additionalSafeAreaInsets, Self.disablesInsetAdjustment(for: sink, at: assignment.op, analysis) {
+            if sink.kind != .additionalSafeAreaInsets,
+               analysis.setsInsetAdjustmentNever(on: analysis.receiverKey(sink.receiver), inTypeAt: assignment.op) {
                 continue
             }
             let lhs = analysis.snippet(assignment.lhs)
@@ -183,19 +184,5 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
               let call = analysis.call(at: start) else { return nil }
         return analysis.argument(call, "bottom")?.value
-    }
-
-    /// Whether the type sets `contentInsetAdjustmentBehavior = .never` on the sink's scroll view.
-    static func disablesInsetAdjustment(for sink: LayoutSink, at index: Int, _ analysis: FileAnalysis) -> Bool {
-        let source = analysis.source
-        let type = analysis.outline.enclosingType(at: index)
-        let receiver = KeyboardInsetAccumulates.key(source, analysis.chainNames(sink.receiver))
-        return analysis.assignments.contains { other in
-            let names = analysis.chainNames(other.lhs)
-            guard let last = names.last, source.isWord(last, "contentInsetAdjustmentBehavior"),
-                  analysis.outline.enclosingType(at: other.op) == type,
-                  other.rhs.contains(where: { source.isWord($0, "never") }) else { return false }
-            return KeyboardInsetAccumulates.key(source, Array(names.dropLast())) == receiver
-        }
     }
 }

@@ -109,12 +109,11 @@ public struct KeyboardInsetsInTableViewController: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard else { return [] }
-        let source = analysis.source
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment),
                   sink.kind == .contentInset || sink.kind == .contentOffset,
-                  KeyboardInsetAccumulates.key(source, analysis.chainNames(sink.receiver)) == [NameHash.of("tableView")],
+                  analysis.receiverKey(sink.receiver) == [NameHash.of("tableView")],
                   let type = analysis.typeName(at: assignment.op),
                   analysis.project.type(type, inheritsFrom: "UITableViewController") else { continue }
             diagnostics.append(Self.metadata.diagnostic(
