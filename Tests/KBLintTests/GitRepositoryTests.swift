@@ -40,6 +40,18 @@ final class GitRepositoryTests: XCTestCase {
         XCTAssertEqual(byPath[sandbox.path + "/Sources/New\tName.swift"], "let renamed = 1\nlet more = 2\nlet lines = 3\n")
     }
 
+    func testPathsKeepTheSpellingOfTheDirectoryThroughSymlinks() throws {
+        let sandbox = try GitSandbox()
+        try sandbox.write("Sources/App.swift", "let a = 1\n")
+        try sandbox.git("add", ".")
+        let links = try TemporaryDirectory()
+        let link = links.path + "/linked repo"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.path)
+        let repository = try GitRepository(containing: link + "/Sources", environment: environment)
+        XCTAssertEqual(repository.topLevel, link)
+        XCTAssertEqual(try repository.stagedFiles().map(\.path), [link + "/Sources/App.swift"])
+    }
+
     func testStagedFilesBeforeTheFirstCommitAndWithNothingStaged() throws {
         let sandbox = try GitSandbox()
         let repository = try GitRepository(containing: sandbox.path, environment: environment)

@@ -124,6 +124,11 @@ final class WorkflowEndToEndTests: XCTestCase {
         let strict = try kblint("--staged", "--strict", "--reporter", "json", in: repository.path + "/Sources")
         XCTAssertEqual(strict.status, 1)
         XCTAssertTrue(strict.standardOutput.contains("\"path\": \"Chat Screen/Ünïcode 表.swift\""), strict.standardOutput)
+        // Through a symlink to the repository, paths keep the spelling of the current folder.
+        let links = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: links.path + "/link", withDestinationPath: repository.path)
+        let linked = try kblint("--staged", "--reporter", "json", "Chat Screen", in: links.path + "/link/Sources")
+        XCTAssertTrue(linked.standardOutput.contains("\"path\": \"Chat Screen/Ünïcode 表.swift\""), linked.standardOutput)
         // Paths narrow the selection.
         XCTAssertEqual(try kblint("--staged", "--strict", "Sources/Other.swift", in: repository.path).status, 0)
 

@@ -68,7 +68,21 @@ struct GitRepository: Sendable {
         guard !root.isEmpty else {
             throw .notARepository(directory: directory, reason: "it has no work tree")
         }
-        topLevel = String(decoding: root, as: UTF8.self)
+        topLevel = GitRepository.spelling(of: String(decoding: root, as: UTF8.self), above: directory)
+    }
+
+    /// git names the work tree by its real path; kblint shows paths relative to the current
+    /// directory as the user spells it (say `/tmp/app` where the real path is
+    /// `/private/tmp/app`). So the root is spelled as the ancestor of `directory` that
+    /// resolves to it, when there is one.
+    static func spelling(of root: String, above directory: String) -> String {
+        let realRoot = FileSystem.resolvedPath(root) ?? root
+        var candidate: String? = LexicalPath.absolute(directory, relativeTo: "/")
+        while let current = candidate {
+            if current == root || FileSystem.resolvedPath(current) == realRoot { return current }
+            candidate = LexicalPath.parent(of: current)
+        }
+        return root
     }
 
     /// Runs git in the work tree's root; its output, or `commandFailed`.
