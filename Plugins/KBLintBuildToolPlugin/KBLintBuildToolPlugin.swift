@@ -6,8 +6,8 @@ import PackagePlugin
 /// Xcode show as the build's own diagnostics; error-severity findings fail the build.
 ///
 /// It is a build command rather than a prebuild command because the tool is built from
-/// source here; it reruns only when a source file, the package's `.kblint.yml` or kblint
-/// itself changed.
+/// source here; it reruns only when a source file, the package folder (where `.kblint.yml`
+/// lives) or kblint itself changed.
 @main
 struct KBLintBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -49,15 +49,15 @@ enum KBLintBuildCommand {
     ) -> [Command] {
         guard !sources.isEmpty else { return [] }
         let stamp = workDirectory.appendingPathComponent("KBLintBuildStamp.swift")
-        let configurations = configurationFolders
-            .map { $0.appendingPathComponent(".kblint.yml") }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
         return [.buildCommand(
             displayName: "kblint \(targetName)",
             executable: URL(fileURLWithPath: "/bin/sh"),
             arguments: ["-c", script, "kblint-build-plugin", stamp.path, kblint.path, "--reporter", "xcode", "--"]
                 + sources.map(\.path),
-            inputFiles: sources + configurations + [kblint],
+            // The folder that holds `.kblint.yml` rather than the file: every input must exist,
+            // and the commands are not recomputed when one appears or disappears. Adding,
+            // removing or atomically saving the file changes the folder, which reruns the lint.
+            inputFiles: sources + configurationFolders + [kblint],
             outputFiles: [stamp]
         )]
     }
