@@ -52,11 +52,16 @@ final class PluginPackageTests: XCTestCase {
         XCTAssertNotEqual(failing.status, 0, failing.output)
         XCTAssertTrue(failing.output.contains("\(source):6:28: error: 'some_rule' is not a kblint rule id"), failing.output)
 
-        // Fixed: the build passes again and the stamp source exists.
+        // Fixed: the build passes again.
         try package.write("Sources/ChatKeyboard/Chat Keyboard.swift", "public struct ChatKeyboard {}\n")
         let fixed = try swiftCommand("build")
         XCTAssertEqual(fixed.status, 0, fixed.output)
         XCTAssertFalse(fixed.output.contains("superfluous_disable_command"), fixed.output)
+
+        // Removing the configuration does not leave the build waiting for a missing input.
+        try FileManager.default.removeItem(atPath: package.path + "/.kblint.yml")
+        let unconfigured = try swiftCommand("build")
+        XCTAssertEqual(unconfigured.status, 0, unconfigured.output)
     }
 
     func checkCommandPluginLintsThePackageOrNamedTargets() throws {
