@@ -250,6 +250,35 @@ public final class FileAnalysis: Sendable {
         }
     }
 
+    /// The local `let` that a one-name expression refers to: the latest binding of that
+    /// name before it in the same or an enclosing body.
+    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+        guard range.count == 1, source.kind(range.lowerBound) == .identifier,
+              let scope = outline.executableScope(at: range.lowerBound) else { return nil }
+        let name = range.lowerBound
+        let hash = source.nameHash(name)
+        let binding = bindings.last { binding in
+            guard binding.nameHash == hash, binding.nameToken < name,
+                  let bindingScope = outline.executableScope(at: binding.nameToken) else { return false }
+            return outline.scope(scope, isWithin: bindingScope)
+        }
+        guard let binding, !binding.isVariable, !binding.isShorthand else { return nil }
+        return binding
+    }
+
+    /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
+    /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
+    public func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
+        var range = range
+        if let binding = constantBinding(referencedBy: range), let value = binding.value { range = value }
+        var start = range.lowerBound
+        if source.kind(start) == .period { start += 1 }
+        if source.isWord(start, "UIEdgeInsets"), source.isWord(start + 2, "init") { start += 2 }
+        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
+              let call = call(at: start), call.end + 1 == range.upperBound else { return nil }
+        return call
+    }
+
     /// The member names of the chain `range`.
     public func chainNames(_ range: Range<Int>) -> [Int] {
         ExpressionBounds.chainNames(source, range)
