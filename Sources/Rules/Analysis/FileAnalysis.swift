@@ -73,23 +73,25 @@ public final class FileAnalysis: Sendable {
 
         var merged = project.including(facts)
         if mentionsKeyboard {
-            var evaluator = KeyboardValueEvaluator(
-                source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                frameProperties: merged.framePropertyHashes)
-            evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
-            let frameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
-            if !frameProperties.isEmpty {
-                facts.keyboardFrameProperties = frameProperties
-                let known = merged.keyboardFrameProperties
-                if frameProperties.keys.contains(where: { known[$0] == nil }) {
-                    merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
-                    evaluator = KeyboardValueEvaluator(
-                        source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                        handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                        frameProperties: merged.framePropertyHashes)
-                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
-                }
+            func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
+                var evaluator = KeyboardValueEvaluator(
+                    source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
+                    handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
+                evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
+                return evaluator
+            }
+            var evaluator = evaluate(merged)
+            // Facts that need values (wrapper properties, height accessors) feed back into this
+            // file's own flow once.
+            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            facts.keyboardHeightAccessors = FactCollector.heightAccessors(
+                source, outline, facts.keyboardAccessors, evaluator)
+            let knownProperties = merged.keyboardFrameProperties
+            if facts.keyboardFrameProperties.keys.contains(where: { knownProperties[$0] == nil })
+                || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
+                merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
+                evaluator = evaluate(merged)
             }
             self.evaluator = evaluator
         } else {
