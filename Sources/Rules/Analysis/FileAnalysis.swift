@@ -195,11 +195,7 @@ public final class FileAnalysis: Sendable {
 
     /// Calls whose callee lies in `range`.
     public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
-        var low = 0, high = calls.count
-        while low < high {
-            let mid = (low + high) / 2
-            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
         var end = low
         while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
         return calls[low..<end]
@@ -252,19 +248,23 @@ public final class FileAnalysis: Sendable {
         }
     }
 
-    /// The local `let` that a one-name expression refers to: the latest binding of that
-    /// name before it in the same or an enclosing body.
-    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        guard range.count == 1, source.kind(range.lowerBound) == .identifier,
-              let scope = outline.executableScope(at: range.lowerBound) else { return nil }
-        let name = range.lowerBound
+    /// The local binding that name token `name` refers to: the latest binding of that name
+    /// before it in the same or an enclosing body.
+    public func binding(referencedBy name: Int) -> LocalBinding? {
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name) else { return nil }
         let hash = source.nameHash(name)
-        let binding = bindings.last { binding in
-            guard binding.nameHash == hash, binding.nameToken < name,
-                  let bindingScope = outline.executableScope(at: binding.nameToken) else { return false }
+        let low = firstIndex(in: bindings, atOrAfter: name) { $0.nameToken }
+        return bindings[..<low].last { binding in
+            guard binding.nameHash == hash, let bindingScope = outline.executableScope(at: binding.nameToken)
+            else { return false }
             return outline.scope(scope, isWithin: bindingScope)
         }
-        guard let binding, !binding.isVariable, !binding.isShorthand else { return nil }
+    }
+
+    /// The local `let` that a one-name expression refers to.
+    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
+              !binding.isVariable, !binding.isShorthand else { return nil }
         return binding
     }
 
