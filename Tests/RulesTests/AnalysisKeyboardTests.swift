@@ -226,6 +226,18 @@ final class AnalysisKeyboardTests: XCTestCase {
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Ext.swift", text: extensionFile)))
         XCTAssertEqual(facts.keyboardAccessors["keyboardEndFrame"], .frameEnd)
         XCTAssertEqual(facts.keyboardFrameProperties["endFrame"], .frameEnd)
+        XCTAssertTrue(facts.keyboardHeightAccessors.isEmpty, "a frame accessor is not a height accessor")
+        let heightFacts = collectFacts(Lexer.tokenize(SourceFile(path: "H.swift", text: """
+        func keyboardHeight(_ n: Notification) -> CGFloat {
+            let value = n.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+            return value.cgRectValue.height
+        }
+        func convertedHeight(_ n: Notification, in view: UIView) -> CGFloat {
+            let value = n.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+            return view.convert(value.cgRectValue, from: nil).height
+        }
+        """)))
+        XCTAssertEqual(heightFacts.keyboardHeightAccessors, ["keyboardHeight"])
         let project = ProjectFacts(merging: [facts])
         let analysis = analyze("""
         final class Screen: UIViewController {

@@ -342,11 +342,7 @@ struct KeyboardHandlerFinder {
 
     /// Indices of calls whose callee lies in `range` (calls are in token order).
     func callIndices(in range: Range<Int>) -> Range<Int> {
-        var low = 0, high = calls.count
-        while low < high {
-            let mid = (low + high) / 2
-            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
         var end = low
         while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
         return low..<end
@@ -376,11 +372,7 @@ struct KeyboardHandlerFinder {
     func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
         guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
         var found: [Int] = []
-        var low = 0, high = assignments.count
-        while low < high {
-            let mid = (low + high) / 2
-            if assignments[mid].op < body.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
         for assignment in assignments[low...] {
             guard assignment.op < body.upperBound else { break }
             let names = ExpressionBounds.chainNames(source, assignment.lhs)

@@ -106,6 +106,7 @@ struct KeyboardValueEvaluator {
     let calls: [CallSite]
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
+    let heightAccessors: Set<UInt64>
     let frameProperties: [UInt64: KeyboardUserInfoKey]
     var flow = KeyboardValueFlow()
 
@@ -190,7 +191,15 @@ struct KeyboardValueEvaluator {
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
-                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+                var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
+                if heightAccessors.contains(source.nameHash(index)) {
+                    // The accessor reads the height itself: report its uses at the call.
+                    value.traits.insert(.height)
+                    value.geometry = index
+                    value.screenGeometry = index
+                    value.heightMember = index
+                }
+                result.merge(value)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
