@@ -65,7 +65,8 @@ struct LintDriver: Sendable {
     let fixMode: FixMode
     /// Every id a suppression comment may name.
     let knownRuleIDs: Set<String>
-    let closeIDs: @Sendable (String) -> [String]
+    /// Did-you-mean matches of a word among candidates, for suppression comments.
+    let closeMatches: @Sendable (String, [String]) -> [String]
     /// Shown on a terminal for long runs.
     let progressSink: (any OutputSink)?
 
@@ -209,7 +210,7 @@ struct LintDriver: Sendable {
             diagnostics = Suppression.filter(
                 diagnostics, in: source,
                 activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
-                knownRuleIDs: knownRuleIDs, closeIDs: closeIDs)
+                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
         }
         if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
             diagnostics.append(invalid)
