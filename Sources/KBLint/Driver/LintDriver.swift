@@ -75,7 +75,6 @@ struct LintDriver: Sendable {
 
     struct Outcome: Sendable {
         var files: [FileOutcome]
-        var facts: ProjectFacts
         var pass1: Duration
         var pass2: Duration
     }
@@ -101,7 +100,7 @@ struct LintDriver: Sendable {
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
-        return Outcome(files: outcomes, facts: project, pass1: middle - start, pass2: clock.now - middle)
+        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
