@@ -31,7 +31,7 @@ struct BracketTable {
                         let family = Self.family[Int(code[index].kind.rawValue)]
                         if family == 0 { continue }
                         if family > 0 {
-                            stack.append(Int32(index))
+                            stack.append(Int32(truncatingIfNeeded: index))
                             counts[Int(family) - 1] += 1
                             continue
                         }
@@ -41,7 +41,7 @@ struct BracketTable {
                             let topFamily = Int(Self.family[Int(code[Int(top)].kind.rawValue)]) - 1
                             counts[topFamily] -= 1
                             if topFamily == wanted {
-                                partner[Int(top)] = Int32(index)
+                                partner[Int(top)] = Int32(truncatingIfNeeded: index)
                                 partner[index] = top
                                 break
                             }

@@ -32,6 +32,7 @@ struct LexingPass {
 
     // The previous code token, as far as the lexical decisions need it.
     var previousKind: TokenKind? = nil
+    var previousPreviousKind: TokenKind? = nil
     var previousAllowsRegex = true
     var previousKeyword = KeywordFlavor.none
     /// Set after `try?` / `try!`: a `/` that follows starts a regex even when it looks binary.
@@ -146,6 +147,7 @@ struct LexingPass {
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
         preferRegexNext = false
         let before = previousKind
+        previousPreviousKind = before
         previousKind = kind
         if availabilityArmed {
             availabilityArmed = false
@@ -271,8 +273,8 @@ struct LexingPass {
             if c == 0x0A || c == 0x0D { break }
             end += 1
         }
-        // `///` is documentation, `////` is not.
-        let isDoc = byte(start + 2, is: UInt8(ascii: "/")) && !byte(start + 3, is: UInt8(ascii: "/"))
+        // `///` (and, as the compiler sees it, `////`) is documentation.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "/"))
         emit(isDoc ? .commentDocLine : .commentLine, start, end)
         position = end
     }
@@ -296,10 +298,9 @@ struct LexingPass {
                 index += 1
             }
         }
-        // `/**` opens documentation, but `/**/` and `/***` do not.
-        let third = byte(start + 2), fourth = byte(start + 3)
-        let isDoc = third == UInt8(ascii: "*") && fourth != UInt8(ascii: "*") && fourth != UInt8(ascii: "/")
-            && start + 3 < count
+        // `/**` opens documentation, but `/**/` does not.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "*")) && start + 3 < count
+            && bytes[start + 3] != UInt8(ascii: "/")
         emit(isDoc ? .commentDocBlock : .commentBlock, start, index, depth > 0 ? .unterminated : [])
         if sawNewline { newlineSinceCode = true }
         position = index
@@ -444,9 +445,10 @@ struct LexingPass {
         position = end
     }
 
-    /// A reserved word after `.` (`x.default`, `node.as(…)`) or in argument-label position
-    /// (`f(for: x)`, `func f(in range: R)`) is a name, as the compiler's parser reads it;
-    /// `self`, `Self`, `init` and `_` keep their keyword meaning.
+    /// A reserved word is a name, as the compiler's parser reads it, after `.` (`x.default`,
+    /// `node.as(…)`) or `@` (`@rethrows`), as an argument label (`f(for: x)`, `s[as: T.self]`,
+    /// `} else: {`) or parameter name (`func f(in range: R)`, `_ protocol: Int32`); `self`,
+    /// `Self`, `init` and `_` keep their keyword meaning.
     func isKeywordUsedAsName(_ start: Int, _ end: Int) -> Bool {
         let length = end - start
         if length == 1 { return false }
@@ -455,11 +457,26 @@ struct LexingPass {
             if KeywordTable.spells(pointer, "self") || KeywordTable.spells(pointer, "Self")
                 || KeywordTable.spells(pointer, "init") { return false }
         }
-        if previousKind == .period { return true }
-        guard previousKind == .leftParen || previousKind == .comma else { return false }
+        if previousKind == .period || previousKind == .atSign { return true }
         var index = end
         while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-        if byte(index, is: UInt8(ascii: ":")) { return !byte(index + 1, is: UInt8(ascii: ":")) }
+        let colonFollows = byte(index, is: UInt8(ascii: ":")) && !byte(index + 1, is: UInt8(ascii: ":"))
+        switch previousKind {
+        case .leftParen, .comma:
+            break
+        case .identifier, .keyword:
+            // A parameter name after its label: `(_ protocol: Int32)`, `(to protocol: String)`.
+            return colonFollows && (previousPreviousKind == .leftParen || previousPreviousKind == .comma)
+        case .rightBrace:
+            // A trailing-closure label: `} else: {`.
+            return colonFollows && !newlineSinceCode
+        case .leftSquare:
+            // A subscript label, but not a dictionary key such as `[true: 1]`.
+            return colonFollows && keywordFlavor(start, length) != .expressionValue
+        default:
+            return false
+        }
+        if colonFollows { return true }
         guard index > end, index < count, CharacterClass.isASCIIIdentifierStart(bytes[index]) else { return false }
         if let base = bytes.baseAddress, length == 5, KeywordTable.spells(base + start, "inout") { return false }
         index = scanIdentifierContinuation(from: index + 1)
