@@ -352,6 +352,25 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertFalse(ProjectFacts(merging: [imported]).usesKeyboardLayoutGuide("V"))
     }
 
+    func testAccessoryTraitsOfTypes() {
+        let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Chat.swift", text: """
+        final class ChatViewController: UIViewController {
+            override var inputAccessoryView: UIView? { bar }
+        }
+        extension ChatViewController {
+            override var canBecomeFirstResponder: Bool { true }
+        }
+        final class Plain: UIViewController {
+            override var canBecomeFirstResponder: Bool { false }
+        }
+        """)))
+        let project = ProjectFacts(merging: [facts])
+        XCTAssertTrue(project.types["ChatViewController"]?.overridesInputAccessoryView ?? false)
+        XCTAssertTrue(project.types["ChatViewController"]?.canBecomeFirstResponder ?? false)
+        XCTAssertFalse(project.types["Plain"]?.canBecomeFirstResponder ?? true)
+        XCTAssertEqual(project.types["ChatViewController"]?.superclass, "UIViewController")
+    }
+
     func testKeyboardManagerSwitchesAndAccessoryTypes() {
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: "App.swift", text: """
         func setUp() {
