@@ -200,10 +200,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 index = close + 1
                 continue
             }
-            if source.kind(index) == .binaryOperator || source.kind(index) == .leftAngle || source.kind(index) == .rightAngle,
-               ["<", ">", "<=", ">=", "==", "!="].contains(source.text(at: index)) {
-                return true
-            }
+            if source.wordIndexOperator(index, in: ["<", ">", "<=", ">=", "==", "!="]) { return true }
             index += 1
         }
         return false
