@@ -52,6 +52,7 @@ final class AnalysisKeyboardTests: XCTestCase {
                     print(message.endFrame)
                 }
                 keyboard.on(.willHide) { info in print(info) }
+                callbacks[.didChangeFrame] = { [weak self] note in self?.relayout() }
             }
             @objc func onShow(_ note: Notification) {}
             func hide(_ note: Notification) {}
@@ -68,7 +69,7 @@ final class AnalysisKeyboardTests: XCTestCase {
         let summaries = analysis.handlerSummaries()
         XCTAssertEqual(Set(summaries), [
             "selector:onShow", "blockObserver:{addObserver}", "combine:{sink}", "rxSwift:{subscribe}",
-            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}",
+            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}", "wrapperEvent:{?}",
             "helperCallback:keyboardHelper", "notificationReader:parse", "reached:hide", "reached:change",
         ])
         let sink = analysis.handlers.first { $0.form == .combine }!
