@@ -52,6 +52,7 @@ final class AnalysisKeyboardTests: XCTestCase {
                     print(message.endFrame)
                 }
                 keyboard.on(.willHide) { info in print(info) }
+                callbacks[.didChangeFrame] = { [weak self] note in self?.relayout() }
             }
             @objc func onShow(_ note: Notification) {}
             func hide(_ note: Notification) {}
@@ -68,7 +69,7 @@ final class AnalysisKeyboardTests: XCTestCase {
         let summaries = analysis.handlerSummaries()
         XCTAssertEqual(Set(summaries), [
             "selector:onShow", "blockObserver:{addObserver}", "combine:{sink}", "rxSwift:{subscribe}",
-            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}",
+            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}", "wrapperEvent:{?}",
             "helperCallback:keyboardHelper", "notificationReader:parse", "reached:hide", "reached:change",
         ])
         let sink = analysis.handlers.first { $0.form == .combine }!
@@ -125,6 +126,28 @@ final class AnalysisKeyboardTests: XCTestCase {
         ])
         XCTAssertEqual(analysis.registrations[1].object.map { analysis.text($0) }, "textField")
         XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline.functions[$0].name }, "observe")
+    }
+
+    func testNotificationNamesFromLoops() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func observe() {
+                [UIResponder.keyboardWillShowNotification, UIResponder.keyboardWillHideNotification].forEach {
+                    NotificationCenter.default.addObserver(self, selector: #selector(relayout), name: $0, object: nil)
+                }
+                for name in [UIResponder.keyboardDidShowNotification] {
+                    NotificationCenter.default.addObserver(self, selector: #selector(settle), name: name, object: nil)
+                }
+                NotificationCenter.default.addObserver(self, selector: #selector(other), name: someName, object: nil)
+            }
+            @objc func relayout() { view.layoutIfNeeded() }
+            @objc func settle() {}
+            @objc func other() {}
+        }
+        """)
+        XCTAssertEqual(Set(analysis.handlerSummaries()), ["selector:relayout", "selector:settle"])
+        XCTAssertEqual(analysis.handlers.first?.events, [.willShow, .willHide])
+        XCTAssertEqual(analysis.registrations.map(\.events), [[.willShow, .willHide], [.didShow], []])
     }
 
     func testReachedFunctionsObserversAndUnreachableCode() {

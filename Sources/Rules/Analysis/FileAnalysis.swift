@@ -225,7 +225,11 @@ public final class FileAnalysis: Sendable {
 
     /// The layout sink an assignment writes, if any.
     public func layoutSink(of assignment: Assignment) -> LayoutSink? {
-        LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
+        guard let sink = LayoutSink.classify(source, chainNames(assignment.lhs), lhs: assignment.lhs) else { return nil }
+        // `frame.origin.y = …` on a local `var frame: CGRect` (or a local copy of insets) is
+        // arithmetic, not layout.
+        if sink.receiver.isEmpty, binding(referencedBy: sink.member) != nil { return nil }
+        return sink
     }
 
     /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and

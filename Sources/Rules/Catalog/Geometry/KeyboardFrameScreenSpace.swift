@@ -151,6 +151,16 @@ public struct KeyboardFrameScreenSpace: Rule {
             }
             """),
             RuleExample("""
+            final class DragDismissController {
+                func track(_ note: Notification, dragY: CGFloat, in window: UIWindow) {
+                    guard var frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    frame.origin.y = max(dragY, window.bounds.height - frame.height)
+                    frame.size.height = window.bounds.height - frame.origin.y
+                    barBottom.constant = -frame.height
+                }
+            }
+            """),
+            RuleExample("""
             final class ProfileViewController: UIViewController {
                 override func viewDidLayoutSubviews() {
                     super.viewDidLayoutSubviews()
