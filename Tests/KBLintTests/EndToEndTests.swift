@@ -124,4 +124,33 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(again.status, 0)
         XCTAssertTrue(fix.standardError.contains("Fixed "), fix.standardError)
     }
+
+    /// A shipped rule's fix through the binary on a CRLF file with a byte order mark and
+    /// restrictive permissions: all three survive, and a second run changes nothing.
+    func testBinaryFixKeepsCRLFBOMAndPermissions() throws {
+        let tree = try TemporaryDirectory()
+        let lines = [
+            "import UIKit",
+            "final class NotesViewController: UIViewController {",
+            "    let textView = UITextView()",
+            "    @objc func keyboardWillHide(_ notification: Notification) {",
+            "        textView.contentInset = .zero",
+            "    }",
+            "}",
+        ]
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let path = try tree.write("Notes.swift", bytes: bom + Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        let fix = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
+        XCTAssertTrue(fix.standardError.contains("Fixed 1 problem in 1 file."), fix.standardError)
+        var expected = lines
+        expected[4] = "        textView.contentInset.bottom = 0"
+        XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        let again = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
+        XCTAssertTrue(again.standardError.contains("Fixed 0 problems in 0 files."), again.standardError)
+        XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
+    }
 }

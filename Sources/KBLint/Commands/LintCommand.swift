@@ -63,7 +63,7 @@ struct LintCommand {
         let driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
-            closeIDs: { [known = tool.knownRuleIDs] id in Spelling.closestMatches(to: id, among: known) },
+            closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
         let outcome = driver.run(inputs)
         let linted = clock.now

@@ -65,7 +65,8 @@ struct LintDriver: Sendable {
     let fixMode: FixMode
     /// Every id a suppression comment may name.
     let knownRuleIDs: Set<String>
-    let closeIDs: @Sendable (String) -> [String]
+    /// Did-you-mean matches of a word among candidates, for suppression comments.
+    let closeMatches: @Sendable (String, [String]) -> [String]
     /// Shown on a terminal for long runs.
     let progressSink: (any OutputSink)?
 
@@ -74,7 +75,6 @@ struct LintDriver: Sendable {
 
     struct Outcome: Sendable {
         var files: [FileOutcome]
-        var facts: ProjectFacts
         var pass1: Duration
         var pass2: Duration
     }
@@ -100,7 +100,7 @@ struct LintDriver: Sendable {
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
-        return Outcome(files: outcomes, facts: project, pass1: middle - start, pass2: clock.now - middle)
+        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
@@ -209,7 +209,7 @@ struct LintDriver: Sendable {
             diagnostics = Suppression.filter(
                 diagnostics, in: source,
                 activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
-                knownRuleIDs: knownRuleIDs, closeIDs: closeIDs)
+                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
         }
         if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
             diagnostics.append(invalid)

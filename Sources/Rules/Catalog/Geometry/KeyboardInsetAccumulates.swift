@@ -113,6 +113,16 @@ public struct KeyboardInsetAccumulates: Rule {
             }
             """),
             RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    if view.frame.origin.y == 0 {
+                        view.frame.origin.y -= view.convert(frame, from: nil).height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
             final class CardViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
@@ -147,7 +157,8 @@ public struct KeyboardInsetAccumulates: Rule {
             if assignment.isCompound {
                 let op = source.text(at: assignment.op)
                 guard op == "+=" || op == "-=", !mentionsTarget,
-                      !Self.usesStoredKeyboardValue(assignment.rhs, at: assignment.op, analysis) else { continue }
+                      !Self.usesStoredKeyboardValue(assignment.rhs, at: assignment.op, analysis),
+                      !Self.isGuardedByEquality(assignment, target: target, analysis) else { continue }
             } else {
                 guard mentionsTarget else { continue }
             }
@@ -177,6 +188,28 @@ public struct KeyboardInsetAccumulates: Rule {
         for index in range where source.kind(index) == .identifier && source.nameHash(index) == last {
             let start = ExpressionBounds.chainStart(source, endingAt: index)
             if analysis.receiverKey(start..<(index + 1)) == target { return true }
+        }
+        return false
+    }
+
+    /// Whether the write sits in an `if`/`guard` that compares the target with `==` (`if
+    /// view.frame.origin.y == 0 { … -= height }`): it then applies once, not on every
+    /// notification.
+    static func isGuardedByEquality(_ assignment: Assignment, target: [UInt64], _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let outline = analysis.outline
+        var current = outline.scope(at: assignment.op)
+        var steps = 0
+        while let scope = current, steps < 64, !outline.scopes[scope].isExecutableBody {
+            steps += 1
+            if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
+                let condition = (keyword + 1)..<outline.scopes[scope].open
+                if condition.contains(where: { source.isToken($0, .binaryOperator, "==") }),
+                   mentions(target, in: condition, analysis) {
+                    return true
+                }
+            }
+            current = outline.scopes[scope].parent
         }
         return false
     }

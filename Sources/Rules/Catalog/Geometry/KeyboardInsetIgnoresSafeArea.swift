@@ -176,13 +176,8 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         return diagnostics
     }
 
-    /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side.
+    /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side (or of the local it names).
     static func bottomArgument(of rhs: Range<Int>, _ analysis: FileAnalysis) -> Range<Int>? {
-        let source = analysis.source
-        var start = rhs.lowerBound
-        if source.kind(start) == .period { start += 1 }
-        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
-              let call = analysis.call(at: start) else { return nil }
-        return analysis.argument(call, "bottom")?.value
+        analysis.edgeInsetsCall(rhs).flatMap { analysis.argument($0, "bottom")?.value }
     }
 }
