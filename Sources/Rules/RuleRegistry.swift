@@ -5,6 +5,8 @@ public enum RuleRegistry {
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
+        // Observers
+        ObserverTokenDiscarded.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

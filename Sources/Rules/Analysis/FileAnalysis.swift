@@ -12,6 +12,8 @@ public final class FileAnalysis: Sendable {
     public let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     public let animations: [AnimationCall]
+    /// Notification observer registrations, removals and keyboard subscriptions.
+    public let observers: ObserverAnalysis
     /// The project's facts, with this file's own included.
     public let project: ProjectFacts
     /// This file's pass-1 facts.
@@ -95,6 +97,10 @@ public final class FileAnalysis: Sendable {
         }
         FactCollector.collectTypes(
             source, outline, calls: matching.calls, assignments: matching.assignments, into: &facts)
+        observers = ObserverAnalysisBuilder(
+            source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
+            bindings: matching.bindings, callAtCallee: callAtCallee).build()
+        ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.files.contains(where: { $0.path == facts.path })
             ? project : ProjectFacts(merging: project.files + [facts])

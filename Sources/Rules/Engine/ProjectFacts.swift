@@ -30,6 +30,8 @@ public struct TypeFacts: Sendable {
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool
     public internal(set) var paths: [String]
+    /// Notification observers the type registers and removes.
+    public internal(set) var observers = ObserverTypeFacts()
 
     init(name: String) {
         self.name = name
@@ -52,6 +54,7 @@ public struct TypeFacts: Sendable {
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         for path in other.paths where !paths.contains(path) { paths.append(path) }
+        observers.merge(other.observers)
     }
 }
 

@@ -4,14 +4,15 @@ import UIKit
 final class ChatViewController: UIViewController {
     @IBOutlet private var composerBottom: NSLayoutConstraint!
     @IBOutlet private var messagesView: UITableView!
+    private var hideObserver: NSObjectProtocol?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         NotificationCenter.default.addObserver(
             self, selector: #selector(keyboardWillChangeFrame(_:)),
             name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
-        NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification,
-                                               object: nil, queue: .main) { _ in
+        hideObserver = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification,
+                                                              object: nil, queue: .main) { _ in
             self.messagesView.contentInset = .zero
         }
     }

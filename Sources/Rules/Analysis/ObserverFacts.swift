@@ -1,0 +1,95 @@
+import Lexer
+
+/// A selector registration of `self` made in `init`/`viewDidLoad` (or a helper they call):
+/// a later `removeObserver(self)` removes it for good.
+public struct SetupRegistration: Sendable, Hashable {
+    public let keys: [NotificationKey]
+    public let location: FactLocation
+}
+
+/// What one type (declaration and extensions, in every file) does with notification
+/// observers, for rules that look past the file they check: a superclass's registrations,
+/// removals in an extension elsewhere.
+public struct ObserverTypeFacts: Sendable {
+    /// Names `self` is registered for with a selector.
+    public internal(set) var selectorKeys: Set<NotificationKey> = []
+    /// Some selector registration of `self` exists (names shown or not).
+    public internal(set) var registersSelectorObserver = false
+    /// Some `removeObserver(x)` with a token rather than `self`.
+    public internal(set) var removesTokens = false
+    /// Name hashes taking part in removals (see `ObserverAnalysis.removedNames`).
+    public internal(set) var removedNames: Set<UInt64> = []
+    public internal(set) var setupRegistrations: [SetupRegistration] = []
+    /// Names registered in `viewWillAppear`/`viewDidAppear` (or helpers they call).
+    public internal(set) var appearKeys: Set<NotificationKey> = []
+    /// Keyboard notifications or messages the type's code names anywhere.
+    public internal(set) var keyboardEventsMentioned: Set<KeyboardEvent> = []
+
+    mutating func merge(_ other: ObserverTypeFacts) {
+        selectorKeys.formUnion(other.selectorKeys)
+        registersSelectorObserver = registersSelectorObserver || other.registersSelectorObserver
+        removesTokens = removesTokens || other.removesTokens
+        removedNames.formUnion(other.removedNames)
+        for registration in other.setupRegistrations where !setupRegistrations.contains(registration) {
+            setupRegistrations.append(registration)
+        }
+        appearKeys.formUnion(other.appearKeys)
+        keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
+    }
+}
+
+enum ObserverFactCollector {
+    /// Fills `observers` of the file's type facts from the file's observer analysis.
+    static func collect(_ analysis: ObserverAnalysis, _ source: TokenizedSource, _ outline: Outline,
+                        into facts: inout FileFacts) {
+        var byName: [String: ObserverTypeFacts] = [:]
+        let path = source.file.path
+        for registration in analysis.registrations {
+            guard let type = registration.type else { continue }
+            let name = outline.types[type].simpleName
+            let phases = analysis.phases(ofMethod: registration.method)
+            if registration.form == .selector, let observer = registration.observer, observer.count == 1,
+               source.isWord(observer.lowerBound, "self") {
+                byName[name, default: ObserverTypeFacts()].registersSelectorObserver = true
+                byName[name, default: ObserverTypeFacts()].selectorKeys.formUnion(registration.keys)
+                if phases.contains(.setup) {
+                    byName[name, default: ObserverTypeFacts()].setupRegistrations.append(SetupRegistration(
+                        keys: registration.keys,
+                        location: FactLocation(path: path, range: source.byteRange(registration.callee..<(registration.callee + 1)))))
+                }
+            }
+            if phases.contains(where: \.isAppear) {
+                byName[name, default: ObserverTypeFacts()].appearKeys.formUnion(registration.keys)
+            }
+        }
+        for removal in analysis.removals {
+            guard let type = removal.type else { continue }
+            if !removal.removesSelf {
+                byName[outline.types[type].simpleName, default: ObserverTypeFacts()].removesTokens = true
+            }
+        }
+        for (name, hashes) in analysis.removedNames {
+            byName[name, default: ObserverTypeFacts()].removedNames.formUnion(hashes)
+        }
+        for (typeIndex, type) in outline.types.enumerated() {
+            let extent = type.extent.clamped(to: 0..<source.code.count)
+            var events = Set<KeyboardEvent>()
+            for index in extent where source.kind(index) == .identifier {
+                let event = KeyboardVocabulary.notification(source, at: index) ?? KeyboardVocabulary.message(source, at: index)
+                guard let event, outline.enclosingType(at: index) == typeIndex else { continue }
+                events.insert(event)
+            }
+            if !events.isEmpty { byName[type.simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.formUnion(events) }
+        }
+        for index in facts.types.indices {
+            if let observers = byName[facts.types[index].name] { facts.types[index].observers.merge(observers) }
+        }
+    }
+}
+
+extension ProjectFacts {
+    /// The observer facts of type `name` across the project (empty when unknown).
+    public func observerFacts(of name: String) -> ObserverTypeFacts {
+        types[name]?.observers ?? ObserverTypeFacts()
+    }
+}
