@@ -7,6 +7,7 @@ public enum RuleRegistry {
         KeyboardFrameBeginKey.self,
         // Observers
         ObserverTokenDiscarded.self,
+        KeyboardObserverObjectFilter.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

@@ -19,6 +19,10 @@ public struct ObserverTypeFacts: Sendable {
     public internal(set) var removesTokens = false
     /// Name hashes taking part in removals (see `ObserverAnalysis.removedNames`).
     public internal(set) var removedNames: Set<UInt64> = []
+    /// The same for removals outside `deinit`, which can break a retain cycle.
+    public internal(set) var removedNamesOutsideDeinit: Set<UInt64> = []
+    /// Name hashes of values cancelled, emptied or set to nil outside `deinit`.
+    public internal(set) var cancelledNamesOutsideDeinit: Set<UInt64> = []
     public internal(set) var setupRegistrations: [SetupRegistration] = []
     /// Names registered in `viewWillAppear`/`viewDidAppear` (or helpers they call).
     public internal(set) var appearKeys: Set<NotificationKey> = []
@@ -30,6 +34,8 @@ public struct ObserverTypeFacts: Sendable {
         registersSelectorObserver = registersSelectorObserver || other.registersSelectorObserver
         removesTokens = removesTokens || other.removesTokens
         removedNames.formUnion(other.removedNames)
+        removedNamesOutsideDeinit.formUnion(other.removedNamesOutsideDeinit)
+        cancelledNamesOutsideDeinit.formUnion(other.cancelledNamesOutsideDeinit)
         for registration in other.setupRegistrations where !setupRegistrations.contains(registration) {
             setupRegistrations.append(registration)
         }
@@ -62,10 +68,18 @@ enum ObserverFactCollector {
                 byName[name, default: ObserverTypeFacts()].appearKeys.formUnion(registration.keys)
             }
         }
+        func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
-            if !removal.removesSelf {
-                byName[outline.types[type].simpleName, default: ObserverTypeFacts()].removesTokens = true
+            let name = outline.types[type].simpleName
+            if !removal.removesSelf { byName[name, default: ObserverTypeFacts()].removesTokens = true }
+            if !isDeinit(removal.method) {
+                byName[name, default: ObserverTypeFacts()].removedNamesOutsideDeinit.formUnion(removal.names)
+            }
+        }
+        for (name, cancelled) in analysis.cancelledNames {
+            for (hash, methods) in cancelled where methods.contains(where: { !isDeinit($0) }) {
+                byName[name, default: ObserverTypeFacts()].cancelledNamesOutsideDeinit.insert(hash)
             }
         }
         for (name, hashes) in analysis.removedNames {

@@ -106,6 +106,20 @@ public struct ObserverRemoval: Sendable {
     public let keys: [NotificationKey]?
     public let method: Int?
     public let type: Int?
+    /// Name hashes taking part in the removal: the token's name and the properties and
+    /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
+    public internal(set) var names: Set<UInt64> = []
+}
+
+/// An unstructured `Task { … }` (or `Task.detached`) around `for await … in
+/// notifications(named:)` of a keyboard notification.
+public struct NotificationTask: Sendable {
+    /// The `Task` token (`detached` for `Task.detached`).
+    public let task: Int
+    /// The `notifications` registration's index in `ObserverAnalysis.registrations`.
+    public let registration: Int
+    /// What happens to the task handle.
+    public let result: ResultUse
 }
 
 /// `.sink`/`.assign` ending a Combine chain on a keyboard `publisher(for:)`.
@@ -128,6 +142,7 @@ public struct ObserverAnalysis: Sendable {
     public let registrations: [ObserverRegistration]
     public let removals: [ObserverRemoval]
     public let subscriptions: [KeyboardSubscription]
+    public let tasks: [NotificationTask]
     /// Per type name: name hashes of properties and locals that take part in a removal
     /// (`removeObserver(token)`, `tokens.forEach(center.removeObserver)`,
     /// `if let t = token { center.removeObserver(t) }`).
@@ -295,9 +310,10 @@ struct ObserverAnalysisBuilder {
                 method: method(containing: index), type: outline.enclosingType(at: index)))
         }
         var removedNames: [String: Set<UInt64>] = [:]
-        for removal in removals {
-            guard let typeName = typeName(removal.type) else { continue }
-            removedNames[typeName, default: []].formUnion(namesTakingPart(in: removal.callee))
+        for index in removals.indices {
+            removals[index].names = namesTakingPart(in: removals[index].callee)
+            guard let typeName = typeName(removals[index].type) else { continue }
+            removedNames[typeName, default: []].formUnion(removals[index].names)
         }
         var cancelledNames: [String: [UInt64: [Int?]]] = [:]
         for call in calls {
@@ -325,7 +341,34 @@ struct ObserverAnalysisBuilder {
         }
         return ObserverAnalysis(
             registrations: registrations, removals: removals, subscriptions: subscriptions,
+            tasks: notificationTasks(registrations),
             removedNames: removedNames, cancelledNames: cancelledNames, phasesOfMethod: lifecyclePhases())
+    }
+
+    /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
+    func notificationTasks(_ registrations: [ObserverRegistration]) -> [NotificationTask] {
+        var tasks: [NotificationTask] = []
+        for (index, registration) in registrations.enumerated()
+        where registration.form == .asyncSequence && registration.isKeyboard {
+            var current = outline.scope(at: registration.callee)
+            var steps = 0
+            while let scope = current, steps < 256 {
+                steps += 1
+                if case .function = outline.scopes[scope].kind { break }
+                if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+                    let site = calls[call]
+                    let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
+                        || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
+                    if isTask {
+                        tasks.append(NotificationTask(task: site.callee, registration: index,
+                                                      result: resultUse(start: site.start, end: site.end)))
+                        break
+                    }
+                }
+                current = outline.scopes[scope].parent
+            }
+        }
+        return tasks
     }
 
     // MARK: Registrations
