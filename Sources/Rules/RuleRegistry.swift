@@ -8,6 +8,7 @@ public enum RuleRegistry {
         // Observers
         ObserverTokenDiscarded.self,
         KeyboardObserverObjectFilter.self,
+        RemoveObserverSelfForBlockObservers.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
