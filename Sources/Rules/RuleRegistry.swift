@@ -9,6 +9,7 @@ public enum RuleRegistry {
         ObserverTokenDiscarded.self,
         KeyboardObserverObjectFilter.self,
         RemoveObserverSelfForBlockObservers.self,
+        ObserverTokenNeverRemoved.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

@@ -144,3 +144,21 @@ final class ObserverAnalysisTests: XCTestCase {
         }
     }
 }
+
+final class ObserverLifetimeTests: XCTestCase {
+    func testSingletonsAndApplicationDelegatesLiveForTheApp() {
+        let analysis = analyze("""
+        final class Store { static let shared = Store() }
+        final class Cache { static let shared: Cache = .init() }
+        final class AppDelegate: UIResponder, UIApplicationDelegate {}
+        final class Screen: UIViewController { static let defaultTitle = "x" }
+        struct Config { static let shared = Config() }
+        """)
+        let project = ProjectFacts(merging: [analysis.facts])
+        XCTAssertTrue(project.observerFacts(of: "Store").livesForTheApp)
+        XCTAssertTrue(project.observerFacts(of: "Cache").livesForTheApp)
+        XCTAssertTrue(project.observerFacts(of: "AppDelegate").livesForTheApp)
+        XCTAssertFalse(project.observerFacts(of: "Screen").livesForTheApp)
+        XCTAssertFalse(project.observerFacts(of: "Config").livesForTheApp)
+    }
+}

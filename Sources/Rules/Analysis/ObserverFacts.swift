@@ -28,6 +28,9 @@ public struct ObserverTypeFacts: Sendable {
     public internal(set) var appearKeys: Set<NotificationKey> = []
     /// Keyboard notifications or messages the type's code names anywhere.
     public internal(set) var keyboardEventsMentioned: Set<KeyboardEvent> = []
+    /// The type lives as long as the app: a singleton (`static let shared = Type()`) or an
+    /// application delegate. Its observers never need removing.
+    public internal(set) var livesForTheApp = false
 
     mutating func merge(_ other: ObserverTypeFacts) {
         selectorKeys.formUnion(other.selectorKeys)
@@ -41,6 +44,7 @@ public struct ObserverTypeFacts: Sendable {
         }
         appearKeys.formUnion(other.appearKeys)
         keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
+        livesForTheApp = livesForTheApp || other.livesForTheApp
     }
 }
 
@@ -95,8 +99,32 @@ enum ObserverFactCollector {
             }
             if !events.isEmpty { byName[type.simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.formUnion(events) }
         }
+        for (typeIndex, type) in outline.types.enumerated() where livesForTheApp(typeIndex, source, outline) {
+            byName[type.simpleName, default: ObserverTypeFacts()].livesForTheApp = true
+        }
         for index in facts.types.indices {
             if let observers = byName[facts.types[index].name] { facts.types[index].observers.merge(observers) }
+        }
+    }
+}
+
+extension ObserverFactCollector {
+    static let applicationDelegates: Set<String> = [
+        "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate",
+    ]
+
+    /// A singleton (a static property initialized with the type itself) or an app delegate.
+    static func livesForTheApp(_ type: Int, _ source: TokenizedSource, _ outline: Outline) -> Bool {
+        let declaration = outline.types[type]
+        if declaration.inheritance.contains(where: { applicationDelegates.contains($0) }) { return true }
+        guard declaration.kind == .class || declaration.kind == .actor else { return false }
+        let hash = source.nameHash(declaration.nameToken)
+        return outline.properties.contains { property in
+            guard property.owner == type, property.isStatic, let initializer = property.initializer else { return false }
+            let first = initializer.lowerBound
+            let constructsSelf = source.nameHash(first) == hash || source.isWord(first, "Self")
+                || (source.kind(first) == .period && source.isWord(first + 1, "init"))
+            return constructsSelf && source.kind(first + (source.kind(first) == .period ? 2 : 1)) == .leftParen
         }
     }
 }

@@ -395,11 +395,12 @@ struct ObserverAnalysisBuilder {
         if source.isWord(callee, "addObserver") {
             guard !hasLabel(call, "forKeyPath") else { return nil }
             if let forName = argument(call, "forName") {
-                guard let handler = handlerClosure(call) else { return nil }
+                // The handler may be a closure literal or a function value (`using: handler`).
+                guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
                 form = .block
                 name = forName.value
                 object = argument(call, "object")?.value
-                closure = handler
+                closure = handlerClosure(call)
             } else if let selectorName = argument(call, "name"), hasLabel(call, "selector") {
                 form = .selector
                 name = selectorName.value

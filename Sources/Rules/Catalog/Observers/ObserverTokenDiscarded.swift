@@ -12,7 +12,8 @@ public struct ObserverTokenDiscarded: Rule {
         dropped, the block stays registered for the life of the process, runs once more for every extra \
         registration and keeps alive whatever it captures. The iOS 26 `addObserver(of:for:using:)` works the \
         other way round: its `ObservationToken` ends the observation when released, so a dropped token means \
-        the handler never runs, and so does a Combine `.sink` whose `AnyCancellable` is not stored.
+        the handler never runs, and so does a Combine `.sink` whose `AnyCancellable` is not stored. Block \
+        observers of singletons and application delegates, which live as long as the app, are not reported.
         """,
         fix: "Keep the token in a property (or a collection of tokens) and pass it to `removeObserver(_:)` when the observer is no longer needed; keep Combine subscriptions with `.store(in: &cancellables)`.",
         triggering: [
@@ -124,6 +125,17 @@ public struct ObserverTokenDiscarded: Rule {
             }
             """),
             RuleExample("""
+            @main
+            final class AppDelegate: UIResponder, UIApplicationDelegate {
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: .main) { _ in
+                        Settings.reload()
+                    }
+                    return true
+                }
+            }
+            """),
+            RuleExample("""
             final class ComposerViewController: UIViewController {
                 private var observation: ObservationToken?
                 func observe(on screen: UIScreen) {
@@ -159,6 +171,10 @@ public struct ObserverTokenDiscarded: Rule {
             let nameText = analysis.snippet(name)
             switch registration.form {
             case .block:
+                if let typeName = analysis.typeName(ofType: registration.type),
+                   analysis.project.observerFacts(of: typeName).livesForTheApp {
+                    continue
+                }
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(registration.callee),
                     message: "The token of `addObserver(forName: \(nameText), …)` is thrown away: the block observer can never be removed and keeps running",
