@@ -7,8 +7,11 @@ public enum RuleRegistry {
         KeyboardFrameBeginKey.self,
         // Observers
         ObserverTokenDiscarded.self,
+        ObserverCapturesSelfStrongly.self,
         KeyboardObserverObjectFilter.self,
         RemoveObserverSelfForBlockObservers.self,
+        KeyboardHideNotHandled.self,
+        KeyboardDidShowForLayout.self,
         ObserverTokenNeverRemoved.self,
     ]
 

@@ -451,32 +451,30 @@ struct ObserverAnalysisBuilder {
             method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
     }
 
+    /// The `sink`/`assign` that ends the operator chain after keyboard publisher `call`
+    /// (`publisher(for:)…​.receive(on:).sink { … }.store(in: &bag)`).
     func subscription(_ call: CallSite, _ index: Int) -> KeyboardSubscription? {
-        guard source.wordIndex(call.callee, in: ["sink", "assign"]) != nil, let receiver = call.receiver else {
-            return nil
-        }
-        var publisher: Int?
-        for index in receiver where source.isWord(index, "publisher") && callAtCallee[index] != nil {
-            let publisherCall = calls[callAtCallee[index]!]
-            guard let open = publisherCall.openParen, let close = publisherCall.closeParen else { continue }
-            if ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil }) {
-                publisher = index
+        guard source.isWord(call.callee, "publisher"), let open = call.openParen, let close = call.closeParen,
+              ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil })
+        else { return nil }
+        var cursor = call.end
+        var subscriber: Int?
+        var result: ResultUse?
+        var steps = 0
+        while steps < 64, source.kind(cursor + 1) == .period {
+            steps += 1
+            guard let next = callAtCallee[cursor + 2] else {
+                // A property in the chain (`.publisher`): step over it.
+                if source.kind(cursor + 2) == .identifier { cursor += 2; continue }
                 break
             }
-        }
-        guard let publisher else { return nil }
-        // `.store(in: &bag)` after the subscriber keeps it.
-        var result: ResultUse?
-        var cursor = call.end
-        var steps = 0
-        while steps < 16, source.kind(cursor + 1) == .period, let next = callAtCallee[cursor + 2] {
-            steps += 1
             let nextCall = calls[next]
-            if source.isWord(nextCall.callee, "store"), let target = argument(nextCall, "in") {
+            if subscriber == nil, source.wordIndex(nextCall.callee, in: ["sink", "assign"]) != nil {
+                subscriber = next
+            } else if subscriber != nil, source.isWord(nextCall.callee, "store"), let target = argument(nextCall, "in") {
                 var start = target.value.lowerBound
                 if source.kind(start) == .prefixAmpersand { start += 1 }
-                let names = ExpressionBounds.chainNames(source, start..<target.value.upperBound)
-                if let last = names.last {
+                if let last = ExpressionBounds.chainNames(source, start..<target.value.upperBound).last {
                     result = .storedInProperty(property: last, site: nextCall.callee..<(nextCall.callee + 1))
                 } else {
                     result = .passedOn
@@ -484,9 +482,11 @@ struct ObserverAnalysisBuilder {
             }
             cursor = nextCall.end
         }
+        guard let subscriber else { return nil }
         let start = ExpressionBounds.chainStart(source, endingAt: call.callee)
+        let subscriberCall = calls[subscriber]
         return KeyboardSubscription(
-            subscriber: call.callee, call: index, publisher: publisher,
+            subscriber: subscriberCall.callee, call: subscriber, publisher: call.callee,
             result: result ?? resultUse(start: start, end: cursor),
             method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
     }

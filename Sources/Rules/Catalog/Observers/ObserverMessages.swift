@@ -63,3 +63,14 @@ extension LifecyclePhase {
         }
     }
 }
+
+extension FileAnalysis {
+    /// `scrollView.contentInset` for a layout write, `view.layoutIfNeeded()` for a layout call.
+    func layoutDescription(at token: Int) -> String {
+        if let call = call(at: token) {
+            return "`\(snippet(call.start..<(call.callee + 1)))()`"
+        }
+        let start = ExpressionBounds.chainStart(source, endingAt: token)
+        return "`\(snippet(start..<(token + 1)))`"
+    }
+}
