@@ -541,7 +541,7 @@ struct ObserverAnalysisBuilder {
             switch outline.scopes[scope].kind {
             case .closure(let closure):
                 let description = outline.closures[closure]
-                let matches = description.parameters.contains { source.sameSpelling($0, index) }
+                let matches = description.parameters.contains { source.nameHash($0) == source.nameHash(index) }
                     || (description.inToken == nil && source.text(at: index) == "$0")
                 if matches, let call = description.call, source.isWord(calls[call].callee, "forEach"),
                    let receiver = calls[call].receiver {
@@ -549,7 +549,7 @@ struct ObserverAnalysisBuilder {
                 }
                 if matches { return nil }
             case .block(let keyword) where source.isWord(keyword, "for"):
-                if source.sameSpelling(keyword + 1, index), source.isWord(keyword + 2, "in") {
+                if source.nameHash(keyword + 1) == source.nameHash(index), source.isWord(keyword + 2, "in") {
                     return arrayElements((keyword + 3)..<outline.scopes[scope].open)
                 }
             case .function, .type:
@@ -628,7 +628,8 @@ struct ObserverAnalysisBuilder {
         guard let scope = outline.executableScope(at: name) else { return .passedOn }
         let body = outline.scopes[scope].body
         var used = false
-        for index in (name + 1)..<body.upperBound where source.sameSpelling(index, name) && source.kind(index - 1) != .period {
+        for index in (name + 1)..<body.upperBound where source.kind(index) == .identifier && source.nameHash(index) == source.nameHash(name)
+            && source.kind(index - 1) != .period {
             used = true
             let before = index - 1
             if source.kind(before) == .equal, ExpressionBounds.end(source, from: index) == index + 1,
@@ -677,7 +678,7 @@ struct ObserverAnalysisBuilder {
                     break
                 }
                 if case .closure(let closure) = outline.scopes[each].kind,
-                   outline.closures[closure].parameters.contains(where: { source.sameSpelling($0, name) }) {
+                   outline.closures[closure].parameters.contains(where: { source.nameHash($0) == source.nameHash(name) }) {
                     return nil
                 }
                 current = outline.scopes[each].parent

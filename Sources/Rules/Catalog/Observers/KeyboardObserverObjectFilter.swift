@@ -164,9 +164,9 @@ public struct KeyboardObserverObjectFilter: Rule {
             steps += 1
             switch analysis.outline.scopes[scope].kind {
             case .function(let function):
-                return analysis.outline.functions[function].parameters.contains { analysis.source.sameSpelling($0.nameToken, token) }
+                return analysis.outline.functions[function].parameters.contains { analysis.source.nameHash($0.nameToken) == analysis.source.nameHash(token) }
             case .closure(let closure):
-                if analysis.outline.closures[closure].parameters.contains(where: { analysis.source.sameSpelling($0, token) }) {
+                if analysis.outline.closures[closure].parameters.contains(where: { analysis.source.nameHash($0) == analysis.source.nameHash(token) }) {
                     return true
                 }
             default:
