@@ -26,6 +26,7 @@ public enum RuleRegistry {
         ObserverCapturesSelfStrongly.self,
         ObserverTokenNeverRemoved.self,
         RemoveObserverSelfForBlockObservers.self,
+        ObserverRemovedGreedily.self,
         KeyboardObserverLifecycleUnbalanced.self,
         KeyboardHideNotHandled.self,
         KeyboardDidShowForLayout.self,

@@ -5,6 +5,10 @@ import Lexer
 public struct SetupRegistration: Sendable, Hashable {
     public let keys: [NotificationKey]
     public let location: FactLocation
+    /// The name as messages show it (`keyboardWillShowNotification`, `.didRefresh`).
+    public let displayName: String
+    /// The method that adds it (`viewDidLoad`, `init`, or a helper they call).
+    public let methodName: String
 }
 
 /// What one type (declaration and extensions, in every file) does with notification
@@ -65,7 +69,9 @@ enum ObserverFactCollector {
                 if phases.contains(.setup) {
                     byName[name, default: ObserverTypeFacts()].setupRegistrations.append(SetupRegistration(
                         keys: registration.keys,
-                        location: FactLocation(path: path, range: source.byteRange(registration.callee..<(registration.callee + 1)))))
+                        location: FactLocation(path: path, range: source.byteRange(registration.callee..<(registration.callee + 1))),
+                        displayName: displayName(registration, source),
+                        methodName: registration.method.map { outline.functions[$0].name } ?? "init"))
                 }
             }
             if phases.contains(where: \.isAppear) {
@@ -109,6 +115,15 @@ enum ObserverFactCollector {
 }
 
 extension ObserverFactCollector {
+    /// The keyboard notification's member, else the name argument as written.
+    static func displayName(_ registration: ObserverRegistration, _ source: TokenizedSource) -> String {
+        guard let name = registration.name else { return "notification" }
+        for index in name where KeyboardVocabulary.notification(source, at: index) != nil {
+            return source.text(at: index)
+        }
+        return source.text(spanning: name)
+    }
+
     static let applicationDelegates: Set<String> = [
         "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate",
     ]
