@@ -31,6 +31,7 @@ public enum RuleRegistry {
         KeyboardHideNotHandled.self,
         KeyboardDidShowForLayout.self,
         KeyboardObserverObjectFilter.self,
+        KeyboardNotificationTaskNotCancelled.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

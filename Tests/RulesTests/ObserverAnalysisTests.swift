@@ -162,3 +162,29 @@ final class ObserverLifetimeTests: XCTestCase {
         XCTAssertFalse(project.observerFacts(of: "Config").livesForTheApp)
     }
 }
+
+final class NotificationTaskTests: XCTestCase {
+    func testTasksAroundKeyboardSequences() {
+        let analysis = analyze("""
+        final class ChatViewController: UIViewController {
+            var task: Task<Void, Never>?
+            func start() {
+                Task { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardWillShowNotification) {} }
+                task = Task.detached { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardWillHideNotification) {} }
+                Task { for await _ in NotificationCenter.default.notifications(named: UIApplication.didBecomeActiveNotification) {} }
+            }
+            func watch() async {
+                for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardDidShowNotification) {}
+            }
+        }
+        """)
+        let tasks = analysis.observers.tasks
+        XCTAssertEqual(tasks.map { analysis.source.text(at: $0.task) }, ["Task", "Task"])
+        XCTAssertEqual(tasks.map(\.result).first, .discarded)
+        if case .storedInProperty(let property, _) = tasks[1].result {
+            XCTAssertEqual(analysis.source.text(at: property), "task")
+        } else {
+            XCTFail("the detached task is stored in `task`")
+        }
+    }
+}

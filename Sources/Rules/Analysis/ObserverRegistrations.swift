@@ -114,7 +114,7 @@ public struct ObserverRemoval: Sendable {
 /// An unstructured `Task { … }` (or `Task.detached`) around `for await … in
 /// notifications(named:)` of a keyboard notification.
 public struct NotificationTask: Sendable {
-    /// The `Task` token (`detached` for `Task.detached`).
+    /// The `Task` token (of `Task.detached` too).
     public let task: Int
     /// The `notifications` registration's index in `ObserverAnalysis.registrations`.
     public let registration: Int
@@ -360,7 +360,8 @@ struct ObserverAnalysisBuilder {
                     let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
                         || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
                     if isTask {
-                        tasks.append(NotificationTask(task: site.callee, registration: index,
+                        let task = site.receiver.map { $0.upperBound - 1 } ?? site.callee
+                        tasks.append(NotificationTask(task: task, registration: index,
                                                       result: resultUse(start: site.start, end: site.end)))
                         break
                     }
