@@ -618,8 +618,35 @@ struct ObserverAnalysisBuilder {
             }
             return .passedOn
         default:
-            if startsStatement(start), endsStatement(end) { return .discarded }
+            if startsStatement(start), endsStatement(end) {
+                return isImplicitReturn(start: start, end: end) ? .passedOn : .discarded
+            }
             return .passedOn
+        }
+    }
+
+    /// The only expression of a body whose value is returned without `return`: a function
+    /// with a result type, a getter, a closure called right away or mapped
+    /// (`names.map { center.addObserver(forName: $0, …) }`).
+    func isImplicitReturn(start: Int, end: Int) -> Bool {
+        guard let scope = outline.scope(at: start), outline.scopes[scope].close == end + 1 else { return false }
+        let body = outline.scopes[scope]
+        switch body.kind {
+        case .function(let function):
+            return body.open == start - 1 && outline.functions[function].returnType != nil
+        case .property, .accessor(_, .get):
+            return body.open == start - 1
+        case .closure(let closure):
+            let description = outline.closures[closure]
+            guard body.open == start - 1 || description.inToken == start - 1
+                    || description.captureList?.upperBound == start else { return false }
+            guard let call = description.call else {
+                // `{ … }()`: the closure is called where it stands.
+                return source.kind(body.close + 1) == .leftParen
+            }
+            return source.wordIndex(calls[call].callee, in: ["map", "compactMap", "flatMap", "reduce"]) != nil
+        default:
+            return false
         }
     }
 

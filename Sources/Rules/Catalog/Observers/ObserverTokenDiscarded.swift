@@ -93,6 +93,20 @@ public struct ObserverTokenDiscarded: Rule {
             }
             """),
             RuleExample("""
+            final class KeyboardObservers {
+                private lazy var tokens: [NSObjectProtocol] = names.map { name in
+                    NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in }
+                }
+                private lazy var hideToken: NSObjectProtocol = {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { _ in }
+                }()
+                func observeShow() -> NSObjectProtocol {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in }
+                }
+                deinit { (tokens + [hideToken]).forEach(NotificationCenter.default.removeObserver) }
+            }
+            """),
+            RuleExample("""
             final class Coordinator {
                 func start(tokens: inout [NSObjectProtocol]) {
                     let token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: nil) { _ in }
