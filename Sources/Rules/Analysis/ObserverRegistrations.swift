@@ -600,6 +600,8 @@ struct ObserverAnalysisBuilder {
                 return .passedOn
             }
             if let binding = bindings.first(where: { $0.value?.lowerBound == start }) {
+                // `let _ = …` drops the value like `_ = …`.
+                if source.isWord(binding.nameToken, "_") { return .discarded }
                 return localUse(binding.nameToken)
             }
             if let property = outline.properties.first(where: { $0.initializer?.lowerBound == start }) {

@@ -135,6 +135,15 @@ public struct KeyboardHideNotHandled: Rule {
             }
             """]),
             RuleExample("""
+            extension UIViewController {
+                func observeKeyboardShow() -> NSObjectProtocol {
+                    return NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] _ in
+                        self?.view.setNeedsLayout()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
             final class BoardViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
@@ -164,6 +173,8 @@ public struct KeyboardHideNotHandled: Rule {
         for registration in analysis.observers.registrations where registration.isKeyboard && !registration.onLocalCenter {
             guard registration.events.contains(where: \.isShow),
                   let typeName = analysis.typeName(ofType: registration.type),
+                  // A helper in an extension of a UIKit type serves types the rule cannot see.
+                  analysis.project.types[typeName]?.isDeclared ?? false,
                   !analysis.project.usesKeyboardLayoutGuide(typeName),
                   !handlesRestore(analysis, typeName) else { continue }
             for root in analysis.handlers(of: registration) {

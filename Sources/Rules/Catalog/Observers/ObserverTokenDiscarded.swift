@@ -32,6 +32,8 @@ public struct ObserverTokenDiscarded: Rule {
                 init() {
                     _ = NotificationCenter.default.↓addObserver(forName: UIApplication.didEnterBackgroundNotification,
                                                                object: nil, queue: nil, using: { _ in Self.flush() })
+                    let _ = NotificationCenter.default.↓addObserver(forName: UIApplication.willTerminateNotification,
+                                                                   object: nil, queue: nil, using: { _ in Self.flush() })
                 }
             }
             """),
