@@ -95,17 +95,21 @@ enum ObserverFactCollector {
         for (name, hashes) in analysis.removedNames {
             byName[name, default: ObserverTypeFacts()].removedNames.formUnion(hashes)
         }
-        for (typeIndex, type) in outline.types.enumerated() {
-            let extent = type.extent.clamped(to: 0..<source.code.count)
-            var events = Set<KeyboardEvent>()
-            for index in extent where source.kind(index) == .identifier {
-                let event = KeyboardVocabulary.notification(source, at: index) ?? KeyboardVocabulary.message(source, at: index)
-                guard let event, outline.enclosingType(at: index) == typeIndex else { continue }
-                events.insert(event)
+        // One pass over the file: each keyboard name counts for its innermost type.
+        if KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes) {
+            for index in source.code.indices where source.kind(index) == .identifier {
+                guard let event = KeyboardVocabulary.notification(source, at: index)
+                        ?? KeyboardVocabulary.message(source, at: index),
+                      let type = outline.enclosingType(at: index) else { continue }
+                byName[outline.types[type].simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
             }
-            if !events.isEmpty { byName[type.simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.formUnion(events) }
         }
-        for (typeIndex, type) in outline.types.enumerated() where livesForTheApp(typeIndex, source, outline) {
+        var staticProperties: [Int: [Int]] = [:]
+        for (index, property) in outline.properties.enumerated() where property.isStatic && property.initializer != nil {
+            if let owner = property.owner { staticProperties[owner, default: []].append(index) }
+        }
+        for (typeIndex, type) in outline.types.enumerated()
+        where livesForTheApp(typeIndex, staticProperties[typeIndex] ?? [], source, outline) {
             byName[type.simpleName, default: ObserverTypeFacts()].livesForTheApp = true
         }
         for index in facts.types.indices {
@@ -129,13 +133,14 @@ extension ObserverFactCollector {
     ]
 
     /// A singleton (a static property initialized with the type itself) or an app delegate.
-    static func livesForTheApp(_ type: Int, _ source: TokenizedSource, _ outline: Outline) -> Bool {
+    static func livesForTheApp(_ type: Int, _ staticProperties: [Int], _ source: TokenizedSource,
+                               _ outline: Outline) -> Bool {
         let declaration = outline.types[type]
         if declaration.inheritance.contains(where: { applicationDelegates.contains($0) }) { return true }
         guard declaration.kind == .class || declaration.kind == .actor else { return false }
         let hash = source.nameHash(declaration.nameToken)
-        return outline.properties.contains { property in
-            guard property.owner == type, property.isStatic, let initializer = property.initializer else { return false }
+        return staticProperties.contains { index in
+            guard let initializer = outline.properties[index].initializer else { return false }
             let first = initializer.lowerBound
             let constructsSelf = source.nameHash(first) == hash || source.isWord(first, "Self")
                 || (source.kind(first) == .period && source.isWord(first + 1, "init"))
