@@ -3,7 +3,7 @@ import Lexer
 @testable import Rules
 
 final class ObserverAnalysisTests: XCTestCase {
-    func testRegistrationFormsKeysAndResults() {
+    func testRegistrationKindsKeysAndTokenStores() {
         let analysis = analyze("""
         final class ChatViewController: UIViewController {
             var token: NSObjectProtocol?
@@ -24,13 +24,13 @@ final class ObserverAnalysisTests: XCTestCase {
             @objc func show(_ n: Notification) {}
         }
         """)
-        let registrations = analysis.observers.registrations
-        XCTAssertEqual(registrations.map(\.form), [.selector, .block, .block, .block, .typedMessage, .block, .publisher, .publisher])
+        let registrations = analysis.observers.registered
+        XCTAssertEqual(registrations.map(\.kind), [.selector, .block, .block, .block, .typedMessage, .block, .publisher, .publisher])
         XCTAssertEqual(registrations[0].events, [.willShow])
         XCTAssertEqual(registrations[3].events, [.didHide])
         XCTAssertEqual(registrations[4].events, [.willHide])
         XCTAssertEqual(registrations[1].keys, [.named(NameHash.of("didBecomeActiveNotification"))])
-        func describe(_ use: ResultUse) -> String {
+        func describe(_ use: TokenStore) -> String {
             switch use {
             case .discarded: "discarded"
             case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
@@ -38,7 +38,7 @@ final class ObserverAnalysisTests: XCTestCase {
             case .passedOn: "passed"
             }
         }
-        XCTAssertEqual(registrations.map { describe($0.result) },
+        XCTAssertEqual(registrations.map { describe($0.store) },
                        ["passed", "property token", "property tokens", "discarded", "discarded", "local local", "passed", "passed"])
         XCTAssertEqual(analysis.observers.subscriptions.map { describe($0.result) }, ["property bag", "discarded"])
         XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline.functions[$0].nameToken } ?? 0) == "viewDidLoad" })
@@ -67,7 +67,7 @@ final class ObserverAnalysisTests: XCTestCase {
         let removals = analysis.observers.removals
         XCTAssertEqual(removals.count, 5)
         XCTAssertEqual(removals[0].keys, [.keyboard(.willShow), .keyboard(.willHide)])
-        XCTAssertEqual(removals[1].keys, [.named(NameHash.of("didBecomeActiveNotification"))])
+        XCTAssertEqual(removals[1].keys, [], "other names through a loop variable are not resolved")
         XCTAssertTrue(removals[0].removesSelf)
         XCTAssertFalse(removals[2].removesSelf)
         XCTAssertTrue(removals[3].removesSelf)
@@ -135,7 +135,7 @@ final class ObserverAnalysisTests: XCTestCase {
             NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in }
         }
         """)
-        XCTAssertEqual(test.observers.registrations.map(\.onLocalCenter), [true, false])
+        XCTAssertEqual(test.observers.registered.map(\.onLocalCenter), [true, false])
     }
 
     func testNoCrashOnTruncatedCode() {

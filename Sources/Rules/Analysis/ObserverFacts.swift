@@ -58,11 +58,11 @@ enum ObserverFactCollector {
                         into facts: inout FileFacts) {
         var byName: [String: ObserverTypeFacts] = [:]
         let path = source.file.path
-        for registration in analysis.registrations {
+        for registration in analysis.registered {
             guard let type = registration.type else { continue }
             let name = outline.types[type].simpleName
             let phases = analysis.phases(ofMethod: registration.method)
-            if registration.form == .selector, let observer = registration.observer, observer.count == 1,
+            if registration.kind == .selector, let observer = registration.observer, observer.count == 1,
                source.isWord(observer.lowerBound, "self") {
                 byName[name, default: ObserverTypeFacts()].registersSelectorObserver = true
                 byName[name, default: ObserverTypeFacts()].selectorKeys.formUnion(registration.keys)
@@ -120,7 +120,7 @@ enum ObserverFactCollector {
 
 extension ObserverFactCollector {
     /// The keyboard notification's member, else the name argument as written.
-    static func displayName(_ registration: ObserverRegistration, _ source: TokenizedSource) -> String {
+    static func displayName(_ registration: RegisteredObserver, _ source: TokenizedSource) -> String {
         guard let name = registration.name else { return "notification" }
         for index in name where KeyboardVocabulary.notification(source, at: index) != nil {
             return source.text(at: index)

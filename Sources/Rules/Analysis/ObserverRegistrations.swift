@@ -13,9 +13,11 @@ public enum NotificationKey: Sendable, Hashable {
     }
 }
 
-/// What the code does with the value a registration returns (a block observer's token, an
-/// `ObservationToken`, a Combine `AnyCancellable`, a `Task`).
-public enum ResultUse: Sendable, Hashable {
+/// Where the value a registration returns ends up (a block observer's token, an
+/// `ObservationToken`, a Combine `AnyCancellable`, a `Task`). Finer than
+/// `ObserverRegistration.ResultUse`: it names the property that keeps the value, so that
+/// removals and cancellations of that property can be matched with it.
+public enum TokenStore: Sendable, Hashable {
     /// A statement of its own, or `_ = …`: nobody can remove or cancel it.
     case discarded
     /// Assigned to a property of the enclosing type or added to a collection property.
@@ -55,16 +57,13 @@ public enum LifecyclePhase: Sendable, Hashable {
     public var isDisappear: Bool { self == .willDisappear || self == .didDisappear }
 }
 
-/// One registration with a notification center: `addObserver(_:selector:name:object:)`,
-/// `addObserver(forName:object:queue:using:)`, iOS 26 `addObserver(of:for:using:)`,
-/// `publisher(for:object:)`, `notifications(named:object:)` or RxSwift's
-/// `rx.notification(_:object:)`. Any notification, not only keyboard ones.
-public struct ObserverRegistration: Sendable {
-    public enum Form: Sendable, Hashable {
-        case selector, block, typedMessage, publisher, asyncSequence, rxNotification
-    }
-
-    public let form: Form
+/// A registration of `FileAnalysis.registrations` with what the observer rules need on top:
+/// the names it observes (keyboard or not), its handler closure, its observer argument,
+/// where its token is kept, and the method and type it lives in.
+public struct RegisteredObserver: Sendable {
+    /// Index into `FileAnalysis.registrations`.
+    public let registration: Int
+    public let kind: ObserverRegistration.Kind
     /// Index into `FileAnalysis.calls`.
     public let call: Int
     /// The `addObserver`/`publisher`/`notifications`/`notification` name token.
@@ -77,7 +76,7 @@ public struct ObserverRegistration: Sendable {
     public let object: Range<Int>?
     /// The selector form's observer argument (`self`).
     public let observer: Range<Int>?
-    /// The handler closure of the block and typed forms.
+    /// The handler closure of the block and typed forms, when it is a closure literal.
     public let closure: Int?
     /// Registered on a `NotificationCenter()` made by the code itself (a test double), not
     /// on a shared center.
@@ -86,8 +85,8 @@ public struct ObserverRegistration: Sendable {
     public let method: Int?
     /// The type whose body contains the registration.
     public let type: Int?
-    /// What happens to the returned token; `.passedOn` for forms that return nothing.
-    public let result: ResultUse
+    /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
+    public let store: TokenStore
 
     public var events: [KeyboardEvent] { keys.compactMap(\.keyboardEvent) }
     public var isKeyboard: Bool { keys.contains { $0.keyboardEvent != nil } }
@@ -116,10 +115,10 @@ public struct ObserverRemoval: Sendable {
 public struct NotificationTask: Sendable {
     /// The `Task` token (of `Task.detached` too).
     public let task: Int
-    /// The `notifications` registration's index in `ObserverAnalysis.registrations`.
+    /// The `notifications` registration's index in `ObserverAnalysis.registered`.
     public let registration: Int
     /// What happens to the task handle.
-    public let result: ResultUse
+    public let result: TokenStore
 }
 
 /// `.sink`/`.assign` ending a Combine chain on a keyboard `publisher(for:)`.
@@ -130,7 +129,7 @@ public struct KeyboardSubscription: Sendable {
     /// The `publisher` name token of the keyboard publisher.
     public let publisher: Int
     /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
-    public let result: ResultUse
+    public let result: TokenStore
     public let method: Int?
     public let type: Int?
 }
@@ -139,7 +138,7 @@ public struct KeyboardSubscription: Sendable {
 /// observer rules ask about them (lifecycle phase of a method, what a type removes or
 /// cancels). Built once per file.
 public struct ObserverAnalysis: Sendable {
-    public let registrations: [ObserverRegistration]
+    public let registered: [RegisteredObserver]
     public let removals: [ObserverRemoval]
     public let subscriptions: [KeyboardSubscription]
     public let tasks: [NotificationTask]
@@ -199,8 +198,8 @@ extension FileAnalysis {
     /// Handlers whose registration is `registration`: its closure, the selector's method,
     /// the closures of a publisher chain; the functions they reach are linked through
     /// `rootHandler(of:)`.
-    public func handlers(of registration: ObserverRegistration) -> [Int] {
-        switch registration.form {
+    public func handlers(of registration: RegisteredObserver) -> [Int] {
+        switch registration.kind {
         case .block, .typedMessage:
             guard let closure = registration.closure else { return [] }
             let scope = outline.closures[closure].scope
@@ -222,8 +221,8 @@ extension FileAnalysis {
     }
 
     /// The method name inside `#selector(…)` of a selector registration.
-    public func selectorName(_ registration: ObserverRegistration) -> Int? {
-        guard registration.form == .selector, let argument = argument(calls[registration.call], "selector") else {
+    public func selectorName(_ registration: RegisteredObserver) -> Int? {
+        guard registration.kind == .selector, let argument = argument(calls[registration.call], "selector") else {
             return nil
         }
         for index in argument.value where source.isWord(index, "selector") && source.kind(index - 1) == .pound {
@@ -273,11 +272,14 @@ struct ObserverAnalysisBuilder {
     let assignments: [Assignment]
     let bindings: [LocalBinding]
     let callAtCallee: [Int: Int]
+    /// `FileAnalysis.registrations`: the shared list of registration calls this builds on.
+    let shared: [ObserverRegistration]
     var assignmentAtOperator: [Int: Int] = [:]
     var callAtOpenParen: [Int: Int] = [:]
 
     init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
-         bindings: [LocalBinding], callAtCallee: [Int: Int]) {
+         bindings: [LocalBinding], callAtCallee: [Int: Int], registrations: [ObserverRegistration]) {
+        self.shared = registrations
         self.source = source
         self.outline = outline
         self.calls = calls
@@ -291,11 +293,13 @@ struct ObserverAnalysisBuilder {
     }
 
     func build() -> ObserverAnalysis {
-        var registrations: [ObserverRegistration] = []
+        var registered: [RegisteredObserver] = []
         var removals: [ObserverRemoval] = []
         var subscriptions: [KeyboardSubscription] = []
+        for index in shared.indices {
+            if let observer = registeredObserver(index) { registered.append(observer) }
+        }
         for (index, call) in calls.enumerated() {
-            if let registration = registration(call, index) { registrations.append(registration) }
             if source.isWord(call.callee, "removeObserver"), !hasLabel(call, "forKeyPath") {
                 removals.append(removal(call, index))
             }
@@ -340,16 +344,16 @@ struct ObserverAnalysisBuilder {
                 .append(method(containing: assignment.op))
         }
         return ObserverAnalysis(
-            registrations: registrations, removals: removals, subscriptions: subscriptions,
-            tasks: notificationTasks(registrations),
+            registered: registered, removals: removals, subscriptions: subscriptions,
+            tasks: notificationTasks(registered),
             removedNames: removedNames, cancelledNames: cancelledNames, phasesOfMethod: lifecyclePhases())
     }
 
     /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
-    func notificationTasks(_ registrations: [ObserverRegistration]) -> [NotificationTask] {
+    func notificationTasks(_ registered: [RegisteredObserver]) -> [NotificationTask] {
         var tasks: [NotificationTask] = []
-        for (index, registration) in registrations.enumerated()
-        where registration.form == .asyncSequence && registration.isKeyboard {
+        for (index, registration) in registered.enumerated()
+        where registration.kind == .asyncSequence && registration.isKeyboard {
             var current = outline.scope(at: registration.callee)
             var steps = 0
             while let scope = current, steps < 256 {
@@ -386,67 +390,56 @@ struct ObserverAnalysisBuilder {
         argument(call, "using")?.closure ?? call.trailingClosures.first?.closure
     }
 
-    func registration(_ call: CallSite, _ index: Int) -> ObserverRegistration? {
-        let callee = call.callee
-        var form: ObserverRegistration.Form
+    /// The details of shared registration `index`. Block and typed observers need a handler
+    /// (`using:` or a trailing closure) to count; KVO `addObserver(_:forKeyPath:…)` never does.
+    func registeredObserver(_ index: Int) -> RegisteredObserver? {
+        let registration = shared[index]
+        let call = calls[registration.call]
+        guard !hasLabel(call, "forKeyPath") else { return nil }
         var name: Range<Int>?
-        var object: Range<Int>?
         var observer: Range<Int>?
         var closure: Int?
-        if source.isWord(callee, "addObserver") {
-            guard !hasLabel(call, "forKeyPath") else { return nil }
-            if let forName = argument(call, "forName") {
-                // The handler may be a closure literal or a function value (`using: handler`).
-                guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
-                form = .block
-                name = forName.value
-                object = argument(call, "object")?.value
-                closure = handlerClosure(call)
-            } else if let selectorName = argument(call, "name"), hasLabel(call, "selector") {
-                form = .selector
-                name = selectorName.value
-                object = argument(call, "object")?.value
-                observer = call.arguments.first.flatMap { $0.label == nil ? $0.value : nil }
-            } else if let message = argument(call, "for"), let handler = handlerClosure(call) {
-                form = .typedMessage
-                name = message.value
-                object = argument(call, "of")?.value
-                closure = handler
-            } else {
-                return nil
-            }
-        } else if source.isWord(callee, "publisher") {
-            guard let first = call.arguments.first, first.label.map({ source.isWord($0, "for") }) ?? false,
-                  source.kind(first.value.lowerBound) != .backslash, call.receiver != nil else { return nil }
-            form = .publisher
+        switch registration.kind {
+        case .block:
+            guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
+            name = argument(call, "forName")?.value
+            closure = handlerClosure(call)
+        case .selector:
+            guard let selectorName = argument(call, "name") else { return nil }
+            name = selectorName.value
+            observer = call.arguments.first.flatMap { $0.label == nil ? $0.value : nil }
+        case .typedMessage:
+            guard let message = argument(call, "for"), let handler = handlerClosure(call) else { return nil }
+            name = message.value
+            closure = handler
+        case .publisher:
+            guard call.receiver != nil, let first = call.arguments.first,
+                  source.kind(first.value.lowerBound) != .backslash else { return nil }
             name = first.value
-            object = argument(call, "object")?.value
-        } else if source.isWord(callee, "notifications") {
-            guard let named = argument(call, "named") else { return nil }
-            form = .asyncSequence
-            name = named.value
-            object = argument(call, "object")?.value
-        } else if source.isWord(callee, "notification"), let receiver = call.receiver,
-                  source.isWord(receiver.upperBound - 1, "rx"), let first = call.arguments.first, first.label == nil {
-            form = .rxNotification
+        case .asyncSequence:
+            name = argument(call, "named")?.value
+        case .rxNotification:
+            guard let first = call.arguments.first, first.label == nil else { return nil }
             name = first.value
-            object = argument(call, "object")?.value
-        } else {
-            return nil
         }
-        let keys = name.map { notificationKeys(of: $0, typedMessage: form == .typedMessage) } ?? []
-        let result: ResultUse = (form == .block || form == .typedMessage)
+        var keys = registration.events.map(NotificationKey.keyboard)
+        if keys.isEmpty, let name { keys = directKeys(name, typedMessage: registration.kind == .typedMessage) }
+        let store: TokenStore = (registration.kind == .block || registration.kind == .typedMessage)
             ? resultUse(start: call.start, end: call.end) : .passedOn
-        return ObserverRegistration(
-            form: form, call: index, callee: callee, name: name, keys: keys, object: object, observer: observer,
-            closure: closure, onLocalCenter: isLocalCenter(call), method: method(containing: callee),
-            type: outline.enclosingType(at: callee), result: result)
+        return RegisteredObserver(
+            registration: index, kind: registration.kind, call: registration.call, callee: call.callee, name: name,
+            keys: keys, object: registration.object, observer: observer, closure: closure,
+            onLocalCenter: isLocalCenter(call), method: method(containing: call.callee),
+            type: outline.enclosingType(at: call.callee), store: store)
     }
 
     func removal(_ call: CallSite, _ index: Int) -> ObserverRemoval {
         let target = call.arguments.first?.value
         let removesSelf = target.map { $0.count == 1 && source.isWord($0.lowerBound, "self") } ?? false
-        let keys = argument(call, "name").map { notificationKeys(of: $0.value, typedMessage: false) }
+        let keys = argument(call, "name").map { name -> [NotificationKey] in
+            let events = KeyboardHandlerFinder.registeredEvents(call, messages: false, source, outline, calls)
+            return events.isEmpty ? directKeys(name.value, typedMessage: false) : events.map(NotificationKey.keyboard)
+        }
         return ObserverRemoval(
             callee: call.callee, call: index, target: target, removesSelf: removesSelf, keys: keys,
             method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
@@ -460,7 +453,7 @@ struct ObserverAnalysisBuilder {
         else { return nil }
         var cursor = call.end
         var subscriber: Int?
-        var result: ResultUse?
+        var result: TokenStore?
         var steps = 0
         while steps < 64, source.kind(cursor + 1) == .period {
             steps += 1
@@ -494,20 +487,9 @@ struct ObserverAnalysisBuilder {
 
     // MARK: Names
 
-    /// The notification names of a name argument. `$0` or a loop variable over an array
-    /// literal (`[a, b].forEach { center.removeObserver(self, name: $0, object: nil) }`)
-    /// stands for the literal's elements.
-    func notificationKeys(of range: Range<Int>, typedMessage: Bool) -> [NotificationKey] {
-        let direct = directKeys(range, typedMessage: typedMessage)
-        if !direct.isEmpty || range.count != 1 { return direct }
-        guard let elements = loopElements(range.lowerBound) else { return [] }
-        var keys: [NotificationKey] = []
-        for element in elements {
-            for key in directKeys(element, typedMessage: typedMessage) where !keys.contains(key) { keys.append(key) }
-        }
-        return keys
-    }
-
+    /// Names spelled in a name argument: a keyboard notification, or the last member of
+    /// another name. A bare `$0` or loop variable shows no name (keyboard names through loops
+    /// come from `KeyboardHandlerFinder.registeredEvents`).
     func directKeys(_ range: Range<Int>, typedMessage: Bool) -> [NotificationKey] {
         var keys: [NotificationKey] = []
         for index in range {
@@ -516,8 +498,7 @@ struct ObserverAnalysisBuilder {
             if let event, !keys.contains(.keyboard(event)) { keys.append(.keyboard(event)) }
         }
         guard keys.isEmpty, !range.isEmpty else { return keys }
-        if range.count == 1, source.kind(range.lowerBound) == .identifier,
-           source.text(at: range.lowerBound).hasPrefix("$") || isLoopVariable(range.lowerBound) {
+        if range.count == 1, source.kind(range.lowerBound) == .identifier, isLoopVariable(range.lowerBound) {
             return []
         }
         if source.kind(range.upperBound - 1) == .rightParen {
@@ -530,65 +511,33 @@ struct ObserverAnalysisBuilder {
         return [.named(source.nameHash(last))]
     }
 
-    func isLoopVariable(_ index: Int) -> Bool { loopElements(index) != nil }
-
-    /// The elements of the array literal that `$0`/a closure parameter of `forEach`, or a
-    /// `for` variable, ranges over.
-    func loopElements(_ index: Int) -> [Range<Int>]? {
+    /// `$0`, a closure parameter or a `for` variable: a name the argument does not spell.
+    func isLoopVariable(_ index: Int) -> Bool {
+        if source.text(at: index).hasPrefix("$") { return true }
         var current = outline.scope(at: index)
         var steps = 0
+        let hash = source.nameHash(index)
         while let scope = current, steps < 64 {
             steps += 1
             switch outline.scopes[scope].kind {
             case .closure(let closure):
-                let description = outline.closures[closure]
-                let matches = description.parameters.contains { source.nameHash($0) == source.nameHash(index) }
-                    || (description.inToken == nil && source.text(at: index) == "$0")
-                if matches, let call = description.call, source.isWord(calls[call].callee, "forEach"),
-                   let receiver = calls[call].receiver {
-                    return arrayElements(receiver)
-                }
-                if matches { return nil }
-            case .block(let keyword) where source.isWord(keyword, "for"):
-                if source.nameHash(keyword + 1) == source.nameHash(index), source.isWord(keyword + 2, "in") {
-                    return arrayElements((keyword + 3)..<outline.scopes[scope].open)
-                }
+                if outline.closures[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
+            case .block(let keyword):
+                if source.isWord(keyword, "for"), source.nameHash(keyword + 1) == hash { return true }
             case .function, .type:
-                return nil
+                return false
             default:
                 break
             }
             current = outline.scopes[scope].parent
         }
-        return nil
-    }
-
-    func arrayElements(_ range: Range<Int>) -> [Range<Int>]? {
-        guard source.kind(range.lowerBound) == .leftSquare,
-              source.partnerIndex(range.lowerBound) == range.upperBound - 1 else { return nil }
-        var elements: [Range<Int>] = []
-        var start = range.lowerBound + 1
-        var cursor = start
-        let close = range.upperBound - 1
-        while cursor < close {
-            if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
-                cursor = end + 1
-                continue
-            }
-            if source.kind(cursor) == .comma {
-                if cursor > start { elements.append(start..<cursor) }
-                start = cursor + 1
-            }
-            cursor += 1
-        }
-        if close > start { elements.append(start..<close) }
-        return elements
+        return false
     }
 
     // MARK: Results
 
     /// What the code does with the value of the expression `start...end`.
-    func resultUse(start: Int, end: Int) -> ResultUse {
+    func resultUse(start: Int, end: Int) -> TokenStore {
         let before = start - 1
         switch source.kind(before) {
         case .equal:
@@ -654,7 +603,7 @@ struct ObserverAnalysisBuilder {
 
     /// A local that holds a token: stored further (`self.token = local`, `tokens.append(local)`),
     /// passed on, or left in the local.
-    func localUse(_ name: Int) -> ResultUse {
+    func localUse(_ name: Int) -> TokenStore {
         guard let scope = outline.executableScope(at: name) else { return .passedOn }
         let body = outline.scopes[scope].body
         var used = false
@@ -676,7 +625,7 @@ struct ObserverAnalysisBuilder {
     }
 
     /// `property.append(x)`, `self.property.insert(x)`: the store into a collection property.
-    func collectionStore(_ call: CallSite) -> ResultUse? {
+    func collectionStore(_ call: CallSite) -> TokenStore? {
         guard source.wordIndex(call.callee, in: ["append", "insert", "update", "formUnion", "add"]) != nil,
               let receiver = call.receiver, let property = propertyName(receiver) else { return nil }
         return .storedInProperty(property: property, site: call.start..<(call.callee + 1))

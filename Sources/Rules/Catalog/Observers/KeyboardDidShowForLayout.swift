@@ -149,7 +149,7 @@ public struct KeyboardDidShowForLayout: Rule {
         let layout = analysis.layoutWorkByRootHandler()
         guard !layout.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations where registration.isKeyboard && !registration.onLocalCenter {
+        for registration in analysis.observers.registered where registration.isKeyboard && !registration.onLocalCenter {
             let events = registration.events
             guard events.allSatisfy({ !$0.isWill }) else { continue }
             for root in analysis.handlers(of: registration) {

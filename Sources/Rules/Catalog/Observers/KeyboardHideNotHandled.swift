@@ -170,7 +170,7 @@ public struct KeyboardHideNotHandled: Rule {
         let layout = analysis.layoutWorkByRootHandler()
         guard !layout.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations where registration.isKeyboard && !registration.onLocalCenter {
+        for registration in analysis.observers.registered where registration.isKeyboard && !registration.onLocalCenter {
             guard registration.events.contains(where: \.isShow),
                   let typeName = analysis.typeName(ofType: registration.type),
                   // A helper in an extension of a UIKit type serves types the rule cannot see.

@@ -158,7 +158,7 @@ public struct KeyboardNotificationTaskNotCancelled: Rule {
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
         for task in analysis.observers.tasks {
-            let registration = analysis.observers.registrations[task.registration]
+            let registration = analysis.observers.registered[task.registration]
             let what = "`\(source.text(at: task.task))` looping over `notifications(named: \(analysis.observedName(registration).filter { $0 != "`" }))`"
             let problem: String
             switch task.result {

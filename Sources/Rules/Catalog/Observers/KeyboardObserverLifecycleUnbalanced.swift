@@ -181,7 +181,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         guard analysis.mentionsKeyboard else { return [] }
         let observers = analysis.observers
         var diagnostics: [Diagnostic] = []
-        for registration in observers.registrations where registration.isKeyboard && !registration.onLocalCenter {
+        for registration in observers.registered where registration.isKeyboard && !registration.onLocalCenter {
             guard let typeName = analysis.typeName(ofType: registration.type),
                   (analysis.project.types[typeName]?.paths.count ?? 1) <= 1 else { continue }
             let phases = observers.phases(ofMethod: registration.method)
@@ -232,11 +232,11 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
 
     /// The methods that remove (or cancel) this registration; nil when the rule cannot tell
     /// what would remove it.
-    func undoingMethods(_ analysis: FileAnalysis, _ registration: ObserverRegistration, _ typeName: String) -> [Int?]? {
+    func undoingMethods(_ analysis: FileAnalysis, _ registration: RegisteredObserver, _ typeName: String) -> [Int?]? {
         let observers = analysis.observers
         let source = analysis.source
         let inType = observers.removals.filter { analysis.typeName(ofType: $0.type) == typeName }
-        switch registration.form {
+        switch registration.kind {
         case .selector:
             guard let observer = registration.observer, observer.count == 1,
                   source.isWord(observer.lowerBound, "self") else { return nil }
@@ -244,7 +244,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
                 removal.removesSelf && (removal.keys.map { !Set($0).isDisjoint(with: registration.keys) } ?? true)
             }.map(\.method)
         case .block:
-            guard case .storedInProperty(let property, _) = registration.result else { return nil }
+            guard case .storedInProperty(let property, _) = registration.store else { return nil }
             let hash = source.nameHash(property)
             return inType.filter { !$0.removesSelf && $0.names.contains(hash) }.map(\.method)
         case .publisher:
@@ -258,7 +258,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
 
     /// An idempotent registration: inside an `if`/`guard`, after a `guard` of its method, or
     /// right after removing the same observer in the same method.
-    func isGuarded(_ analysis: FileAnalysis, _ registration: ObserverRegistration, undo: [Int?]) -> Bool {
+    func isGuarded(_ analysis: FileAnalysis, _ registration: RegisteredObserver, undo: [Int?]) -> Bool {
         guard let method = registration.method, let body = analysis.outline.functions[method].scope else { return true }
         let open = analysis.outline.scopes[body].open
         var current = analysis.outline.scope(at: registration.callee)
@@ -278,10 +278,10 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
     }
 
     /// Whether the type also registers the same names on appear.
-    func isReAddedOnAppear(_ analysis: FileAnalysis, _ registration: ObserverRegistration, _ typeName: String) -> Bool {
+    func isReAddedOnAppear(_ analysis: FileAnalysis, _ registration: RegisteredObserver, _ typeName: String) -> Bool {
         let keys = Set(registration.keys)
         if !analysis.project.observerFacts(of: typeName).appearKeys.isDisjoint(with: keys) { return true }
-        return analysis.observers.registrations.contains { other in
+        return analysis.observers.registered.contains { other in
             analysis.typeName(ofType: other.type) == typeName
                 && analysis.observers.phases(ofMethod: other.method).contains(where: \.isAppear)
                 && !Set(other.keys).isDisjoint(with: keys)

@@ -134,8 +134,8 @@ public struct KeyboardObserverObjectFilter: Rule {
         let analysis = context.analysis
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations where registration.isKeyboard {
-            guard registration.form != .typedMessage, let object = registration.object, !object.isEmpty,
+        for registration in analysis.observers.registered where registration.isKeyboard {
+            guard registration.kind != .typedMessage, let object = registration.object, !object.isEmpty,
                   !Self.isNilOrScreen(source, object), !Self.isParameter(analysis, object) else { continue }
             let objectText = analysis.snippet(object)
             diagnostics.append(Self.metadata.diagnostic(

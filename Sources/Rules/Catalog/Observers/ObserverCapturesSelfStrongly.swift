@@ -186,22 +186,22 @@ public struct ObserverCapturesSelfStrongly: Rule {
         let analysis = context.analysis
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations {
-            guard registration.form == .block || registration.form == .typedMessage, !registration.onLocalCenter,
+        for registration in analysis.observers.registered {
+            guard registration.kind == .block || registration.kind == .typedMessage, !registration.onLocalCenter,
                   let closure = registration.closure, let typeName = classTypeName(analysis, registration.type),
                   !analysis.isInStaticContext(registration.callee),
                   let selfToken = Self.firstStrongSelf(analysis, closure: closure) else { continue }
             let facts = analysis.project.observerFacts(of: typeName)
             guard !facts.livesForTheApp else { continue }
             let holding: String
-            switch registration.result {
+            switch registration.store {
             case .discarded, .storedInLocal:
-                guard registration.form == .block else { continue }
+                guard registration.kind == .block else { continue }
                 holding = "its token is thrown away, so NotificationCenter keeps the closure, and \(typeName) with it, forever"
             case .storedInProperty(let property, _):
                 let hash = source.nameHash(property)
                 let released = facts.removedNamesOutsideDeinit.contains(hash)
-                    || (registration.form == .typedMessage && facts.cancelledNamesOutsideDeinit.contains(hash))
+                    || (registration.kind == .typedMessage && facts.cancelledNamesOutsideDeinit.contains(hash))
                 guard !released else { continue }
                 holding = "its token is kept in `\(source.text(at: property))` and not removed outside deinit, so \(typeName) and the observer keep each other alive"
             case .passedOn:

@@ -28,7 +28,7 @@ extension FileAnalysis {
 
     /// How a message names what a registration observes: the keyboard notification's
     /// member name, else the name argument as written.
-    func observedName(_ registration: ObserverRegistration) -> String {
+    func observedName(_ registration: RegisteredObserver) -> String {
         guard let name = registration.name else { return "the notification" }
         for index in name {
             if KeyboardVocabulary.notification(source, at: index) != nil

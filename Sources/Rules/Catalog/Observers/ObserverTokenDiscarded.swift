@@ -182,10 +182,10 @@ public struct ObserverTokenDiscarded: Rule {
         let analysis = context.analysis
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations where registration.result == .discarded {
+        for registration in analysis.observers.registered where registration.store == .discarded {
             guard !registration.onLocalCenter, let name = registration.name else { continue }
             let nameText = analysis.snippet(name)
-            switch registration.form {
+            switch registration.kind {
             case .block:
                 if let typeName = analysis.typeName(ofType: registration.type),
                    analysis.project.observerFacts(of: typeName).livesForTheApp {
@@ -219,7 +219,7 @@ public struct ObserverTokenDiscarded: Rule {
 
     /// `addObserver(of:for:)` of NotificationCenter: a keyboard message, a `…Message.self`
     /// type, or a receiver that names the center.
-    static func isNotificationCenterMessage(_ analysis: FileAnalysis, _ registration: ObserverRegistration) -> Bool {
+    static func isNotificationCenterMessage(_ analysis: FileAnalysis, _ registration: RegisteredObserver) -> Bool {
         if registration.isKeyboard { return true }
         let source = analysis.source
         if let name = registration.name, name.count >= 3, source.isWord(name.upperBound - 1, "self"),

@@ -172,8 +172,8 @@ public struct ObserverTokenNeverRemoved: Rule {
         let analysis = context.analysis
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
-        for registration in analysis.observers.registrations where registration.form == .block && !registration.onLocalCenter {
-            guard case .storedInProperty(let property, let site) = registration.result,
+        for registration in analysis.observers.registered where registration.kind == .block && !registration.onLocalCenter {
+            guard case .storedInProperty(let property, let site) = registration.store,
                   let typeName = analysis.typeName(ofType: registration.type) else { continue }
             let facts = analysis.project.observerFacts(of: typeName)
             guard !facts.livesForTheApp, !facts.removedNames.contains(source.nameHash(property)) else { continue }

@@ -165,8 +165,8 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
         for removal in observers.removals where removal.removesSelf {
             guard let typeName = analysis.typeName(ofType: removal.type) else { continue }
             // Block registrations of the same type in this file (extensions included).
-            let blocks = observers.registrations.filter {
-                $0.form == .block && !$0.onLocalCenter && analysis.typeName(ofType: $0.type) == typeName
+            let blocks = observers.registered.filter {
+                $0.kind == .block && !$0.onLocalCenter && analysis.typeName(ofType: $0.type) == typeName
             }
             guard !blocks.isEmpty else { continue }
             let hierarchy = [typeName] + analysis.project.superclasses(of: typeName)
@@ -174,7 +174,7 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
             // Tokens removed elsewhere make `removeObserver(self)` redundant, not wrong.
             guard !facts.contains(where: \.removesTokens) else { continue }
             let selectorKeys = facts.reduce(into: Set<NotificationKey>()) { $0.formUnion($1.selectorKeys) }
-            let matched: [ObserverRegistration]
+            let matched: [RegisteredObserver]
             if let keys = removal.keys {
                 guard !keys.isEmpty else { continue }
                 matched = blocks.filter { block in
