@@ -464,6 +464,10 @@ struct ObserverAnalysisBuilder {
             }
             let nextCall = calls[next]
             if subscriber == nil, source.wordIndex(nextCall.callee, in: ["sink", "assign"]) != nil {
+                // `assign(to: &$published)` ties the subscription to the publisher: no cancellable.
+                if let target = argument(nextCall, "to"), source.kind(target.value.lowerBound) == .prefixAmpersand {
+                    return nil
+                }
                 subscriber = next
             } else if subscriber != nil, source.isWord(nextCall.callee, "store"), let target = argument(nextCall, "in") {
                 var start = target.value.lowerBound

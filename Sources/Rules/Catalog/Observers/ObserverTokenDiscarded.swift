@@ -168,6 +168,9 @@ public struct ObserverTokenDiscarded: Rule {
                     NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
                                                            name: UIResponder.keyboardWillShowNotification, object: nil)
                     view.publisher(for: \\.bounds).sink { print($0) }
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .map { ($0.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect)?.height ?? 0 }
+                        .assign(to: &model.$keyboardHeight)
                 }
             }
             """),
