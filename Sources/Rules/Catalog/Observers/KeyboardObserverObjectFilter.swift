@@ -111,6 +111,7 @@ public struct KeyboardObserverObjectFilter: Rule {
             RuleExample("""
             final class SearchViewController: UIViewController {
                 func bind() {
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: .none)
                     subscription = NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification, object: nil)
                         .sink { [weak self] _ in self?.reset() }
                 }
@@ -148,7 +149,9 @@ public struct KeyboardObserverObjectFilter: Rule {
 
     /// `nil`, or an expression that names a screen (`UIScreen.main`, `window?.windowScene?.screen`).
     static func isNilOrScreen(_ source: TokenizedSource, _ range: Range<Int>) -> Bool {
-        if range.count == 1, source.isWord(range.lowerBound, "nil") { return true }
+        // `nil`, `nil as Any?`, `.none`, `Optional.none`.
+        if source.isWord(range.lowerBound, "nil") { return true }
+        if let last = range.last, source.isWord(last, "none"), source.kind(last - 1) == .period { return true }
         return range.contains { index in
             source.kind(index) == .identifier && source.text(at: index).lowercased().contains("screen")
         }
