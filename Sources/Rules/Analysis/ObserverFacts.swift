@@ -32,6 +32,9 @@ public struct ObserverTypeFacts: Sendable {
     public internal(set) var appearKeys: Set<NotificationKey> = []
     /// Keyboard notifications or messages the type's code names anywhere.
     public internal(set) var keyboardEventsMentioned: Set<KeyboardEvent> = []
+    /// Some removal runs in `viewWillDisappear`/`viewDidDisappear` (or a helper they call):
+    /// subclasses' appear-time observers may be removed there.
+    public internal(set) var removesOnDisappear = false
     /// The type lives as long as the app: a singleton (`static let shared = Type()`) or an
     /// application delegate. Its observers never need removing.
     public internal(set) var livesForTheApp = false
@@ -49,6 +52,7 @@ public struct ObserverTypeFacts: Sendable {
         appearKeys.formUnion(other.appearKeys)
         keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
         livesForTheApp = livesForTheApp || other.livesForTheApp
+        removesOnDisappear = removesOnDisappear || other.removesOnDisappear
     }
 }
 
@@ -83,6 +87,9 @@ enum ObserverFactCollector {
             guard let type = removal.type else { continue }
             let name = outline.types[type].simpleName
             if !removal.removesSelf { byName[name, default: ObserverTypeFacts()].removesTokens = true }
+            if analysis.phases(ofMethod: removal.method).contains(where: \.isDisappear) {
+                byName[name, default: ObserverTypeFacts()].removesOnDisappear = true
+            }
             if !isDeinit(removal.method) {
                 byName[name, default: ObserverTypeFacts()].removedNamesOutsideDeinit.formUnion(removal.names)
             }

@@ -157,6 +157,22 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
             }
             """),
             RuleExample("""
+            final class ComposeViewController: KeyboardBaseViewController {
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+            }
+            """, files: ["KeyboardBaseViewController.swift": """
+            class KeyboardBaseViewController: UIViewController {
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self)
+                }
+            }
+            """]),
+            RuleExample("""
             final class TimelineViewController: UIViewController {
                 private var cancellables = Set<AnyCancellable>()
                 override func viewWillAppear(_ animated: Bool) {
@@ -189,6 +205,10 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
             let undoPhases = undo.map { (method: $0, phases: observers.phases(ofMethod: $0)) }
             if phases.contains(where: \.isAppear) {
                 guard !isGuarded(analysis, registration, undo: undo) else { continue }
+                // A project superclass that removes observers on disappear may remove these.
+                guard !analysis.project.superclasses(of: typeName).contains(where: {
+                    analysis.project.observerFacts(of: $0).removesOnDisappear
+                }) else { continue }
                 for appear in [LifecyclePhase.willAppear, .didAppear] where phases.contains(appear) {
                     let mirrors: Set<LifecyclePhase> = appear == .willAppear ? [.willDisappear] : [.willDisappear, .didDisappear]
                     guard !undoPhases.contains(where: { !$0.phases.isDisjoint(with: mirrors) }) else { continue }
