@@ -191,7 +191,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
                   let closure = registration.closure, let typeName = classTypeName(analysis, registration.type),
                   !analysis.isInStaticContext(registration.callee),
                   let selfToken = Self.firstStrongSelf(analysis, closure: closure) else { continue }
-            let facts = analysis.project.observerFacts(of: typeName)
+            let facts = ([typeName] + analysis.project.superclasses(of: typeName))
+                .map { analysis.project.observerFacts(of: $0) }
+                .reduce(into: ObserverTypeFacts()) { $0.merge($1) }
             guard !facts.livesForTheApp else { continue }
             let holding: String
             switch registration.store {

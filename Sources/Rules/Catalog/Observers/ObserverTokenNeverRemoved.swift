@@ -129,6 +129,21 @@ public struct ObserverTokenNeverRemoved: Rule {
             }
             """]),
             RuleExample("""
+            final class ProfileViewController: ObservingViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    keyboardToken = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] n in
+                        self?.show(n)
+                    }
+                }
+            }
+            """, files: ["ObservingViewController.swift": """
+            class ObservingViewController: UIViewController {
+                var keyboardToken: NSObjectProtocol?
+                deinit { keyboardToken.map(NotificationCenter.default.removeObserver) }
+            }
+            """]),
+            RuleExample("""
             final class NotificationTests: XCTestCase {
                 var token: NSObjectProtocol?
                 func testPost() {
@@ -175,8 +190,12 @@ public struct ObserverTokenNeverRemoved: Rule {
         for registration in analysis.observers.registered where registration.kind == .block && !registration.onLocalCenter {
             guard case .storedInProperty(let property, let site) = registration.store,
                   let typeName = analysis.typeName(ofType: registration.type) else { continue }
-            let facts = analysis.project.observerFacts(of: typeName)
-            guard !facts.livesForTheApp, !facts.removedNames.contains(source.nameHash(property)) else { continue }
+            // The type or a project superclass (which may declare the property) removes it.
+            let hierarchy = ([typeName] + analysis.project.superclasses(of: typeName)).map {
+                analysis.project.observerFacts(of: $0)
+            }
+            let hash = source.nameHash(property)
+            guard !hierarchy.contains(where: { $0.livesForTheApp || $0.removedNames.contains(hash) }) else { continue }
             let name = source.text(at: property)
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: site.lowerBound..<(site.lowerBound + 1),
