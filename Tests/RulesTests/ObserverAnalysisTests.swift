@@ -224,3 +224,20 @@ final class ObserverRobustnessTests: XCTestCase {
         }
     }
 }
+
+final class TokenStoreTests: XCTestCase {
+    func testImplicitReturnsAndWildcardBindings() {
+        let analysis = analyze("""
+        final class Observers {
+            lazy var all: [NSObjectProtocol] = names.map { NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { _ in } }
+            lazy var one: NSObjectProtocol = { NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in } }()
+            func make() -> NSObjectProtocol { NotificationCenter.default.addObserver(forName: .b, object: nil, queue: nil) { _ in } }
+            func drop() {
+                let _ = NotificationCenter.default.addObserver(forName: .c, object: nil, queue: nil) { _ in }
+                DispatchQueue.main.async { NotificationCenter.default.addObserver(forName: .d, object: nil, queue: nil) { _ in } }
+            }
+        }
+        """)
+        XCTAssertEqual(analysis.observers.registered.map(\.store), [.passedOn, .passedOn, .passedOn, .discarded, .discarded])
+    }
+}
