@@ -4,15 +4,14 @@ import UIKit
 final class ChatViewController: UIViewController {
     @IBOutlet private var composerBottom: NSLayoutConstraint!
     @IBOutlet private var messagesView: UITableView!
-    private var hideObserver: NSObjectProtocol?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         NotificationCenter.default.addObserver(
             self, selector: #selector(keyboardWillChangeFrame(_:)),
             name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
-        hideObserver = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification,
-                                                              object: nil, queue: .main) { _ in
+        NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification,
+                                               object: nil, queue: .main) { _ in
             self.messagesView.contentInset = .zero
         }
     }
