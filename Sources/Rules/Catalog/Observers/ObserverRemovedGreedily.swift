@@ -186,7 +186,8 @@ public struct ObserverRemovedGreedily: Rule {
             let path = registration.location.path == analysis.source.file.path ? nil : registration.location.path
             let place: String
             if let path {
-                place = "\(owner).\(registration.methodName) (\(path))"
+                let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                place = "\(owner).\(registration.methodName) (\(fileName))"
             } else {
                 let line = analysis.source.file.location(of: registration.location.range.lowerBound).line
                 place = "\(owner).\(registration.methodName) (line \(line))"
