@@ -21,6 +21,17 @@ public enum RuleRegistry {
         KeyboardScrollIndicatorNotInset.self,
         KeyboardInsetsInTableViewController.self,
         ContentInsetAdjustmentNever.self,
+        // Observers
+        ObserverTokenDiscarded.self,
+        ObserverCapturesSelfStrongly.self,
+        ObserverTokenNeverRemoved.self,
+        RemoveObserverSelfForBlockObservers.self,
+        ObserverRemovedGreedily.self,
+        KeyboardObserverLifecycleUnbalanced.self,
+        KeyboardHideNotHandled.self,
+        KeyboardDidShowForLayout.self,
+        KeyboardObserverObjectFilter.self,
+        KeyboardNotificationTaskNotCancelled.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

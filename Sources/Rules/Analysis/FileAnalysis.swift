@@ -14,6 +14,9 @@ public final class FileAnalysis: Sendable {
     public let animations: [AnimationCall]
     /// Notification registrations of the file (any notification), in call order.
     public let registrations: [ObserverRegistration]
+    /// What the observer rules know about those registrations: names, handler closures, where
+    /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
+    public let observers: ObserverAnalysis
     /// The project's facts, with this file's own included.
     public let project: ProjectFacts
     /// This file's pass-1 facts.
@@ -102,6 +105,10 @@ public final class FileAnalysis: Sendable {
         }
         FactCollector.collectTypes(
             source, outline, calls: matching.calls, assignments: matching.assignments, into: &facts)
+        observers = ObserverAnalysisBuilder(
+            source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
+            bindings: matching.bindings, callAtCallee: callAtCallee, registrations: registrations).build()
+        ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.files.contains(where: { $0.path == facts.path })
             ? project : ProjectFacts(merging: project.files + [facts])

@@ -35,6 +35,8 @@ public struct TypeFacts: Sendable {
     /// The type overrides `canBecomeFirstResponder` with a body that returns `true`.
     public internal(set) var canBecomeFirstResponder: Bool
     public internal(set) var paths: [String]
+    /// Notification observers the type registers and removes.
+    public internal(set) var observers = ObserverTypeFacts()
 
     init(name: String) {
         self.name = name
@@ -61,6 +63,7 @@ public struct TypeFacts: Sendable {
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
+        observers.merge(other.observers)
     }
 }
 

@@ -1,0 +1,842 @@
+import Lexer
+
+/// A notification name as far as the code shows it: one of the keyboard notifications, or
+/// the hash of the name's last member (`didBecomeActiveNotification`). Enough to match a
+/// removal with the registration it undoes, in this file or another.
+public enum NotificationKey: Sendable, Hashable {
+    case keyboard(KeyboardEvent)
+    case named(UInt64)
+
+    public var keyboardEvent: KeyboardEvent? {
+        if case .keyboard(let event) = self { return event }
+        return nil
+    }
+}
+
+/// Where the value a registration returns ends up (a block observer's token, an
+/// `ObservationToken`, a Combine `AnyCancellable`, a `Task`). Finer than
+/// `ObserverRegistration.ResultUse`: it names the property that keeps the value, so that
+/// removals and cancellations of that property can be matched with it.
+public enum TokenStore: Sendable, Hashable {
+    /// A statement of its own, or `_ = …`: nobody can remove or cancel it.
+    case discarded
+    /// Assigned to a property of the enclosing type or added to a collection property.
+    /// `property` is the property's name token at the store, `site` the code that stores it.
+    case storedInProperty(property: Int, site: Range<Int>)
+    /// Bound to a local name that nothing stores further (`name` is the local's token).
+    case storedInLocal(name: Int)
+    /// Returned, passed as an argument, or part of a larger expression: someone else owns it.
+    case passedOn
+}
+
+/// The view controller and object lifecycle methods that observer rules reason about.
+public enum LifecyclePhase: Sendable, Hashable {
+    /// `init`, `viewDidLoad`, `loadView`, `awakeFromNib`: runs once.
+    case setup
+    case willAppear, didAppear, willDisappear, didDisappear
+    case teardown
+
+    static func of(_ name: String, kind: FunctionDeclaration.Kind) -> LifecyclePhase? {
+        switch kind {
+        case .initializer: return .setup
+        case .deinitializer: return .teardown
+        case .subscript: return nil
+        case .function: break
+        }
+        switch name {
+        case "viewDidLoad", "loadView", "awakeFromNib": return .setup
+        case "viewWillAppear": return .willAppear
+        case "viewDidAppear": return .didAppear
+        case "viewWillDisappear": return .willDisappear
+        case "viewDidDisappear": return .didDisappear
+        default: return nil
+        }
+    }
+
+    public var isAppear: Bool { self == .willAppear || self == .didAppear }
+    public var isDisappear: Bool { self == .willDisappear || self == .didDisappear }
+}
+
+/// A registration of `FileAnalysis.registrations` with what the observer rules need on top:
+/// the names it observes (keyboard or not), its handler closure, its observer argument,
+/// where its token is kept, and the method and type it lives in.
+public struct RegisteredObserver: Sendable {
+    /// Index into `FileAnalysis.registrations`.
+    public let registration: Int
+    public let kind: ObserverRegistration.Kind
+    /// Index into `FileAnalysis.calls`.
+    public let call: Int
+    /// The `addObserver`/`publisher`/`notifications`/`notification` name token.
+    public let callee: Int
+    /// The notification name (`name:`, `forName:`, `for:`, `named:`) argument.
+    public let name: Range<Int>?
+    /// The names it registers for; empty when the code does not show them.
+    public let keys: [NotificationKey]
+    /// The `object:` (or `of:`) argument.
+    public let object: Range<Int>?
+    /// The selector form's observer argument (`self`).
+    public let observer: Range<Int>?
+    /// The handler closure of the block and typed forms, when it is a closure literal.
+    public let closure: Int?
+    /// Registered on a `NotificationCenter()` made by the code itself (a test double), not
+    /// on a shared center.
+    public let onLocalCenter: Bool
+    /// The method of a type that contains the registration (through closures), if any.
+    public let method: Int?
+    /// The type whose body contains the registration.
+    public let type: Int?
+    /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
+    public let store: TokenStore
+
+    public var events: [KeyboardEvent] { keys.compactMap(\.keyboardEvent) }
+    public var isKeyboard: Bool { keys.contains { $0.keyboardEvent != nil } }
+}
+
+/// `removeObserver(…)`: a call, or a reference passed on (`tokens.forEach(center.removeObserver)`).
+public struct ObserverRemoval: Sendable {
+    public let callee: Int
+    /// Index into `FileAnalysis.calls`; nil for a reference.
+    public let call: Int?
+    /// The first argument (`self`, a token).
+    public let target: Range<Int>?
+    public let removesSelf: Bool
+    /// The names it removes: nil without a `name:` argument (every name), empty when the
+    /// code does not show them.
+    public let keys: [NotificationKey]?
+    public let method: Int?
+    public let type: Int?
+    /// Name hashes taking part in the removal: the token's name and the properties and
+    /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
+    public internal(set) var names: Set<UInt64> = []
+}
+
+/// An unstructured `Task { … }` (or `Task.detached`) around `for await … in
+/// notifications(named:)` of a keyboard notification.
+public struct NotificationTask: Sendable {
+    /// The `Task` token (of `Task.detached` too).
+    public let task: Int
+    /// The `notifications` registration's index in `ObserverAnalysis.registered`.
+    public let registration: Int
+    /// What happens to the task handle.
+    public let result: TokenStore
+}
+
+/// `.sink`/`.assign` ending a Combine chain on a keyboard `publisher(for:)`.
+public struct KeyboardSubscription: Sendable {
+    /// The `sink`/`assign` name token.
+    public let subscriber: Int
+    public let call: Int
+    /// The `publisher` name token of the keyboard publisher.
+    public let publisher: Int
+    /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
+    public let result: TokenStore
+    public let method: Int?
+    public let type: Int?
+}
+
+/// Registrations, removals and keyboard subscriptions of one file, with the questions the
+/// observer rules ask about them (lifecycle phase of a method, what a type removes or
+/// cancels). Built once per file.
+public struct ObserverAnalysis: Sendable {
+    public let registered: [RegisteredObserver]
+    public let removals: [ObserverRemoval]
+    public let subscriptions: [KeyboardSubscription]
+    public let tasks: [NotificationTask]
+    /// Per type name: name hashes of properties and locals that take part in a removal
+    /// (`removeObserver(token)`, `tokens.forEach(center.removeObserver)`,
+    /// `if let t = token { center.removeObserver(t) }`).
+    public let removedNames: [String: Set<UInt64>]
+    /// Per type name: name hashes of values that are cancelled or emptied (`task?.cancel()`,
+    /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
+    public let cancelledNames: [String: [UInt64: [Int?]]]
+    /// Method function index → the lifecycle phases it runs in, directly or as a helper
+    /// called (up to three levels) from lifecycle methods of its type.
+    let phasesOfMethod: [Int: Set<LifecyclePhase>]
+
+    /// The lifecycle phases method `function` runs in (empty: not known to run in any).
+    public func phases(ofMethod function: Int?) -> Set<LifecyclePhase> {
+        guard let function else { return [] }
+        return phasesOfMethod[function] ?? []
+    }
+}
+
+extension FileAnalysis {
+    /// The simple name of type declaration `type` (nil for nil).
+    public func typeName(ofType type: Int?) -> String? {
+        type.map { outline.types[$0].simpleName }
+    }
+
+    /// The method (a function declared directly in a type) whose body contains `index`,
+    /// looking through closures and local functions.
+    public func method(containing index: Int) -> Int? { outline.method(containing: index) }
+
+    /// Whether code token `index` lies in a static or class member (no instance `self`).
+    public func isInStaticContext(_ index: Int) -> Bool {
+        if let method = method(containing: index) {
+            let modifiers = outline.functions[method].modifiers
+            return modifiers.contains("static") || modifiers.contains("class")
+        }
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 100_000 {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .property(let property), .accessor(let property, _):
+                return outline.properties[property].isStatic
+            case .type:
+                // A property initializer at type level.
+                return outline.properties.contains { property in
+                    property.isStatic && property.initializer.map { $0.contains(index) } ?? false
+                }
+            default:
+                current = outline.scopes[scope].parent
+            }
+        }
+        return true
+    }
+
+    /// Handlers whose registration is `registration`: its closure, the selector's method,
+    /// the closures of a publisher chain; the functions they reach are linked through
+    /// `rootHandler(of:)`.
+    public func handlers(of registration: RegisteredObserver) -> [Int] {
+        switch registration.kind {
+        case .block, .typedMessage:
+            guard let closure = registration.closure else { return [] }
+            let scope = outline.closures[closure].scope
+            return handlers.indices.filter { handlers[$0].scope == scope }
+        case .selector:
+            guard let name = selectorName(registration) else { return [] }
+            let hash = source.nameHash(name)
+            let typeName = typeName(ofType: registration.type)
+            return handlers.indices.filter { index in
+                guard case .function(let function) = outline.scopes[handlers[index].scope].kind,
+                      handlers[index].caller == nil else { return false }
+                let declaration = outline.functions[function]
+                return declaration.nameHash == hash
+                    && (typeName == nil || self.typeName(ofType: declaration.owner) == typeName)
+            }
+        case .publisher, .rxNotification, .asyncSequence:
+            return handlers.indices.filter { handlers[$0].registration == registration.callee }
+        }
+    }
+
+    /// The method name inside `#selector(…)` of a selector registration.
+    public func selectorName(_ registration: RegisteredObserver) -> Int? {
+        guard registration.kind == .selector, let argument = argument(calls[registration.call], "selector") else {
+            return nil
+        }
+        for index in argument.value where source.isWord(index, "selector") && source.kind(index - 1) == .pound {
+            guard let close = source.partnerIndex(index + 1) else { continue }
+            var cursor = index + 2
+            var name: Int?
+            while cursor < close {
+                if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) {
+                    cursor = end + 1
+                    continue
+                }
+                if source.kind(cursor) == .identifier { name = cursor }
+                cursor += 1
+            }
+            return name
+        }
+        return nil
+    }
+
+    /// For each root handler (index into `handlers`), the first token of layout work in it
+    /// or in the functions it reaches: a layout sink written (content offsets are scrolling,
+    /// not layout) or `layoutIfNeeded()`/`setNeedsLayout()` called.
+    public func layoutWorkByRootHandler() -> [Int: Int] {
+        var found: [Int: Int] = [:]
+        func record(_ token: Int) {
+            guard let handler = handlerIndex(at: token) else { return }
+            let root = rootHandler(of: handler)
+            if let existing = found[root], existing <= token { return }
+            found[root] = token
+        }
+        for assignment in assignments {
+            guard let sink = layoutSink(of: assignment), sink.kind != .contentOffset else { continue }
+            record(sink.member)
+        }
+        for call in calls where source.wordIndex(call.callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
+            record(call.callee)
+        }
+        return found
+    }
+}
+
+/// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
+struct ObserverAnalysisBuilder {
+    let source: TokenizedSource
+    let outline: Outline
+    let calls: [CallSite]
+    let assignments: [Assignment]
+    let bindings: [LocalBinding]
+    let callAtCallee: [Int: Int]
+    /// `FileAnalysis.registrations`: the shared list of registration calls this builds on.
+    let shared: [ObserverRegistration]
+    var assignmentAtOperator: [Int: Int] = [:]
+    var callAtOpenParen: [Int: Int] = [:]
+
+    init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
+         bindings: [LocalBinding], callAtCallee: [Int: Int], registrations: [ObserverRegistration]) {
+        self.shared = registrations
+        self.source = source
+        self.outline = outline
+        self.calls = calls
+        self.assignments = assignments
+        self.bindings = bindings
+        self.callAtCallee = callAtCallee
+        for (index, assignment) in assignments.enumerated() { assignmentAtOperator[assignment.op] = index }
+        for (index, call) in calls.enumerated() {
+            if let open = call.openParen { callAtOpenParen[open] = index }
+        }
+    }
+
+    func build() -> ObserverAnalysis {
+        var registered: [RegisteredObserver] = []
+        var removals: [ObserverRemoval] = []
+        var subscriptions: [KeyboardSubscription] = []
+        for index in shared.indices {
+            if let observer = registeredObserver(index) { registered.append(observer) }
+        }
+        for (index, call) in calls.enumerated() {
+            if source.isWord(call.callee, "removeObserver"), !hasLabel(call, "forKeyPath") {
+                removals.append(removal(call, index))
+            }
+            if let subscription = subscription(call, index) { subscriptions.append(subscription) }
+        }
+        // `tokens.forEach(center.removeObserver)`: a reference, not a call.
+        for index in source.code.indices where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
+            guard source.kind(index - 1) == .period || source.kind(index + 1) == .comma
+                    || source.kind(index + 1) == .rightParen else { continue }
+            removals.append(ObserverRemoval(
+                callee: index, call: nil, target: nil, removesSelf: false, keys: [],
+                method: method(containing: index), type: outline.enclosingType(at: index)))
+        }
+        var removedNames: [String: Set<UInt64>] = [:]
+        for index in removals.indices {
+            removals[index].names = namesTakingPart(in: removals[index].callee)
+            guard let typeName = typeName(removals[index].type) else { continue }
+            removedNames[typeName, default: []].formUnion(removals[index].names)
+        }
+        var cancelledNames: [String: [UInt64: [Int?]]] = [:]
+        for call in calls {
+            let isCancel = source.isWord(call.callee, "cancel") && call.arguments.isEmpty
+            let isEmptying = source.wordIndex(call.callee, in: ["removeAll", "removeValue", "remove"]) != nil
+            guard (isCancel || isEmptying), call.receiver != nil,
+                  let typeName = typeName(outline.enclosingType(at: call.callee)) else { continue }
+            let method = method(containing: call.callee)
+            for hash in namesTakingPart(in: call.callee) {
+                cancelledNames[typeName, default: [:]][hash, default: []].append(method)
+            }
+        }
+        // `bag = []`, `bag = Set()`, `task = nil` release what they held.
+        for assignment in assignments where !assignment.isCompound {
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            guard let last = names.last, names.count == 1 || (names.count == 2 && source.isWord(names[0], "self")),
+                  let typeName = typeName(outline.enclosingType(at: assignment.op)) else { continue }
+            let rhs = assignment.rhs
+            let releases = (rhs.count == 1 && source.isWord(rhs.lowerBound, "nil"))
+                || (rhs.count == 2 && source.kind(rhs.lowerBound) == .leftSquare)
+                || (rhs.count == 3 && source.kind(rhs.lowerBound + 1) == .leftParen)
+            guard releases else { continue }
+            cancelledNames[typeName, default: [:]][source.nameHash(last), default: []]
+                .append(method(containing: assignment.op))
+        }
+        return ObserverAnalysis(
+            registered: registered, removals: removals, subscriptions: subscriptions,
+            tasks: notificationTasks(registered),
+            removedNames: removedNames, cancelledNames: cancelledNames, phasesOfMethod: lifecyclePhases())
+    }
+
+    /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
+    func notificationTasks(_ registered: [RegisteredObserver]) -> [NotificationTask] {
+        var tasks: [NotificationTask] = []
+        for (index, registration) in registered.enumerated()
+        where registration.kind == .asyncSequence && registration.isKeyboard {
+            var current = outline.scope(at: registration.callee)
+            var steps = 0
+            while let scope = current, steps < 256 {
+                steps += 1
+                if case .function = outline.scopes[scope].kind { break }
+                if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+                    let site = calls[call]
+                    let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
+                        || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
+                    if isTask {
+                        let task = site.receiver.map { $0.upperBound - 1 } ?? site.callee
+                        tasks.append(NotificationTask(task: task, registration: index,
+                                                      result: resultUse(start: site.start, end: site.end)))
+                        break
+                    }
+                }
+                current = outline.scopes[scope].parent
+            }
+        }
+        return tasks
+    }
+
+    // MARK: Registrations
+
+    func hasLabel(_ call: CallSite, _ label: StaticString) -> Bool {
+        argument(call, label) != nil
+    }
+
+    func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
+        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+    }
+
+    func handlerClosure(_ call: CallSite) -> Int? {
+        argument(call, "using")?.closure ?? call.trailingClosures.first?.closure
+    }
+
+    /// The details of shared registration `index`. Block and typed observers need a handler
+    /// (`using:` or a trailing closure) to count; KVO `addObserver(_:forKeyPath:…)` never does.
+    func registeredObserver(_ index: Int) -> RegisteredObserver? {
+        let registration = shared[index]
+        let call = calls[registration.call]
+        guard !hasLabel(call, "forKeyPath") else { return nil }
+        var name: Range<Int>?
+        var observer: Range<Int>?
+        var closure: Int?
+        switch registration.kind {
+        case .block:
+            guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
+            name = argument(call, "forName")?.value
+            closure = handlerClosure(call)
+        case .selector:
+            guard let selectorName = argument(call, "name") else { return nil }
+            name = selectorName.value
+            observer = call.arguments.first.flatMap { $0.label == nil ? $0.value : nil }
+        case .typedMessage:
+            guard let message = argument(call, "for"), let handler = handlerClosure(call) else { return nil }
+            name = message.value
+            closure = handler
+        case .publisher:
+            guard call.receiver != nil, let first = call.arguments.first,
+                  source.kind(first.value.lowerBound) != .backslash else { return nil }
+            name = first.value
+        case .asyncSequence:
+            name = argument(call, "named")?.value
+        case .rxNotification:
+            guard let first = call.arguments.first, first.label == nil else { return nil }
+            name = first.value
+        }
+        var keys = registration.events.map(NotificationKey.keyboard)
+        if keys.isEmpty, let name { keys = directKeys(name, typedMessage: registration.kind == .typedMessage) }
+        let store: TokenStore = (registration.kind == .block || registration.kind == .typedMessage)
+            ? resultUse(start: call.start, end: call.end) : .passedOn
+        return RegisteredObserver(
+            registration: index, kind: registration.kind, call: registration.call, callee: call.callee, name: name,
+            keys: keys, object: registration.object, observer: observer, closure: closure,
+            onLocalCenter: isLocalCenter(call), method: method(containing: call.callee),
+            type: outline.enclosingType(at: call.callee), store: store)
+    }
+
+    func removal(_ call: CallSite, _ index: Int) -> ObserverRemoval {
+        let target = call.arguments.first?.value
+        let removesSelf = target.map { $0.count == 1 && source.isWord($0.lowerBound, "self") } ?? false
+        let keys = argument(call, "name").map { name -> [NotificationKey] in
+            let events = KeyboardHandlerFinder.registeredEvents(call, messages: false, source, outline, calls)
+            return events.isEmpty ? directKeys(name.value, typedMessage: false) : events.map(NotificationKey.keyboard)
+        }
+        return ObserverRemoval(
+            callee: call.callee, call: index, target: target, removesSelf: removesSelf, keys: keys,
+            method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
+    }
+
+    /// The `sink`/`assign` that ends the operator chain after keyboard publisher `call`
+    /// (`publisher(for:)…​.receive(on:).sink { … }.store(in: &bag)`).
+    func subscription(_ call: CallSite, _ index: Int) -> KeyboardSubscription? {
+        guard source.isWord(call.callee, "publisher"), let open = call.openParen, let close = call.closeParen,
+              ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil })
+        else { return nil }
+        var cursor = call.end
+        var subscriber: Int?
+        var result: TokenStore?
+        var steps = 0
+        while steps < 64, source.kind(cursor + 1) == .period {
+            steps += 1
+            guard let next = callAtCallee[cursor + 2] else {
+                // A property in the chain (`.publisher`): step over it.
+                if source.kind(cursor + 2) == .identifier { cursor += 2; continue }
+                break
+            }
+            let nextCall = calls[next]
+            if subscriber == nil, source.wordIndex(nextCall.callee, in: ["sink", "assign"]) != nil {
+                // `assign(to: &$published)` ties the subscription to the publisher: no cancellable.
+                if let target = argument(nextCall, "to"), source.kind(target.value.lowerBound) == .prefixAmpersand {
+                    return nil
+                }
+                subscriber = next
+            } else if subscriber != nil, source.isWord(nextCall.callee, "store"), let target = argument(nextCall, "in") {
+                var start = target.value.lowerBound
+                if source.kind(start) == .prefixAmpersand { start += 1 }
+                if let last = ExpressionBounds.chainNames(source, start..<target.value.upperBound).last {
+                    result = .storedInProperty(property: last, site: nextCall.callee..<(nextCall.callee + 1))
+                } else {
+                    result = .passedOn
+                }
+            }
+            cursor = nextCall.end
+        }
+        guard let subscriber else { return nil }
+        let start = ExpressionBounds.chainStart(source, endingAt: call.callee)
+        let subscriberCall = calls[subscriber]
+        return KeyboardSubscription(
+            subscriber: subscriberCall.callee, call: subscriber, publisher: call.callee,
+            result: result ?? resultUse(start: start, end: cursor),
+            method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
+    }
+
+    // MARK: Names
+
+    /// Names spelled in a name argument: a keyboard notification, or the last member of
+    /// another name. A bare `$0` or loop variable shows no name (keyboard names through loops
+    /// come from `KeyboardHandlerFinder.registeredEvents`).
+    func directKeys(_ range: Range<Int>, typedMessage: Bool) -> [NotificationKey] {
+        var keys: [NotificationKey] = []
+        for index in range {
+            let event = typedMessage ? KeyboardVocabulary.message(source, at: index)
+                                     : KeyboardVocabulary.notification(source, at: index)
+            if let event, !keys.contains(.keyboard(event)) { keys.append(.keyboard(event)) }
+        }
+        guard keys.isEmpty, !range.isEmpty else { return keys }
+        if range.count == 1, source.kind(range.lowerBound) == .identifier, isLoopVariable(range.lowerBound) {
+            return []
+        }
+        if source.kind(range.upperBound - 1) == .rightParen {
+            // `Notification.Name("Refresh")`: the spelling stands for the name.
+            var hasher = NameHashAccumulator()
+            for index in range { hasher.add(source.nameHash(index)) }
+            return [.named(hasher.value)]
+        }
+        guard let last = ExpressionBounds.chainNames(source, range).last else { return [] }
+        return [.named(source.nameHash(last))]
+    }
+
+    /// `$0`, a closure parameter or a `for` variable: a name the argument does not spell.
+    func isLoopVariable(_ index: Int) -> Bool {
+        if source.text(at: index).hasPrefix("$") { return true }
+        var current = outline.scope(at: index)
+        var steps = 0
+        let hash = source.nameHash(index)
+        while let scope = current, steps < 64 {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .closure(let closure):
+                if outline.closures[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
+            case .block(let keyword):
+                if source.isWord(keyword, "for"), source.nameHash(keyword + 1) == hash { return true }
+            case .function, .type:
+                return false
+            default:
+                break
+            }
+            current = outline.scopes[scope].parent
+        }
+        return false
+    }
+
+    // MARK: Results
+
+    /// What the code does with the value of the expression `start...end`.
+    func resultUse(start: Int, end: Int) -> TokenStore {
+        let before = start - 1
+        switch source.kind(before) {
+        case .equal:
+            if source.isWord(before - 1, "_"), startsStatement(before - 1) { return .discarded }
+            if let assignment = assignmentAtOperator[before].map({ assignments[$0] }) {
+                if let property = propertyName(assignment.lhs) {
+                    return .storedInProperty(property: property, site: assignment.lhs)
+                }
+                return .passedOn
+            }
+            if let binding = bindings.first(where: { $0.value?.lowerBound == start }) {
+                // `let _ = …` drops the value like `_ = …`.
+                if source.isWord(binding.nameToken, "_") { return .discarded }
+                return localUse(binding.nameToken)
+            }
+            if let property = outline.properties.first(where: { $0.initializer?.lowerBound == start }) {
+                return .storedInProperty(property: property.nameToken, site: property.nameToken..<(property.nameToken + 1))
+            }
+            return .passedOn
+        case .leftParen:
+            if let call = callAtOpenParen[before].map({ calls[$0] }), let site = collectionStore(call) { return site }
+            return .passedOn
+        case .leftSquare:
+            // `tokens += [center.addObserver(…)]`
+            if source.wordIndexOperator(before - 1, in: ["+="]),
+               let assignment = assignmentAtOperator[before - 1].map({ assignments[$0] }),
+               let property = propertyName(assignment.lhs) {
+                return .storedInProperty(property: property, site: assignment.lhs)
+            }
+            return .passedOn
+        default:
+            if startsStatement(start), endsStatement(end) {
+                return isImplicitReturn(start: start, end: end) ? .passedOn : .discarded
+            }
+            return .passedOn
+        }
+    }
+
+    /// The only expression of a body whose value is returned without `return`: a function
+    /// with a result type, a getter, a closure called right away or mapped
+    /// (`names.map { center.addObserver(forName: $0, …) }`).
+    func isImplicitReturn(start: Int, end: Int) -> Bool {
+        guard let scope = outline.scope(at: start), outline.scopes[scope].close == end + 1 else { return false }
+        let body = outline.scopes[scope]
+        switch body.kind {
+        case .function(let function):
+            return body.open == start - 1 && outline.functions[function].returnType != nil
+        case .property, .accessor(_, .get):
+            return body.open == start - 1
+        case .closure(let closure):
+            let description = outline.closures[closure]
+            guard body.open == start - 1 || description.inToken == start - 1
+                    || description.captureList?.upperBound == start else { return false }
+            guard let call = description.call else {
+                // `{ … }()`: the closure is called where it stands.
+                return source.kind(body.close + 1) == .leftParen
+            }
+            return source.wordIndex(calls[call].callee, in: ["map", "compactMap", "flatMap", "reduce"]) != nil
+        default:
+            return false
+        }
+    }
+
+    /// A local that holds a token: stored further (`self.token = local`, `tokens.append(local)`),
+    /// passed on, or left in the local.
+    func localUse(_ name: Int) -> TokenStore {
+        guard let scope = outline.executableScope(at: name) else { return .passedOn }
+        let body = outline.scopes[scope].body
+        var used = false
+        for index in (name + 1)..<body.upperBound where source.kind(index) == .identifier && source.nameHash(index) == source.nameHash(name)
+            && source.kind(index - 1) != .period {
+            used = true
+            let before = index - 1
+            if source.kind(before) == .equal, ExpressionBounds.end(source, from: index) == index + 1,
+               let assignment = assignmentAtOperator[before].map({ assignments[$0] }),
+               let property = propertyName(assignment.lhs) {
+                return .storedInProperty(property: property, site: assignment.lhs)
+            }
+            if source.kind(before) == .leftParen, let call = callAtOpenParen[before].map({ calls[$0] }),
+               let site = collectionStore(call) {
+                return site
+            }
+        }
+        return used ? .passedOn : .storedInLocal(name: name)
+    }
+
+    /// `property.append(x)`, `self.property.insert(x)`: the store into a collection property.
+    func collectionStore(_ call: CallSite) -> TokenStore? {
+        guard source.wordIndex(call.callee, in: ["append", "insert", "update", "formUnion", "add"]) != nil,
+              let receiver = call.receiver, let property = propertyName(receiver) else { return nil }
+        return .storedInProperty(property: property, site: call.start..<(call.callee + 1))
+    }
+
+    /// The property named by `self.name` or a bare `name` that is not a local or parameter.
+    func propertyName(_ range: Range<Int>) -> Int? {
+        var names = ExpressionBounds.chainNames(source, range)
+        if names.count == 2, source.isWord(names[0], "self") { names.removeFirst() }
+        guard names.count == 1, source.kind(names[0]) == .identifier else { return nil }
+        let name = names[0]
+        if range.count > 1, !source.isWord(range.lowerBound, "self") { return nil }
+        if source.isWord(range.lowerBound, "self") { return name }
+        // A bare name: not a local binding or a parameter of the enclosing function.
+        let hash = source.nameHash(name)
+        if let scope = outline.executableScope(at: name) {
+            var current: Int? = scope
+            var steps = 0
+            while let each = current, steps < 64 {
+                steps += 1
+                let body = outline.scopes[each].body
+                if bindings.contains(where: { $0.nameHash == hash && body.contains($0.nameToken) && $0.nameToken < name }) {
+                    return nil
+                }
+                if case .function(let function) = outline.scopes[each].kind {
+                    if outline.functions[function].parameters.contains(where: { source.nameHash($0.nameToken) == hash }) {
+                        return nil
+                    }
+                    break
+                }
+                if case .closure(let closure) = outline.scopes[each].kind,
+                   outline.closures[closure].parameters.contains(where: { source.nameHash($0) == source.nameHash(name) }) {
+                    return nil
+                }
+                current = outline.scopes[each].parent
+            }
+        }
+        return outline.enclosingType(at: name) == nil ? nil : name
+    }
+
+    func startsStatement(_ index: Int) -> Bool {
+        let before = index - 1
+        if before < 0 { return true }
+        switch source.kind(before) {
+        case .leftBrace, .rightBrace, .semicolon: return true
+        case .keyword:
+            if source.isWord(before, "in") {
+                return outline.closures.contains { $0.inToken == before }
+            }
+            if source.isWord(before, "else") || source.isWord(before, "defer") { return false }
+        default: break
+        }
+        return source.startsLine(index) && !ExpressionBounds.continuesLine(source, index)
+    }
+
+    func endsStatement(_ end: Int) -> Bool {
+        let next = end + 1
+        if next >= source.code.count { return true }
+        switch source.kind(next) {
+        case .rightBrace, .semicolon: return true
+        default: return source.startsLine(next) && !ExpressionBounds.continuesLine(source, next)
+        }
+    }
+
+    /// Whether the registration's center is a `NotificationCenter()` the code made itself.
+    func isLocalCenter(_ call: CallSite) -> Bool {
+        guard let receiver = call.receiver else { return false }
+        let names = ExpressionBounds.chainNames(source, receiver)
+        if names.count == 1, source.isWord(names[0], "NotificationCenter"),
+           source.kind(names[0] + 1) == .leftParen, source.kind(names[0] + 2) == .rightParen {
+            return true
+        }
+        var candidates = names
+        if candidates.count == 2, source.isWord(candidates[0], "self") { candidates.removeFirst() }
+        guard candidates.count == 1 else { return false }
+        let hash = source.nameHash(candidates[0])
+        func isConstruction(_ value: Range<Int>?) -> Bool {
+            guard let value, value.count == 3 else { return false }
+            return source.isWord(value.lowerBound, "NotificationCenter") && source.kind(value.lowerBound + 1) == .leftParen
+        }
+        if bindings.contains(where: { $0.nameHash == hash && isConstruction($0.value) }) { return true }
+        return outline.properties.contains { $0.nameHash == hash && isConstruction($0.initializer) }
+    }
+
+    // MARK: Removal and cancellation neighbourhoods
+
+    /// Names that take part in the removal or cancellation at `trigger`: the statement's
+    /// names, the receivers and headers of the closures and loops around it (up to its
+    /// method), and the values of locals among them.
+    func namesTakingPart(in trigger: Int) -> Set<UInt64> {
+        var names = Set<UInt64>()
+        func add(_ range: Range<Int>) {
+            for index in range where index >= 0 && index < source.code.count && source.kind(index) == .identifier {
+                names.insert(source.nameHash(index))
+            }
+        }
+        var start = ExpressionBounds.statementStart(source, containing: trigger)
+        let end = callAtCallee[trigger].map { calls[$0].closeParen ?? calls[$0].end } ?? trigger
+        add(start..<(end + 1))
+        // An argument of a call (`tokens.forEach(center.removeObserver)`): the call's receiver.
+        for _ in 0..<4 {
+            guard source.kind(start - 1) == .leftParen, let call = callAtOpenParen[start - 1] else { break }
+            add(calls[call].start..<start)
+            start = ExpressionBounds.statementStart(source, containing: calls[call].start)
+            add(start..<calls[call].start)
+        }
+        var current = outline.scope(at: trigger)
+        var steps = 0
+        while let scope = current, steps < 64 {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .closure(let closure):
+                if let call = outline.closures[closure].call {
+                    add(calls[call].start..<(calls[call].openParen.map { $0 + 1 } ?? calls[call].callee + 1))
+                    add(ExpressionBounds.statementStart(source, containing: calls[call].start)..<calls[call].start)
+                }
+            case .block(let keyword):
+                add(keyword..<outline.scopes[scope].open)
+            default:
+                break
+            }
+            if case .function = outline.scopes[scope].kind { break }
+            current = outline.scopes[scope].parent
+        }
+        // Locals among them bring in their values (`if let t = token`, `let all = tokens`).
+        if let scope = outline.executableScope(at: trigger) {
+            var function = scope
+            while case .closure = outline.scopes[function].kind, let parent = outline.executableScope(at: outline.scopes[function].open - 1) {
+                function = parent
+            }
+            let body = outline.scopes[function].body
+            for _ in 0..<2 {
+                for binding in bindings where body.contains(binding.nameToken) && names.contains(binding.nameHash) {
+                    if let value = binding.value { add(value) }
+                }
+            }
+        }
+        return names
+    }
+
+    // MARK: Lifecycle
+
+    func method(containing index: Int) -> Int? { outline.method(containing: index) }
+
+    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].simpleName } }
+
+    /// Lifecycle phases of every method: its own, or those of the methods of the same type
+    /// that call it (three levels).
+    func lifecyclePhases() -> [Int: Set<LifecyclePhase>] {
+        var phases: [Int: Set<LifecyclePhase>] = [:]
+        for (index, function) in outline.functions.enumerated() where function.owner != nil {
+            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { phases[index] = [phase] }
+        }
+        // Calls from methods to methods of the same type name, self or unqualified.
+        var callers: [Int: [Int]] = [:]
+        var methodsByName: [UInt64: [Int]] = [:]
+        for (index, function) in outline.functions.enumerated() where function.owner != nil && function.kind == .function {
+            methodsByName[function.nameHash, default: []].append(index)
+        }
+        for call in calls {
+            guard let targets = methodsByName[source.nameHash(call.callee)] else { continue }
+            if let receiver = call.receiver {
+                guard receiver.count == 1, source.isWord(receiver.lowerBound, "self") else { continue }
+            } else if source.kind(call.callee - 1) == .period {
+                continue
+            }
+            guard let caller = method(containing: call.callee) else { continue }
+            let callerType = typeName(outline.functions[caller].owner)
+            for target in targets where typeName(outline.functions[target].owner) == callerType && target != caller {
+                callers[target, default: []].append(caller)
+            }
+        }
+        for _ in 0..<3 {
+            var changed = false
+            for (target, list) in callers {
+                var union = phases[target] ?? []
+                for caller in list { union.formUnion(phases[caller] ?? []) }
+                if union != (phases[target] ?? []) {
+                    phases[target] = union
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        return phases
+    }
+}
+
+extension Outline {
+    /// The method (a function declared directly in a type) whose body contains `index`,
+    /// looking through closures and local functions.
+    func method(containing index: Int) -> Int? {
+        var current = scope(at: index)
+        var steps = 0
+        while let each = current, steps < 100_000 {
+            steps += 1
+            if case .function(let function) = scopes[each].kind, functions[function].owner != nil {
+                return function
+            }
+            current = scopes[each].parent
+        }
+        return nil
+    }
+}
+
+/// Order-dependent combination of name hashes (for spellings such as `Name("x")`).
+struct NameHashAccumulator {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    mutating func add(_ hash: UInt64) { value = (value ^ hash) &* 0x0000_0100_0000_01b3 }
+}

@@ -1,0 +1,292 @@
+import Lexer
+
+/// An observer closure that holds `self` keeps `self` alive as long as the observer lives.
+public struct ObserverCapturesSelfStrongly: Rule {
+    public static let metadata = RuleMetadata(
+        id: "observer_captures_self_strongly",
+        category: .observers,
+        defaultSeverity: .warning,
+        summary: "A notification observer closure captures `self` strongly while the observer outlives it or is kept by `self`.",
+        rationale: """
+        NotificationCenter keeps a block observer's closure until its token is removed, and a stored token or \
+        `AnyCancellable` keeps the closure as long as `self` keeps the token. A closure that uses `self` without \
+        `[weak self]` then forms a retain cycle, or keeps a dismissed screen alive forever when the token is \
+        dropped: `deinit` never runs, so removing the observer there never happens, and the handler keeps \
+        running for a screen nobody sees. An outer closure without a capture list captures `self` strongly \
+        even when a closure inside it says `[weak self]`.
+        """,
+        fix: "Capture `[weak self]` (or `[unowned self]` when the observer surely dies first) in the observer closure, or remove the observer outside `deinit` (e.g. in `viewWillDisappear`).",
+        triggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { note in
+                        ↓self.handleKeyboard(note)
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerView: UIView {
+                private var hideToken: NSObjectProtocol?
+                func start() {
+                    hideToken = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [↓self] _ in
+                        bottomConstraint.constant = 0
+                    }
+                }
+                deinit { if let hideToken { NotificationCenter.default.removeObserver(hideToken) } }
+            }
+            """),
+            RuleExample("""
+            final class ProfileViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+                        DispatchQueue.main.async { [weak ↓self] in self?.reload() }
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                private var cancellables = Set<AnyCancellable>()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .sink { note in ↓self.move(with: note) }
+                        .store(in: &cancellables)
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                        .map { _ in CGFloat(0) }
+                        .assign(to: \\.bottomInset, on: ↓self)
+                        .store(in: &cancellables)
+                }
+            }
+            """),
+            RuleExample("""
+            actor KeyboardTracker {
+                var height: CGFloat = 0
+                var observation: ObservationToken?
+                func start(on screen: UIScreen) {
+                    observation = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { message in
+                        Task { await ↓self.update(message.endFrame.height) }
+                    }
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] note in
+                        guard let self else { return }
+                        self.handleKeyboard(note)
+                    }
+                }
+                deinit { if let token { NotificationCenter.default.removeObserver(token) } }
+            }
+            """),
+            RuleExample("""
+            final class ToolbarView: UIView {
+                private var token: NSObjectProtocol?
+                func start() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [unowned self] _ in
+                        self.bottomConstraint.constant = 0
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            enum KeyboardLog {
+                static func start() {
+                    _ = NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: nil) { _ in
+                        print(Self.self)
+                    }
+                }
+            }
+            final class Analytics {
+                static var token: NSObjectProtocol?
+                static func start() {
+                    token = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: nil) { _ in
+                        self.track()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            struct KeyboardHeightReader {
+                var token: NSObjectProtocol?
+                mutating func start() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: nil) { note in
+                        print(self)
+                    }
+                }
+            }
+            protocol KeyboardObserving {}
+            extension KeyboardObserving {
+                func observe() -> NSObjectProtocol {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: nil) { _ in print(self) }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { note in
+                        self.adjust(for: note)
+                    }
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    if let token { NotificationCenter.default.removeObserver(token) }
+                }
+            }
+            """),
+            RuleExample("""
+            final class KeyboardObserverTests: XCTestCase {
+                var fired = false
+                func testDelivery() {
+                    let center = NotificationCenter()
+                    let token = center.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: nil) { _ in
+                        self.fired = true
+                    }
+                    center.removeObserver(token)
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                private var cancellables = Set<AnyCancellable>()
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                        .sink { _ in self.reset() }
+                        .store(in: &cancellables)
+                }
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    cancellables.removeAll()
+                }
+            }
+            """),
+        ]
+    )
+
+    public static let requiredMarkers: [StaticString] = ["addObserver", "publisher"]
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        let source = analysis.source
+        var diagnostics: [Diagnostic] = []
+        for registration in analysis.observers.registered {
+            guard registration.kind == .block || registration.kind == .typedMessage, !registration.onLocalCenter,
+                  let closure = registration.closure, let typeName = classTypeName(analysis, registration.type),
+                  !analysis.isInStaticContext(registration.callee),
+                  let selfToken = Self.firstStrongSelf(analysis, closure: closure) else { continue }
+            let facts = ([typeName] + analysis.project.superclasses(of: typeName))
+                .map { analysis.project.observerFacts(of: $0) }
+                .reduce(into: ObserverTypeFacts()) { $0.merge($1) }
+            guard !facts.livesForTheApp else { continue }
+            let holding: String
+            switch registration.store {
+            case .discarded, .storedInLocal:
+                guard registration.kind == .block else { continue }
+                holding = "its token is thrown away, so NotificationCenter keeps the closure, and \(typeName) with it, forever"
+            case .storedInProperty(let property, _):
+                let hash = source.nameHash(property)
+                let released = facts.removedNamesOutsideDeinit.contains(hash)
+                    || (registration.kind == .typedMessage && facts.cancelledNamesOutsideDeinit.contains(hash))
+                guard !released else { continue }
+                holding = "its token is kept in `\(source.text(at: property))` and not removed outside deinit, so \(typeName) and the observer keep each other alive"
+            case .passedOn:
+                continue
+            }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: analysis.tokenRange(selfToken),
+                message: "The \(analysis.observedName(registration)) observer closure captures `self` strongly; \(holding)",
+                suggestion: "Capture `[weak self]` in the observer closure, or remove the observer outside deinit (e.g. in viewWillDisappear).",
+                related: [analysis.relatedLocation(at: registration.callee, "observer registered here")]))
+        }
+        for subscription in analysis.observers.subscriptions {
+            guard case .storedInProperty(let property, _) = subscription.result,
+                  let typeName = classTypeName(analysis, subscription.type),
+                  !analysis.isInStaticContext(subscription.subscriber) else { continue }
+            let facts = analysis.project.observerFacts(of: typeName)
+            guard !facts.livesForTheApp, !facts.cancelledNamesOutsideDeinit.contains(source.nameHash(property)) else {
+                continue
+            }
+            let call = analysis.calls[subscription.call]
+            var selfToken: Int?
+            if source.isWord(subscription.subscriber, "assign"), let on = analysis.argument(call, "on"),
+               on.value.count == 1, source.isWord(on.value.lowerBound, "self") {
+                selfToken = on.value.lowerBound
+            } else if let closure = call.arguments.compactMap(\.closure).last ?? call.trailingClosures.first?.closure {
+                selfToken = Self.firstStrongSelf(analysis, closure: closure)
+            }
+            guard let selfToken else { continue }
+            let subscriber = source.text(at: subscription.subscriber)
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: analysis.tokenRange(selfToken),
+                message: "`.\(subscriber)` on a keyboard publisher holds `self` strongly and its cancellable is kept in `\(source.text(at: property))` and not cancelled outside deinit: \(typeName) and the subscription keep each other alive",
+                suggestion: "Use `[weak self]` in the closure (or `sink` with a weak capture instead of `assign(to:on: self)`), or cancel the subscription when the screen goes away.",
+                related: [analysis.relatedLocation(at: subscription.publisher, "keyboard publisher here")]))
+        }
+        return diagnostics
+    }
+
+    /// The simple name of `type` when its instances are objects: a class or actor, or an
+    /// extension of a project class or of a UIKit/AppKit class.
+    func classTypeName(_ analysis: FileAnalysis, _ type: Int?) -> String? {
+        guard let type else { return nil }
+        let declaration = analysis.outline.types[type]
+        switch declaration.kind {
+        case .class, .actor:
+            return declaration.simpleName
+        case .extension:
+            if let facts = analysis.project.types[declaration.simpleName], facts.isDeclared {
+                return facts.isClass ? declaration.simpleName : nil
+            }
+            let name = declaration.simpleName
+            return name.hasPrefix("UI") || name.hasPrefix("NS") ? name : nil
+        case .struct, .enum, .protocol:
+            return nil
+        }
+    }
+
+    /// The first `self` the closure captures strongly: an entry of its capture list without
+    /// `weak`/`unowned`, or the first `self` in its body (a nested closure's `[weak self]`
+    /// included). Nil when its own capture list holds `self` weakly.
+    static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int) -> Int? {
+        let source = analysis.source
+        let description = analysis.outline.closures[closure]
+        let scope = analysis.outline.scopes[description.scope]
+        if let list = description.captureList {
+            var isWeak = false
+            for index in list where source.isWord(index, "self") && source.kind(index - 1) != .period {
+                // The entry that holds this `self`: back to the previous comma or `[`.
+                var cursor = index - 1
+                isWeak = false
+                while cursor > list.lowerBound, source.kind(cursor) != .comma {
+                    if source.isWord(cursor, "weak") || source.isWord(cursor, "unowned") { isWeak = true }
+                    cursor -= 1
+                }
+                if isWeak { return nil }
+                return index
+            }
+        }
+        let start = description.captureList?.upperBound ?? scope.open + 1
+        for index in start..<max(start, scope.close) where source.kind(index) == .keyword && source.isWord(index, "self") {
+            if source.kind(index - 1) == .period { continue }
+            return index
+        }
+        return nil
+    }
+}

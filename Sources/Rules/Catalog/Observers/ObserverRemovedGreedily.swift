@@ -1,0 +1,204 @@
+import Lexer
+
+/// `removeObserver(self)` on disappear also takes away the observers added once.
+public struct ObserverRemovedGreedily: Rule {
+    public static let metadata = RuleMetadata(
+        id: "observer_removed_greedily",
+        category: .observers,
+        defaultSeverity: .warning,
+        summary: "`removeObserver(self)` in a disappear method also removes observers that were added once, in `viewDidLoad` or `init`.",
+        rationale: """
+        `NotificationCenter.default.removeObserver(self)` without a name removes every registration of \
+        `self`, including those a `viewDidLoad`/`init` (of the type or of a project superclass) added once for \
+        the controller's lifetime. Called in `viewWillDisappear`/`viewDidDisappear`, it silently turns them off \
+        the first time another screen is pushed or presented, and nothing adds them back when the screen \
+        reappears.
+        """,
+        fix: "Remove only what the appear methods added (`removeObserver(self, name: …, object: nil)` per name), or move the remaining `removeObserver(self)` to `deinit`.",
+        triggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(themeChanged), name: .themeDidChange, object: nil)
+                }
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.↓removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
+            final class DetailViewController: BaseViewController {
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    NotificationCenter.default.↓removeObserver(self)
+                }
+            }
+            """, files: ["BaseViewController.swift": """
+            class BaseViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(contentSizeChanged), name: UIContentSizeCategory.didChangeNotification, object: nil)
+                }
+            }
+            """]),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                init() {
+                    super.init(nibName: nil, bundle: nil)
+                    observeKeyboard()
+                }
+                private func observeKeyboard() {
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillHide(_:)), name: UIResponder.keyboardWillHideNotification, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    stopEverything()
+                }
+                private func stopEverything() {
+                    NotificationCenter.default.↓removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
+            final class PlayerViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let center = NotificationCenter.default
+                    center.addObserver(self, selector: #selector(didEnterBackground), name: UIApplication.didEnterBackgroundNotification, object: nil)
+                }
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    let center = NotificationCenter.default
+                    center.↓removeObserver(self)
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(themeChanged), name: .themeDidChange, object: nil)
+                }
+                deinit { NotificationCenter.default.removeObserver(self) }
+            }
+            """),
+            RuleExample("""
+            final class KeyboardAwareViewController: UIViewController {
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
+            final class ProfileViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(refresh), name: .profileDidChange, object: nil)
+                }
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.addObserver(self, selector: #selector(refresh), name: .profileDidChange, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
+            final class SettingsViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(refresh), name: .settingsDidChange, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self, name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+            }
+            """),
+            RuleExample("""
+            final class TokenViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: .settingsDidChange, object: nil, queue: .main) { [weak self] _ in self?.refresh() }
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
+            final class BannerView: UIView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    NotificationCenter.default.addObserver(self, selector: #selector(refresh), name: .bannerDidChange, object: nil)
+                }
+                func dismiss() {
+                    NotificationCenter.default.removeObserver(self)
+                    removeFromSuperview()
+                }
+            }
+            """),
+        ]
+    )
+
+    public static let requiredMarkers: [StaticString] = ["removeObserver"]
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        let observers = analysis.observers
+        var diagnostics: [Diagnostic] = []
+        for removal in observers.removals where removal.removesSelf && removal.keys == nil {
+            let phases = observers.phases(ofMethod: removal.method)
+            guard let disappear = phases.first(where: \.isDisappear),
+                  let typeName = analysis.typeName(ofType: removal.type) else { continue }
+            let hierarchy = [typeName] + analysis.project.superclasses(of: typeName)
+            let facts = hierarchy.map { (name: $0, facts: analysis.project.observerFacts(of: $0)) }
+            let reAdded = facts.reduce(into: Set<NotificationKey>()) { $0.formUnion($1.facts.appearKeys) }
+            var lost: (owner: String, registration: SetupRegistration)?
+            for (owner, ownerFacts) in facts {
+                if let registration = ownerFacts.setupRegistrations.first(where: {
+                    !$0.keys.isEmpty && !Set($0.keys).isSubset(of: reAdded)
+                }) {
+                    lost = (owner, registration)
+                    break
+                }
+            }
+            guard let (owner, registration) = lost else { continue }
+            let path = registration.location.path == analysis.source.file.path ? nil : registration.location.path
+            let place: String
+            if let path {
+                let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                place = "\(owner).\(registration.methodName) (\(fileName))"
+            } else {
+                let line = analysis.source.file.location(of: registration.location.range.lowerBound).line
+                place = "\(owner).\(registration.methodName) (line \(line))"
+            }
+            let call = analysis.snippet(analysis.tokenRange(removal.callee))
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: analysis.tokenRange(removal.callee),
+                message: "`\(call)(self)` in \(disappear.methodName) also removes the `\(registration.displayName)` observer added once in \(place): it never comes back when the screen reappears",
+                suggestion: "Remove only the observers the appear methods add (`removeObserver(self, name: …, object: nil)`), or move `removeObserver(self)` to deinit.",
+                related: [RelatedLocation(path: path, range: registration.location.range, message: "observer added here")]))
+        }
+        return diagnostics
+    }
+}

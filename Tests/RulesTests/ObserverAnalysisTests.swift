@@ -1,0 +1,243 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+final class ObserverAnalysisTests: XCTestCase {
+    func testRegistrationKindsKeysAndTokenStores() {
+        let analysis = analyze("""
+        final class ChatViewController: UIViewController {
+            var token: NSObjectProtocol?
+            var tokens: [NSObjectProtocol] = []
+            var bag = Set<AnyCancellable>()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(show(_:)), name: UIResponder.keyboardWillShowNotification, object: nil)
+                token = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in }
+                tokens.append(NotificationCenter.default.addObserver(forName: .NSCalendarDayChanged, object: nil, queue: nil) { _ in })
+                NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidHideNotification, object: nil, queue: nil) { _ in }
+                _ = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillHide) { _ in }
+                let local = NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in }
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification).sink { _ in }.store(in: &bag)
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).sink { _ in }
+                addObserver(self, forKeyPath: "frame", options: [], context: nil)
+            }
+            @objc func show(_ n: Notification) {}
+        }
+        """)
+        let registrations = analysis.observers.registered
+        XCTAssertEqual(registrations.map(\.kind), [.selector, .block, .block, .block, .typedMessage, .block, .publisher, .publisher])
+        XCTAssertEqual(registrations[0].events, [.willShow])
+        XCTAssertEqual(registrations[3].events, [.didHide])
+        XCTAssertEqual(registrations[4].events, [.willHide])
+        XCTAssertEqual(registrations[1].keys, [.named(NameHash.of("didBecomeActiveNotification"))])
+        func describe(_ use: TokenStore) -> String {
+            switch use {
+            case .discarded: "discarded"
+            case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
+            case .storedInLocal(let name): "local \(analysis.source.text(at: name))"
+            case .passedOn: "passed"
+            }
+        }
+        XCTAssertEqual(registrations.map { describe($0.store) },
+                       ["passed", "property token", "property tokens", "discarded", "discarded", "local local", "passed", "passed"])
+        XCTAssertEqual(analysis.observers.subscriptions.map { describe($0.result) }, ["property bag", "discarded"])
+        XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline.functions[$0].nameToken } ?? 0) == "viewDidLoad" })
+        XCTAssertEqual(analysis.handlers(of: registrations[0]).count, 1)
+    }
+
+    func testRemovalsLoopNamesAndNamesTakingPart() {
+        let analysis = analyze("""
+        final class FormViewController: UIViewController {
+            var showToken: NSObjectProtocol?
+            var others: [NSObjectProtocol] = []
+            func stop() {
+                [UIResponder.keyboardWillShowNotification, UIResponder.keyboardWillHideNotification].forEach {
+                    NotificationCenter.default.removeObserver(self, name: $0, object: nil)
+                }
+                for name in [UIApplication.didBecomeActiveNotification] {
+                    NotificationCenter.default.removeObserver(self, name: name, object: nil)
+                }
+                if let token = showToken { NotificationCenter.default.removeObserver(token) }
+                others.forEach(NotificationCenter.default.removeObserver)
+                NotificationCenter.default.removeObserver(self)
+                removeObserver(self, forKeyPath: "frame")
+            }
+        }
+        """)
+        let removals = analysis.observers.removals
+        XCTAssertEqual(removals.count, 5)
+        XCTAssertEqual(removals[0].keys, [.keyboard(.willShow), .keyboard(.willHide)])
+        XCTAssertEqual(removals[1].keys, [], "other names through a loop variable are not resolved")
+        XCTAssertTrue(removals[0].removesSelf)
+        XCTAssertFalse(removals[2].removesSelf)
+        XCTAssertTrue(removals[3].removesSelf)
+        XCTAssertNil(removals[3].keys, "no name: every name")
+        XCTAssertNil(removals[4].call, "a reference, not a call")
+        let removed = analysis.observers.removedNames["FormViewController"] ?? []
+        XCTAssertTrue(removed.contains(NameHash.of("showToken")))
+        XCTAssertTrue(removed.contains(NameHash.of("others")))
+    }
+
+    func testLifecyclePhasesFollowHelpers() {
+        let analysis = analyze("""
+        final class ProfileViewController: UIViewController {
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                startObserving()
+            }
+            override func viewDidDisappear(_ animated: Bool) { self.stopObserving() }
+            private func startObserving() { register() }
+            private func register() {}
+            private func stopObserving() {}
+            private func unused() {}
+            init() { super.init(nibName: nil, bundle: nil) }
+            deinit {}
+        }
+        """)
+        func phases(_ name: String) -> Set<LifecyclePhase> {
+            let function = analysis.outline.functions.firstIndex { $0.name == name }
+            return analysis.observers.phases(ofMethod: function)
+        }
+        XCTAssertEqual(phases("startObserving"), [.willAppear])
+        XCTAssertEqual(phases("register"), [.willAppear])
+        XCTAssertEqual(phases("stopObserving"), [.didDisappear])
+        XCTAssertEqual(phases("unused"), [])
+        XCTAssertEqual(phases("init"), [.setup])
+        XCTAssertEqual(phases("deinit"), [.teardown])
+    }
+
+    func testLocalCentersAndCrossFileFacts() {
+        let base = analyze("""
+        class BaseViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(refresh), name: .didRefresh, object: nil)
+            }
+        }
+        extension BaseViewController {
+            func stop() { if let t = token { NotificationCenter.default.removeObserver(t) } }
+            func watch() { NotificationCenter.default.addObserver(self, selector: #selector(hide), name: UIResponder.keyboardWillHideNotification, object: nil) }
+        }
+        """, path: "Base.swift")
+        let project = ProjectFacts(merging: [base.facts])
+        let facts = project.observerFacts(of: "BaseViewController")
+        XCTAssertEqual(facts.setupRegistrations.count, 1)
+        XCTAssertEqual(facts.setupRegistrations.first?.location.path, "Base.swift")
+        XCTAssertTrue(facts.removesTokens)
+        XCTAssertTrue(facts.removedNames.contains(NameHash.of("token")))
+        XCTAssertEqual(facts.keyboardEventsMentioned, [.willHide])
+        XCTAssertTrue(facts.selectorKeys.contains(.keyboard(.willHide)))
+
+        let test = analyze("""
+        func testIt() {
+            let center = NotificationCenter()
+            center.addObserver(forName: .a, object: nil, queue: nil) { _ in }
+            NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in }
+        }
+        """)
+        XCTAssertEqual(test.observers.registered.map(\.onLocalCenter), [true, false])
+    }
+
+    func testNoCrashOnTruncatedCode() {
+        for code in ["NotificationCenter.default.addObserver(forName:", "x.removeObserver(", "[a].forEach { removeObserver(self, name: $0", "token = center.addObserver(forName: n) {"] {
+            _ = analyze(code).observers
+        }
+    }
+}
+
+final class ObserverLifetimeTests: XCTestCase {
+    func testSingletonsAndApplicationDelegatesLiveForTheApp() {
+        let analysis = analyze("""
+        final class Store { static let shared = Store() }
+        final class Cache { static let shared: Cache = .init() }
+        final class AppDelegate: UIResponder, UIApplicationDelegate {}
+        final class Screen: UIViewController { static let defaultTitle = "x" }
+        struct Config { static let shared = Config() }
+        """)
+        let project = ProjectFacts(merging: [analysis.facts])
+        XCTAssertTrue(project.observerFacts(of: "Store").livesForTheApp)
+        XCTAssertTrue(project.observerFacts(of: "Cache").livesForTheApp)
+        XCTAssertTrue(project.observerFacts(of: "AppDelegate").livesForTheApp)
+        XCTAssertFalse(project.observerFacts(of: "Screen").livesForTheApp)
+        XCTAssertFalse(project.observerFacts(of: "Config").livesForTheApp)
+    }
+}
+
+final class NotificationTaskTests: XCTestCase {
+    func testTasksAroundKeyboardSequences() {
+        let analysis = analyze("""
+        final class ChatViewController: UIViewController {
+            var task: Task<Void, Never>?
+            func start() {
+                Task { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardWillShowNotification) {} }
+                task = Task.detached { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardWillHideNotification) {} }
+                Task { for await _ in NotificationCenter.default.notifications(named: UIApplication.didBecomeActiveNotification) {} }
+            }
+            func watch() async {
+                for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardDidShowNotification) {}
+            }
+        }
+        """)
+        let tasks = analysis.observers.tasks
+        XCTAssertEqual(tasks.map { analysis.source.text(at: $0.task) }, ["Task", "Task"])
+        XCTAssertEqual(tasks.map(\.result).first, .discarded)
+        if case .storedInProperty(let property, _) = tasks[1].result {
+            XCTAssertEqual(analysis.source.text(at: property), "task")
+        } else {
+            XCTFail("the detached task is stored in `task`")
+        }
+    }
+}
+
+final class ObserverRobustnessTests: XCTestCase {
+    /// Every prefix of observer-heavy code (cut mid-token, mid-closure, mid-call) analyses and
+    /// checks without trapping.
+    func testTruncatedObserverCodeNeverTraps() {
+        let code = """
+        final class ChatViewController: UIViewController {
+            private var token: NSObjectProtocol?
+            private var bag = Set<AnyCancellable>()
+            private var task: Task<Void, Never>?
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: self, queue: .main) { [self] n in
+                    bottom.constant = 300; self.view.layoutIfNeeded()
+                }
+                [UIResponder.keyboardDidShowNotification].forEach { NotificationCenter.default.addObserver(self, selector: #selector(shown), name: $0, object: nil) }
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).sink { _ in self.reset() }.store(in: &bag)
+                task = Task { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardDidHideNotification) { self.view.frame.origin.y = 0 } }
+            }
+            override func viewDidDisappear(_ animated: Bool) { NotificationCenter.default.removeObserver(self) }
+            deinit { if let token { NotificationCenter.default.removeObserver(token) } }
+        }
+        """
+        let bytes = Array(code.utf8)
+        let rules = RuleRegistry.all.filter { $0.metadata.category == .observers }
+        XCTAssertEqual(rules.count, 10)
+        var offset = 0
+        while offset <= bytes.count {
+            let source = Lexer.tokenize(SourceFile(path: "T.swift", bytes: Array(bytes[0..<offset])))
+            let analysis = FileAnalysis(source, project: .empty)
+            let context = RuleContext(analysis: analysis, deploymentTarget: nil, options: [:])
+            for rule in rules { _ = rule.init().check(context) }
+            offset += 5
+        }
+    }
+}
+
+final class TokenStoreTests: XCTestCase {
+    func testImplicitReturnsAndWildcardBindings() {
+        let analysis = analyze("""
+        final class Observers {
+            lazy var all: [NSObjectProtocol] = names.map { NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { _ in } }
+            lazy var one: NSObjectProtocol = { NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in } }()
+            func make() -> NSObjectProtocol { NotificationCenter.default.addObserver(forName: .b, object: nil, queue: nil) { _ in } }
+            func drop() {
+                let _ = NotificationCenter.default.addObserver(forName: .c, object: nil, queue: nil) { _ in }
+                DispatchQueue.main.async { NotificationCenter.default.addObserver(forName: .d, object: nil, queue: nil) { _ in } }
+            }
+        }
+        """)
+        XCTAssertEqual(analysis.observers.registered.map(\.store), [.passedOn, .passedOn, .passedOn, .discarded, .discarded])
+    }
+}
