@@ -3,6 +3,9 @@ public enum RuleRegistry {
     public static let all: [any Rule.Type] = [
         // Geometry
         KeyboardFrameBeginKey.self,
+        // Input accessory views
+        AccessoryViewRecreated.self,
+        AccessoryMissingCanBecomeFirstResponder.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

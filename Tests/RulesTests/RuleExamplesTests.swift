@@ -119,9 +119,26 @@ final class RuleExamplesTests: XCTestCase {
         }
     }
 
-    // Suppression: once the cli branch's Suppression lands, re-run every triggering example
-    // with `// kblint:disable <id>` on its first line and expect no diagnostics left after
-    // suppression. That test belongs here, next to the comment and string re-runs.
+    /// A `// kblint:disable <id>` line before a triggering example silences every diagnostic
+    /// of the rule in it, and the directive is not superfluous.
+    func testTriggeringExamplesUnderADisableCommentAreSuppressed() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for example in metadata.triggering {
+                let (code, _) = Self.stripMarkers(example.code)
+                let disabled = "// kblint:disable \(metadata.id)\n" + code
+                let found = Self.diagnostics(rule, code: disabled, files: example.files, options: example.options,
+                                             deploymentTarget: example.deploymentTarget)
+                XCTAssertFalse(found.isEmpty, "\(metadata.id): the directive line changed the example\n\(disabled)")
+                let source = Lexer.tokenize(SourceFile(path: "Example.swift", text: disabled))
+                let left = Suppression.filter(
+                    found, in: source, activeRuleIDs: [metadata.id],
+                    knownRuleIDs: Set(RuleRegistry.all.map { $0.metadata.id }).union(EngineDiagnostics.unsuppressibleIDs))
+                XCTAssertTrue(left.isEmpty, "\(metadata.id): not suppressed\n\(disabled)\nleft:\n"
+                              + Self.describe(left, in: disabled))
+            }
+        }
+    }
 
     func testEveryRuleHasCompleteMetadataAndEnoughExamples() {
         var ids = Set<String>()

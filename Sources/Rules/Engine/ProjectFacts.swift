@@ -44,9 +44,14 @@ public struct TypeFacts: Sendable {
     }
 
     mutating func merge(_ other: TypeFacts) {
-        isDeclared = isDeclared || other.isDeclared
         isClass = isClass || other.isClass
-        for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
+        if other.isDeclared, !isDeclared {
+            // The declaration's superclass comes first, whatever order files merge in.
+            inheritance = other.inheritance + inheritance.filter { !other.inheritance.contains($0) }
+        } else {
+            for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
+        }
+        isDeclared = isDeclared || other.isDeclared
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
@@ -83,6 +88,8 @@ public struct FileFacts: Sendable {
     public internal(set) var keyboardManagerExcludedTypes: [String] = []
     /// Types whose instances become input accessory views.
     public internal(set) var accessoryViewTypes: [String] = []
+    /// Responder and input accessory facts.
+    public internal(set) var accessories = AccessoryFacts()
 
     public init(path: String) { self.path = path }
 }
@@ -98,6 +105,7 @@ public struct ProjectFacts: Sendable {
     public let keyboardManagerSwitches: [KeyboardManagerSwitch]
     public let keyboardManagerExcludedTypes: Set<String>
     public let accessoryViewTypes: Set<String>
+    public let accessories: AccessoryFacts
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     let accessorHashes: [UInt64: KeyboardUserInfoKey]
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
@@ -110,6 +118,7 @@ public struct ProjectFacts: Sendable {
         var switches: [KeyboardManagerSwitch] = []
         var excluded = Set<String>()
         var accessories = Set<String>()
+        var accessoryFacts = AccessoryFacts()
         var shadows = false
         for file in files {
             for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
@@ -118,6 +127,7 @@ public struct ProjectFacts: Sendable {
             switches += file.keyboardManagerSwitches
             excluded.formUnion(file.keyboardManagerExcludedTypes)
             accessories.formUnion(file.accessoryViewTypes)
+            accessoryFacts.merge(file.accessories)
             shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
         }
         self.types = types
@@ -127,6 +137,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerSwitches = switches
         keyboardManagerExcludedTypes = excluded
         accessoryViewTypes = accessories
+        self.accessories = accessoryFacts
         accessorHashes = Dictionary(accessors.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
         framePropertyHashes = Dictionary(frameProperties.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
     }
@@ -175,5 +186,8 @@ public struct ProjectFacts: Sendable {
 
 /// Pass 1 for one file.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    FileAnalysis(source, project: .empty).facts
+    let analysis = FileAnalysis(source, project: .empty)
+    var facts = analysis.facts
+    facts.accessories = AccessoryFacts(analysis)
+    return facts
 }

@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+@testable import KBLint
+@testable import Rules
+
+/// The accessory rules through the real driver on a small multi-file project
+/// (Fixtures/Accessories): facts from one file decide findings in another.
+final class AccessoryFixtureTests: XCTestCase {
+    func lint(_ arguments: [String], in project: TemporaryDirectory) -> [String] {
+        let run = runTool(arguments + ["--reporter", "xcode", "--quiet"], in: project.path, rules: RuleRegistry.all)
+        return run.standardOutput.split(separator: "\n").map {
+            String($0).replacingOccurrences(of: project.path + "/", with: "")
+        }
+    }
+
+    func testCanBecomeFirstResponderInAnotherFileSilencesTheOverride() throws {
+        let project = try BinaryHarness.copyFixture("Accessories")
+        let rule = ["--only", "accessory_missing_can_become_first_responder"]
+        let findings = lint(rule, in: project)
+        XCTAssertEqual(findings.count, 1, findings.joined(separator: "\n"))
+        XCTAssertTrue(findings[0].hasPrefix("Compose/ComposeViewController.swift:7:18: error: `ComposeViewController` overrides `inputAccessoryView`"),
+                      findings.joined(separator: "\n"))
+        XCTAssertEqual(lint(rule + ["Chat"], in: project), [], "the extension in another file overrides it")
+        let alone = lint(rule + ["Chat/ChatViewController.swift"], in: project)
+        XCTAssertEqual(alone.count, 1, "without the extension's file the override is flagged")
+    }
+
+    func testFixAddsTheOverrideToTheType() throws {
+        let project = try BinaryHarness.copyFixture("Accessories")
+        _ = lint(["--only", "accessory_missing_can_become_first_responder", "--fix"], in: project)
+        let fixed = try project.text("Compose/ComposeViewController.swift")
+        XCTAssertTrue(fixed.contains("""
+                override var inputAccessoryView: UIView? {
+                    return replyBar
+                }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """), fixed)
+        XCTAssertEqual(lint(["--only", "accessory_missing_can_become_first_responder"], in: project), [])
+    }
+}
