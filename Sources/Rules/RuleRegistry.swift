@@ -4,8 +4,12 @@ public enum RuleRegistry {
         // Geometry
         KeyboardFrameBeginKey.self,
         // Input accessory views
+        AccessoryToolbarZeroFrame.self,
         AccessoryViewRecreated.self,
         AccessoryMissingCanBecomeFirstResponder.self,
+        AccessoryRetainCycle.self,
+        AccessoryViewAddedAsSubview.self,
+        AccessoryMissingFlexibleHeight.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

@@ -25,6 +25,18 @@ final class AccessoryFixtureTests: XCTestCase {
         XCTAssertEqual(alone.count, 1, "without the extension's file the override is flagged")
     }
 
+    func testFlexibleHeightSetWhereTheAccessoryIsCreatedInAnotherFile() throws {
+        let project = try BinaryHarness.copyFixture("Accessories")
+        let rule = ["--only", "accessory_missing_flexible_height"]
+        XCTAssertEqual(lint(rule, in: project), [
+            "Compose/ReplyBar.swift:4:13: warning: `ReplyBar` overrides `intrinsicContentSize` and is an input accessory view, but neither it nor the code that creates it sets `.flexibleHeight` in its `autoresizingMask`; UIKit pins it to its initial height (accessory_missing_flexible_height)",
+            "Compose/ComposeViewController.swift:7:18: note: it becomes an input accessory view here",
+        ])
+        let alone = lint(rule + ["Chat/ComposerBar.swift"], in: project)
+        XCTAssertEqual(alone, [], "not an accessory as far as that file alone shows")
+        XCTAssertEqual(lint(rule + ["Chat"], in: project), [], "the creator sets .flexibleHeight")
+    }
+
     func testFixAddsTheOverrideToTheType() throws {
         let project = try BinaryHarness.copyFixture("Accessories")
         _ = lint(["--only", "accessory_missing_can_become_first_responder", "--fix"], in: project)
