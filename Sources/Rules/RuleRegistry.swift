@@ -10,6 +10,7 @@ public enum RuleRegistry {
         AccessoryRetainCycle.self,
         AccessoryViewAddedAsSubview.self,
         AccessoryMissingFlexibleHeight.self,
+        AccessoryBlurInsteadOfInputView.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

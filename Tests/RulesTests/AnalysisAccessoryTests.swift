@@ -60,6 +60,7 @@ final class AnalysisAccessoryTests: XCTestCase {
             case .property(let index): "property \(analysis.outline.properties[index].name)"
             case .construction: "new \(analysis.source.text(at: source.token)) via \(source.helpers.count) helper"
             case .nothing: "nil"
+            case .undeclaredName: "name"
             case .unresolved: "?"
             }
         }
@@ -68,6 +69,30 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(constructed.locals.map { analysis.source.text(at: $0) }, ["bar"])
         XCTAssertEqual(analysis.accessoryAssignments.count, 1)
         XCTAssertEqual(analysis.accessorySources(of: analysis.accessoryAssignments[0].rhs).map(\.kind), [.nothing])
+    }
+
+    func testTernariesAndInheritedPropertiesResolveAcrossFiles() {
+        let (analysis, facts) = project([
+            ("Support.swift", """
+            final class SupportViewController: BaseChatViewController {
+                override var inputAccessoryView: UIView? { isClosed ? nil : messageBar }
+            }
+            """),
+            ("Base.swift", """
+            class BaseChatViewController: UIViewController {
+                let messageBar: MessageBar
+                lazy var header = HeaderView()
+            }
+            """),
+        ])
+        let sources = analysis.accessorySources(of: analysis.accessoryOverrides[0].returned[0])
+        XCTAssertEqual(sources.map(\.kind), [.undeclaredName, .nothing])
+        XCTAssertEqual(facts.accessories.accessoryUses.count, 0)
+        XCTAssertEqual(facts.accessories.inheritedAccessoryUses.map(\.property), ["messageBar"])
+        XCTAssertEqual(facts.accessories.propertyTypes["BaseChatViewController"], ["messageBar": "MessageBar", "header": "HeaderView"])
+        let uses = facts.accessoryUses()
+        XCTAssertEqual(uses.map(\.typeName), ["MessageBar"])
+        XCTAssertEqual(uses.first?.location.path, "Support.swift")
     }
 
     func testConditionBindingsAreVisibleOnlyInTheirBody() {

@@ -19,6 +19,15 @@ public struct AccessoryUse: Sendable, Hashable {
     public let location: FactLocation
 }
 
+/// An accessory named by a property the file does not declare (one of a superclass in
+/// another file): resolved against the project's property types after the merge.
+public struct InheritedAccessoryUse: Sendable, Hashable {
+    /// The type whose code uses the property.
+    public let typeName: String
+    public let property: String
+    public let location: FactLocation
+}
+
 /// Pass-1 facts about responders and input accessory views, per file and merged for the
 /// project: accessory rules are cross-file because the pieces of a responder (its accessory
 /// override, `canBecomeFirstResponder`, disappear methods, the accessory class and the code
@@ -30,6 +39,10 @@ public struct AccessoryFacts: Sendable {
     /// themselves (directly or through a method of the file).
     public internal(set) var typesResigningOnDisappear: Set<String> = []
     public internal(set) var accessoryUses: [AccessoryUse] = []
+    public internal(set) var inheritedAccessoryUses: [InheritedAccessoryUse] = []
+    /// The type each property of each class holds (class name → property → type name), for
+    /// resolving `inheritedAccessoryUses`.
+    public internal(set) var propertyTypes: [String: [String: String]] = [:]
     /// Types that size themselves as accessories: they set `.flexibleHeight` in their own
     /// `autoresizingMask`, `allowsSelfSizing = true`, or turn off autoresizing-mask
     /// constraints (`translatesAutoresizingMaskIntoConstraints = false`).
@@ -44,6 +57,10 @@ public struct AccessoryFacts: Sendable {
         firstResponderAnswers.merge(other.firstResponderAnswers) { max($0, $1) }
         typesResigningOnDisappear.formUnion(other.typesResigningOnDisappear)
         accessoryUses += other.accessoryUses
+        inheritedAccessoryUses += other.inheritedAccessoryUses
+        for (type, properties) in other.propertyTypes {
+            propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
+        }
         selfSizingTypes.formUnion(other.selfSizingTypes)
         typesSizedWhereCreated.formUnion(other.typesSizedWhereCreated)
     }
@@ -56,9 +73,15 @@ public struct AccessoryFacts: Sendable {
 
     /// The facts of one analysed file.
     init(_ analysis: FileAnalysis) {
-        guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
         let source = analysis.source
         let outline = analysis.outline
+        // Any class may be the superclass that declares an accessory property.
+        for (index, property) in outline.properties.enumerated() where !property.isStatic {
+            guard let owner = property.owner, outline.types[owner].kind == .class,
+                  let name = analysis.viewTypeName(ofProperty: index) else { continue }
+            propertyTypes[outline.types[owner].simpleName, default: [:]][property.name] = name
+        }
+        guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
         for (index, property) in outline.properties.enumerated()
         where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
@@ -78,23 +101,22 @@ public struct AccessoryFacts: Sendable {
                 typesResigningOnDisappear.insert(typeName)
             }
         }
+        var uses: [(expression: Range<Int>, at: Int)] = []
         for override in analysis.accessoryOverrides {
-            for returned in override.returned {
-                for found in analysis.accessorySources(of: returned) {
-                    guard let name = analysis.typeName(of: found) else { continue }
-                    accessoryUses.append(AccessoryUse(
-                        typeName: name,
-                        location: FactLocation(path: source.file.path, range: source.byteRange(analysis.tokenRange(override.nameToken)))))
-                }
-            }
+            uses += override.returned.map { ($0, override.nameToken) }
         }
         for assignment in analysis.accessoryAssignments {
-            for found in analysis.accessorySources(of: assignment.rhs) {
-                guard let name = analysis.typeName(of: found), let last = analysis.chainNames(assignment.lhs).last else {
-                    continue
+            if let last = analysis.chainNames(assignment.lhs).last { uses.append((assignment.rhs, last)) }
+        }
+        for use in uses {
+            let location = FactLocation(path: source.file.path, range: source.byteRange(analysis.tokenRange(use.at)))
+            for found in analysis.accessorySources(of: use.expression) {
+                if let name = analysis.typeName(of: found) {
+                    accessoryUses.append(AccessoryUse(typeName: name, location: location))
+                } else if found.kind == .undeclaredName, let owner = analysis.typeName(at: found.token) {
+                    inheritedAccessoryUses.append(InheritedAccessoryUse(
+                        typeName: owner, property: source.text(at: found.token), location: location))
                 }
-                accessoryUses.append(AccessoryUse(
-                    typeName: name, location: FactLocation(path: source.file.path, range: source.byteRange(analysis.tokenRange(last)))))
             }
         }
         for assignment in analysis.assignments where analysis.isSelfSizingSetting(assignment) {
@@ -122,7 +144,7 @@ extension FileAnalysis {
         switch found.kind {
         case .construction: source.text(at: found.token)
         case .property(let property): viewTypeName(ofProperty: property)
-        case .nothing, .unresolved: nil
+        case .nothing, .undeclaredName, .unresolved: nil
         }
     }
 
@@ -234,6 +256,28 @@ extension ProjectFacts {
     /// Whether `name` or a project superclass resigns first responder when it disappears.
     public func resignsOnDisappear(_ name: String) -> Bool {
         declaredLineage(of: name).contains { accessories.typesResigningOnDisappear.contains($0) }
+    }
+
+    /// Every place where instances of a project type become input accessory views, with
+    /// properties inherited from superclasses in other files resolved; `current` adds the
+    /// facts of the file being checked as it is now.
+    public func accessoryUses(including current: AccessoryFacts? = nil) -> [AccessoryUse] {
+        var uses = accessories.accessoryUses + (current?.accessoryUses ?? [])
+        var propertyTypes = accessories.propertyTypes
+        if let current {
+            for (type, properties) in current.propertyTypes {
+                propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
+            }
+        }
+        for inherited in accessories.inheritedAccessoryUses + (current?.inheritedAccessoryUses ?? []) {
+            for type in declaredLineage(of: inherited.typeName) {
+                if let name = propertyTypes[type]?[inherited.property] {
+                    uses.append(AccessoryUse(typeName: name, location: inherited.location))
+                    break
+                }
+            }
+        }
+        return uses
     }
 
     /// Whether `name` is a UIKit view controller, directly or through project superclasses.

@@ -28,7 +28,10 @@ public struct AccessorySource: Sendable {
         /// A new instance: `UIToolbar(…)`, `Bar.init(…)` (index in `calls`); what `{ … }()`
         /// returns is followed.
         case construction(Int)
-        /// Anything else (a parameter, another object's member, an unknown call).
+        /// A plain name that is neither a local nor a property of the type in this file: a
+        /// superclass's property declared elsewhere, a parameter or a global.
+        case undeclaredName
+        /// Anything else (another object's member, an unknown call).
         case unresolved
     }
     public let kind: Kind
@@ -120,6 +123,13 @@ extension FileAnalysis {
                 add(.nothing, first)
                 continue
             }
+            // `isHidden ? nil : bar`: either branch may be the view.
+            if let question = topLevelToken(in: range, .infixQuestionMark),
+               let colon = topLevelToken(in: (question + 1)..<range.upperBound, .colon) {
+                work.append(((question + 1)..<colon, item.locals, item.helpers))
+                work.append(((colon + 1)..<range.upperBound, item.locals, item.helpers))
+                continue
+            }
             // `cached ?? makeBar()`: either side may be the view.
             if let coalescing = topLevelOperator(in: range, "??") {
                 work.append((range.lowerBound..<coalescing, item.locals, item.helpers))
@@ -134,7 +144,7 @@ extension FileAnalysis {
                 } else if let property = property(named: name) {
                     add(.property(property), outline.properties[property].nameToken)
                 } else {
-                    add(.unresolved, first)
+                    add(.undeclaredName, first)
                 }
                 continue
             }
@@ -264,6 +274,20 @@ extension FileAnalysis {
                 continue
             }
             if source.isToken(cursor, .binaryOperator, text) { return cursor }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The first token of `kind` at the top level of `range`.
+    func topLevelToken(in range: Range<Int>, _ kind: TokenKind) -> Int? {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            if source.kind(cursor) == kind { return cursor }
             cursor += 1
         }
         return nil

@@ -67,6 +67,28 @@ public struct AccessoryMissingFlexibleHeight: Rule {
             }
             """]),
             RuleExample("""
+            open class ↓MessageInputBar: UIView {
+                open override var intrinsicContentSize: CGSize { cachedSize }
+                private var cachedSize = CGSize(width: UIView.noIntrinsicMetric, height: 52)
+            }
+            """, files: [
+                "BaseChatViewController.swift": """
+                class BaseChatViewController: UITableViewController {
+                    let messageBar: MessageInputBar
+                    init() {
+                        messageBar = MessageInputBar()
+                        super.init(style: .plain)
+                    }
+                }
+                """,
+                "SupportChatViewController.swift": """
+                final class SupportChatViewController: BaseChatViewController {
+                    override var inputAccessoryView: UIView? { isClosed ? nil : messageBar }
+                    override var canBecomeFirstResponder: Bool { true }
+                }
+                """,
+            ]),
+            RuleExample("""
             final class ↓FormattingInputView: UIInputView {
                 var rows = 1
                 override var intrinsicContentSize: CGSize {
@@ -231,7 +253,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
                   let getter = analysis.getterScope(of: index), !hasFixedHeight(getter, analysis),
                   !project.declaredLineage(of: typeName).contains(where: selfSizing.contains) else { continue }
             // Accessory uses of this class or of a subclass that nothing sizes.
-            let unsized = (project.accessories.accessoryUses + current.accessoryUses).filter { use in
+            let unsized = project.accessoryUses(including: current).filter { use in
                 let lineage = project.declaredLineage(of: use.typeName)
                 guard lineage.contains(typeName) else { return false }
                 let belowOrAt = lineage.prefix { $0 != typeName } + [typeName]

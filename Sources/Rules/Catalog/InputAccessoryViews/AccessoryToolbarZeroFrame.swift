@@ -211,7 +211,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
                         found.append((call, [.property(property)] + inner.locals.map(Holder.local)))
                     }
                 }
-            case .nothing, .unresolved:
+            case .nothing, .undeclaredName, .unresolved:
                 break
             }
         }

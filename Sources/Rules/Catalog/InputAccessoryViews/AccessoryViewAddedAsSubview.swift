@@ -158,7 +158,7 @@ public struct AccessoryViewAddedAsSubview: Rule {
                     let view = analysis.snippet(call.arguments[0].value)
                     diagnostics.append(Self.metadata.diagnostic(
                         analysis, at: analysis.tokenRange(call.callee),
-                        message: "`\(view)` is \(use.description) and also added as a subview; UIKit moves it into the keyboard's window, so the bar vanishes from one place",
+                        message: "`\(view)` is \(use.description) and also added as a subview; once its responder is first responder UIKit moves it into the keyboard's window, so the bar vanishes from one of the two places",
                         suggestion: "Use `\(view)` either as the input accessory or as a subview pinned to the keyboard layout guide, not both."
                     ).relating([RelatedLocation(
                         range: analysis.source.byteRange(analysis.tokenRange(use.accessory)),
