@@ -11,6 +11,9 @@ public enum RuleRegistry {
         AccessoryViewAddedAsSubview.self,
         AccessoryMissingFlexibleHeight.self,
         AccessoryBlurInsteadOfInputView.self,
+        // Related pitfalls
+        TextViewContentSizeHeight.self,
+        DisplayLinkStrongTarget.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

@@ -188,6 +188,8 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(Set(facts.accessories.accessoryUses.map(\.typeName)), ["ComposerBar", "GrowingBar"])
         XCTAssertEqual(facts.accessories.selfSizingTypes, ["ComposerBar"])
         XCTAssertEqual(facts.accessories.typesSizedWhereCreated, ["GrowingBar"])
+        XCTAssertEqual(facts.declaredLineage(of: "ChatViewController"), ["ChatViewController", "BaseViewController"])
+        XCTAssertEqual(facts.declaredLineage(of: "UIView"), [])
     }
 
     func testExtensionFirstMergeKeepsTheSuperclassFirst() {

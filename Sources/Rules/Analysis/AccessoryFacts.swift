@@ -233,13 +233,14 @@ extension ProjectFacts {
         return chain.first { !(types[$0]?.isDeclared ?? false) } ?? chain[chain.count - 1]
     }
 
-    /// `name` and its project superclasses, nearest first, up to the first class the project
-    /// does not declare (extensions of UIKit classes add conformances, not superclasses).
+    /// `name` and its superclasses that the project declares, nearest first. Classes it only
+    /// extends (`extension UIView { … }`) are left out: what such an extension does applies
+    /// to every view, not to this lineage.
     public func declaredLineage(of name: String) -> [String] {
         var lineage: [String] = []
         for type in [name] + superclasses(of: name) {
+            guard types[type]?.isDeclared ?? false else { break }
             lineage.append(type)
-            if !(types[type]?.isDeclared ?? false) { break }
         }
         return lineage
     }

@@ -67,6 +67,12 @@ public struct AccessoryMissingFlexibleHeight: Rule {
             }
             """]),
             RuleExample("""
+            extension UIView {
+                func pinEdges(to other: UIView) {
+                    translatesAutoresizingMaskIntoConstraints = false
+                    NSLayoutConstraint.activate([topAnchor.constraint(equalTo: other.topAnchor)])
+                }
+            }
             open class ↓MessageInputBar: UIView {
                 open override var intrinsicContentSize: CGSize { cachedSize }
                 private var cachedSize = CGSize(width: UIView.noIntrinsicMetric, height: 52)
