@@ -176,7 +176,7 @@ final class AnalysisAccessoryTests: XCTestCase {
             }
             """),
         ])
-        XCTAssertEqual(facts.types["ChatViewController"]?.inheritance.first, "BaseViewController")
+        XCTAssertEqual(facts.types["ChatViewController"]?.superclass, "BaseViewController")
         XCTAssertEqual(facts.rootClass(of: "ChatViewController"), "UIViewController")
         XCTAssertTrue(facts.isViewController("ChatViewController"))
         XCTAssertEqual(facts.firstResponderAnswer(for: "ChatViewController"), .yes)
@@ -196,7 +196,7 @@ final class AnalysisAccessoryTests: XCTestCase {
         let extensionFirst = collectFacts(Lexer.tokenize(SourceFile(path: "A.swift", text: "extension Chat: UITextViewDelegate {}")))
         let declaration = collectFacts(Lexer.tokenize(SourceFile(path: "B.swift", text: "final class Chat: BaseController {}")))
         let facts = ProjectFacts(merging: [extensionFirst, declaration])
-        XCTAssertEqual(facts.types["Chat"]?.inheritance, ["BaseController", "UITextViewDelegate"])
+        XCTAssertEqual(facts.types["Chat"]?.superclass, "BaseController")
         XCTAssertEqual(facts.superclasses(of: "Chat"), ["BaseController"])
     }
 

@@ -65,7 +65,8 @@ struct LintDriver: Sendable {
     let fixMode: FixMode
     /// Every id a suppression comment may name.
     let knownRuleIDs: Set<String>
-    let closeIDs: @Sendable (String) -> [String]
+    /// Did-you-mean matches of a word among candidates, for suppression comments.
+    let closeMatches: @Sendable (String, [String]) -> [String]
     /// Shown on a terminal for long runs.
     let progressSink: (any OutputSink)?
 
@@ -74,7 +75,6 @@ struct LintDriver: Sendable {
 
     struct Outcome: Sendable {
         var files: [FileOutcome]
-        var facts: ProjectFacts
         var pass1: Duration
         var pass2: Duration
     }
@@ -82,7 +82,7 @@ struct LintDriver: Sendable {
     func run(_ inputs: [LintInput]) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
-        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts") }
+        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
         let facts = parallelMap(count: inputs.count, jobs: jobs) { index -> FileFacts? in
             defer { progress1?.fileFinished() }
             guard let bytes = try? read(inputs[index]) else { return nil }
@@ -94,13 +94,13 @@ struct LintDriver: Sendable {
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
-        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting") }
+        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
         let outcomes = parallelMap(count: inputs.count, jobs: jobs) { index -> FileOutcome in
             defer { progress2?.fileFinished() }
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
-        return Outcome(files: outcomes, facts: project, pass1: middle - start, pass2: clock.now - middle)
+        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
@@ -184,7 +184,16 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        let candidates = selections.filter { $0.rule.mayTrigger(on: file.bytes) }
+        // Most rules share their markers: scan the file once per distinct marker list.
+        var verdicts: [[UInt]: Bool] = [:]
+        let candidates = selections.filter { selection in
+            let markers = selection.rule.requiredMarkers
+            let key = markers.map { UInt(bitPattern: $0.utf8Start) &+ UInt($0.utf8CodeUnitCount) }
+            if let verdict = verdicts[key] { return verdict }
+            let verdict = selection.rule.mayTrigger(on: file.bytes)
+            verdicts[key] = verdict
+            return verdict
+        }
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
             let source = Lexer.tokenize(file)
@@ -200,7 +209,7 @@ struct LintDriver: Sendable {
             diagnostics = Suppression.filter(
                 diagnostics, in: source,
                 activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
-                knownRuleIDs: knownRuleIDs, closeIDs: closeIDs)
+                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
         }
         if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
             diagnostics.append(invalid)

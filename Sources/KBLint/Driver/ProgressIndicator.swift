@@ -11,24 +11,29 @@ final class ProgressIndicator: @unchecked Sendable {
     private var done = 0
     private var lastDrawn: ContinuousClock.Instant?
     private var isShowing = false
+    private let delay: Duration
 
-    static let delay = Duration.seconds(1)
     static let redrawInterval = Duration.milliseconds(100)
 
-    /// Nil when `sink` is not a terminal.
-    init?(sink: any OutputSink, total: Int, phase: String) {
+    /// Nil when `sink` is not a terminal. Nothing is drawn before `delay` has passed since
+    /// `started` (the start of the run, so a later phase shows at once in a long run).
+    init?(
+        sink: any OutputSink, total: Int, phase: String,
+        started: ContinuousClock.Instant = ContinuousClock.now, delay: Duration = .seconds(1)
+    ) {
         guard sink.isTerminal, total > 0 else { return nil }
+        self.delay = delay
         self.sink = sink
         self.total = total
         self.phase = phase
-        self.started = clock.now
+        self.started = started
     }
 
     func fileFinished() {
         lock.withLock {
             done += 1
             let now = clock.now
-            guard now - started >= Self.delay else { return }
+            guard now - started >= delay else { return }
             if let lastDrawn, now - lastDrawn < Self.redrawInterval, done < total { return }
             lastDrawn = now
             isShowing = true

@@ -3,9 +3,6 @@
 struct LintTarget: Sendable, Hashable {
     let path: String
     let absolutePath: String
-    /// Named on the command line (or in a file list) rather than found in a folder: such a
-    /// file is linted even when `excluded` matches it, unless `--force-exclude`.
-    let isExplicit: Bool
 }
 
 /// Finds the `.swift` files under the paths users give, the way every run must see them:
@@ -47,7 +44,7 @@ struct FileDiscovery {
                 // Non-regular files (FIFOs, devices) are reported when read, not here.
                 if forceExclude, isExcluded(absolute, false) { continue }
                 if seen.insert(absolute).inserted {
-                    targets.append(target(absolute, isExplicit: true))
+                    targets.append(target(absolute))
                 }
             }
         }
@@ -58,36 +55,45 @@ struct FileDiscovery {
         _ folder: String, visited: inout Set<FileIdentity>, into targets: inout [LintTarget],
         seen: inout Set<String>, errors: inout [FileError]
     ) {
-        let names: [String]
+        let entries: [FileSystem.DirectoryEntry]
         do {
-            names = try FileSystem.contentsOfDirectory(folder)
+            entries = try FileSystem.contentsOfDirectory(folder)
         } catch {
             errors.append(error)
             return
         }
-        for name in names {
+        for entry in entries {
+            let name = entry.name
             let child = folder == "/" ? "/" + name : folder + "/" + name
-            guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
-            switch status.kind {
-            case .directory:
+            // Regular files are known from the listing; folders need their identity (to cut
+            // loops) and symlinks their target, so only those cost a `stat`.
+            var kind = entry.kind
+            var identity: FileIdentity?
+            if kind != .regular {
+                guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
+                kind = status.kind
+                identity = status.identity
+            }
+            switch kind {
+            case .directory?:
                 if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child, true) { continue }
                 // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
-                guard visited.insert(status.identity).inserted else { continue }
+                guard let identity, visited.insert(identity).inserted else { continue }
                 walk(child, visited: &visited, into: &targets, seen: &seen, errors: &errors)
-            case .regular:
+            case .regular?:
                 guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
                 if seen.insert(child).inserted {
-                    targets.append(target(child, isExplicit: false))
+                    targets.append(target(child))
                 }
-            case .other:
+            case .other?, nil:
                 continue
             }
         }
     }
 
-    private func target(_ absolute: String, isExplicit: Bool) -> LintTarget {
+    private func target(_ absolute: String) -> LintTarget {
         LintTarget(
             path: LexicalPath.display(absolute, relativeTo: currentDirectory),
-            absolutePath: absolute, isExplicit: isExplicit)
+            absolutePath: absolute)
     }
 }

@@ -30,7 +30,6 @@ struct FileStatus: Sendable, Hashable {
     let kind: Kind
     let identity: FileIdentity
     let permissions: UInt32
-    let size: Int
 }
 
 struct FileIdentity: Sendable, Hashable {
@@ -109,21 +108,35 @@ enum FileSystem {
         }
     }
 
-    /// Names in a directory (without `.` and `..`), sorted bytewise so that every run walks
-    /// the tree in the same order.
-    static func contentsOfDirectory(_ path: String) throws(FileError) -> [String] {
+    /// An entry of a folder. `kind` comes from the directory listing itself when the file
+    /// system provides it, so a walk needs no `stat` per regular file; nil means unknown
+    /// (a symlink, or a file system without types): ask `status(of:)`.
+    struct DirectoryEntry: Sendable, Hashable {
+        let name: String
+        let kind: FileStatus.Kind?
+    }
+
+    /// The entries of a directory (without `.` and `..`), sorted bytewise by name so that
+    /// every run walks the tree in the same order.
+    static func contentsOfDirectory(_ path: String) throws(FileError) -> [DirectoryEntry] {
         guard let directory = opendir(path) else {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         defer { closedir(directory) }
-        var names: [String] = []
+        var entries: [(bytes: [UInt8], entry: DirectoryEntry)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            let kind: FileStatus.Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .regular
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK), Int32(DT_UNKNOWN): kind = nil
+            default: kind = .other
             }
-            if name != ".", name != ".." { names.append(name) }
+            entries.append((bytes, DirectoryEntry(name: String(decoding: bytes, as: UTF8.self), kind: kind)))
         }
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.entry)
     }
 
     /// Replaces the file at `path` with `bytes` so that readers see either the old or the new
@@ -187,18 +200,6 @@ enum FileSystem {
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
-    /// Creates a new file, failing when it exists (`kblint init` never overwrites).
-    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw errno == EEXIST
-                ? FileError(path: path, reason: "already exists; not overwritten")
-                : FileError(path: path, errno: errno, doing: "cannot create")
-        }
-        close(descriptor)
-        try writeFile(path, bytes)
-    }
-
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func resolvedPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -226,6 +227,6 @@ extension FileStatus {
         self.init(
             kind: kind,
             identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
-            permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size))
+            permissions: UInt32(info.st_mode & 0o7777))
     }
 }

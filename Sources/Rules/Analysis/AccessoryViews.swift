@@ -308,17 +308,21 @@ extension FileAnalysis {
         return nil
     }
 
-    /// The latest local binding of the name at `use` that is visible there.
+    /// The latest local binding of the name at `use` that is visible there (an index in
+    /// `bindings`). Unlike `binding(referencedBy:)` it knows that `if let x` binds `x` only
+    /// inside the `if` body.
     public func localBinding(for use: Int) -> Int? {
         guard let useScope = outline.executableScope(at: use) else { return nil }
         let hash = source.nameHash(use)
-        var best: Int?
-        for (index, binding) in bindings.enumerated() where binding.nameHash == hash && binding.nameToken < use {
-            guard binding.nameToken != use, let scope = outline.executableScope(at: binding.nameToken),
+        var index = firstIndex(in: bindings, atOrAfter: use) { $0.nameToken }
+        while index > 0 {
+            index -= 1
+            let binding = bindings[index]
+            guard binding.nameHash == hash, let scope = outline.executableScope(at: binding.nameToken),
                   outline.scope(useScope, isWithin: scope), isVisible(binding, at: use) else { continue }
-            if best == nil || bindings[best!].nameToken < binding.nameToken { best = index }
+            return index
         }
-        return best
+        return nil
     }
 
     /// A name bound in an `if`/`while` condition exists only in that statement's body.

@@ -315,7 +315,9 @@ public struct DisplayLinkStrongTarget: Rule {
         let declaration = analysis.outline.functions[function]
         if declaration.kind == .deinitializer { return true }
         guard declaration.hasModifier("private") || declaration.hasModifier("fileprivate") else { return false }
-        let callers = analysis.calls.filter { $0.callee != declaration.nameToken && analysis.source.sameSpelling($0.callee, declaration.nameToken) }
+        let callers = analysis.calls.filter {
+            $0.callee != declaration.nameToken && analysis.source.nameHash($0.callee) == declaration.nameHash
+        }
         return !callers.isEmpty && callers.allSatisfy { caller in
             enclosingFunction(caller.callee).map { analysis.outline.functions[$0].kind == .deinitializer } ?? false
         }
@@ -334,7 +336,7 @@ public struct DisplayLinkStrongTarget: Rule {
                   let parameter = analysis.outline.functions[function].parameters.first else { continue }
             for inner in analysis.calls(in: analysis.outline.scopes[scope].body) where source.isWord(inner.callee, "invalidate") {
                 if let receiver = inner.receiver, receiver.count == 1,
-                   source.sameSpelling(receiver.lowerBound, parameter.nameToken) {
+                   source.nameHash(receiver.lowerBound) == source.nameHash(parameter.nameToken) {
                     return true
                 }
             }
@@ -347,7 +349,9 @@ public struct DisplayLinkStrongTarget: Rule {
     func isHandedOn(_ binding: Int, _ analysis: FileAnalysis) -> Bool {
         let nameToken = analysis.bindings[binding].nameToken
         guard let scope = analysis.outline.executableScope(at: nameToken) else { return false }
-        for index in analysis.outline.scopes[scope].body where index > nameToken && analysis.source.sameSpelling(index, nameToken) {
+        let hash = analysis.bindings[binding].nameHash
+        for index in analysis.outline.scopes[scope].body
+        where index > nameToken && analysis.source.kind(index) == .identifier && analysis.source.nameHash(index) == hash {
             guard let found = analysis.localBinding(for: index), analysis.bindings[found].nameToken == nameToken else { continue }
             // `link.add(to:forMode:)`, `link.preferredFramesPerSecond = …`: its own members.
             if analysis.source.kind(index + 1) == .period { continue }

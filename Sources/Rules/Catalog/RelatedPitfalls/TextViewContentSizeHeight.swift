@@ -179,7 +179,7 @@ public struct TextViewContentSizeHeight: Rule {
             receiver.removeLast()
             guard let match = disabled.first(where: {
                 $0.type == type && $0.receiver.count == receiver.count
-                    && zip($0.receiver, receiver).allSatisfy { source.sameSpelling($0, $1) }
+                    && zip($0.receiver, receiver).allSatisfy { source.nameHash($0) == source.nameHash($1) }
             }), isTextView(receiver, at: index, analysis, context.project),
                   !isAfterSuperLayout(index, analysis) else { continue }
             let textView = receiver.isEmpty ? "self" : analysis.snippet(receiver[0]..<(receiver[receiver.count - 1] + 1))
