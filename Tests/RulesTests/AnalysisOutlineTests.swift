@@ -170,6 +170,18 @@ final class AnalysisOutlineTests: XCTestCase {
         XCTAssertEqual(sink.map { analysis.text($0.receiver) }, "scrollView")
         XCTAssertEqual(analysis.layoutSink(of: analysis.assignments[1])?.kind, .constraintConstant)
         XCTAssertNil(analysis.layoutSink(of: analysis.assignments[2]))
+        let local = analyze("""
+        func f() {
+            var frame = CGRect.zero
+            frame.origin.y = 10
+            view.frame.origin.y = 10
+        }
+        final class Bar: UIView {
+            func move() { frame.origin.y = 10 }
+        }
+        """)
+        XCTAssertEqual(local.assignments.map { local.layoutSink(of: $0)?.kind }, [nil, .frame, .frame],
+                       "a local CGRect named frame is not a view's frame")
     }
 
     func testSurvivesPathologicalInput() {

@@ -111,6 +111,11 @@ enum FactCollector {
                    property.modifiers.contains("override") {
                     typeFacts.overridesInputAccessoryView = true
                 }
+                if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
+                   let scope = property.bodyScope,
+                   outline.scopes[scope].body.contains(where: { source.isWord($0, "true") }) {
+                    typeFacts.canBecomeFirstResponder = true
+                }
             }
             if typeFacts.declaresKeyboardLayoutGuide, type.kind == .extension,
                type.simpleName == "UIView" || type.simpleName == "UIViewController" {

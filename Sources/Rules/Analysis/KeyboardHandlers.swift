@@ -74,6 +74,7 @@ struct KeyboardHandlerFinder {
 
     mutating func run() {
         for index in calls.indices { registrations(calls[index]) }
+        subscriptRegistrations()
         asyncSequences()
         helperCallbacks()
         notificationReaders()
@@ -161,6 +162,23 @@ struct KeyboardHandlerFinder {
                 add(.wrapperEvent, scope: outline.closures[closure].scope, events: wrapperEvents(call),
                     registration: callee, parameter: outline.closures[closure].parameters.first)
             }
+        }
+    }
+
+    /// Wrapper callbacks stored by event: `callbacks[.willShow] = { notification in … }`.
+    mutating func subscriptRegistrations() {
+        for assignment in assignments where !assignment.isCompound {
+            let close = assignment.lhs.upperBound - 1
+            let brace = assignment.rhs.lowerBound
+            guard source.kind(close) == .rightSquare, let open = source.partnerIndex(close),
+                  isWrapperEvent((open + 1)..<close),
+                  let position = source.wordIndex(open + 2, in: KeyboardVocabulary.wrapperEvents),
+                  source.kind(brace) == .leftBrace,
+                  source.partnerIndex(brace) == assignment.rhs.upperBound - 1,
+                  let scope = outline.scope(at: brace), case .closure(let closure) = outline.scopes[scope].kind
+            else { continue }
+            add(.wrapperEvent, scope: scope, events: [KeyboardEvent(rawValue: position)!], registration: nil,
+                parameter: outline.closures[closure].parameters.first)
         }
     }
 
