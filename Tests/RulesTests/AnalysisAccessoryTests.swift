@@ -180,6 +180,8 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(facts.rootClass(of: "ChatViewController"), "UIViewController")
         XCTAssertTrue(facts.isViewController("ChatViewController"))
         XCTAssertEqual(facts.firstResponderAnswer(for: "ChatViewController"), .yes)
+        XCTAssertEqual(facts.firstResponderOverride(for: "ChatViewController")?.location?.path, "Base.swift",
+                       "inherited from the superclass in another file")
         XCTAssertEqual(facts.firstResponderAnswer(for: "Plain"), .no)
         XCTAssertEqual(facts.firstResponderAnswer(for: "Sometimes"), .depends)
         XCTAssertNil(facts.firstResponderAnswer(for: "ComposerBar"))

@@ -35,6 +35,8 @@ public struct InheritedAccessoryUse: Sendable, Hashable {
 public struct AccessoryFacts: Sendable {
     /// Types that override `canBecomeFirstResponder`, by simple name.
     public internal(set) var firstResponderAnswers: [String: FirstResponderAnswer] = [:]
+    /// Where each of those overrides is (its name).
+    public internal(set) var firstResponderOverrides: [String: FactLocation] = [:]
     /// Types whose `viewWillDisappear`/`viewDidDisappear` call `resignFirstResponder()` on
     /// themselves (directly or through a method of the file).
     public internal(set) var typesResigningOnDisappear: Set<String> = []
@@ -54,7 +56,11 @@ public struct AccessoryFacts: Sendable {
     public init() {}
 
     mutating func merge(_ other: AccessoryFacts) {
-        firstResponderAnswers.merge(other.firstResponderAnswers) { max($0, $1) }
+        for (type, answer) in other.firstResponderAnswers {
+            if let known = firstResponderAnswers[type], known >= answer { continue }
+            firstResponderAnswers[type] = answer
+            firstResponderOverrides[type] = other.firstResponderOverrides[type]
+        }
         typesResigningOnDisappear.formUnion(other.typesResigningOnDisappear)
         accessoryUses += other.accessoryUses
         inheritedAccessoryUses += other.inheritedAccessoryUses
@@ -82,19 +88,23 @@ public struct AccessoryFacts: Sendable {
             propertyTypes[outline.types[owner].simpleName, default: [:]][property.name] = name
         }
         guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
+        func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
+            if let known = firstResponderAnswers[typeName], known >= answer { return }
+            firstResponderAnswers[typeName] = answer
+            firstResponderOverrides[typeName] = FactLocation(
+                path: source.file.path, range: source.byteRange(analysis.tokenRange(nameToken)))
+        }
         for (index, property) in outline.properties.enumerated()
         where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
             let answer = analysis.getterScope(of: index).map { analysis.booleanAnswer(of: $0) } ?? .depends
-            firstResponderAnswers[outline.types[owner].simpleName, default: .no] =
-                max(firstResponderAnswers[outline.types[owner].simpleName] ?? .no, answer)
+            record(answer, for: outline.types[owner].simpleName, at: property.nameToken)
         }
         for function in outline.functions where function.hasModifier("override") {
             guard let owner = function.owner, let scope = function.scope else { continue }
             let typeName = outline.types[owner].simpleName
             if function.name == "canBecomeFirstResponder" {
-                firstResponderAnswers[typeName] = max(firstResponderAnswers[typeName] ?? .no,
-                                                      analysis.booleanAnswer(of: scope))
+                record(analysis.booleanAnswer(of: scope), for: typeName, at: function.nameToken)
             }
             if function.name == "viewWillDisappear" || function.name == "viewDidDisappear",
                analysis.resignsFirstResponder(from: scope) {
@@ -248,8 +258,16 @@ extension ProjectFacts {
     /// What the nearest `canBecomeFirstResponder` override of `name` or a project superclass
     /// returns; nil when none overrides it.
     public func firstResponderAnswer(for name: String) -> FirstResponderAnswer? {
+        firstResponderOverride(for: name)?.answer
+    }
+
+    /// The nearest `canBecomeFirstResponder` override of `name` or a project superclass: what
+    /// it returns and where it is.
+    public func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
         for type in declaredLineage(of: name) {
-            if let answer = accessories.firstResponderAnswers[type] { return answer }
+            if let answer = accessories.firstResponderAnswers[type] {
+                return (answer, accessories.firstResponderOverrides[type])
+            }
         }
         return nil
     }

@@ -406,10 +406,30 @@ extension FileAnalysis {
     /// same local binding, or the same property of the same type (written `x` or `self.x`,
     /// not shadowed by a local).
     public func addSubviewCalls(of found: AccessorySource) -> [Int] {
+        addSubviewCalls(of: found, among: addSubviewCallIndices)
+    }
+
+    /// Indices in `calls` of every `addSubview(_:)` call; rules that ask about many views
+    /// compute it once.
+    public var addSubviewCallIndices: [Int] {
+        calls.indices.filter { source.isWord(calls[$0].callee, "addSubview") }
+    }
+
+    /// `addSubviewCalls(of:)` among the given `addSubview` call indices.
+    public func addSubviewCalls(of found: AccessorySource, among candidates: [Int]) -> [Int] {
+        let target: UInt64
+        if let local = found.locals.first {
+            target = source.nameHash(local)
+        } else if case .property(let property) = found.kind {
+            target = outline.properties[property].nameHash
+        } else {
+            return []
+        }
         var result: [Int] = []
-        for (index, call) in calls.enumerated() where source.isWord(call.callee, "addSubview") {
-            guard call.arguments.count == 1, let name = singleName(strippedExpression(call.arguments[0].value))
-            else { continue }
+        for index in candidates {
+            let call = calls[index]
+            guard call.arguments.count == 1, let name = singleName(strippedExpression(call.arguments[0].value)),
+                  source.nameHash(name) == target else { continue }
             let binding = localBinding(for: name)
             if let local = found.locals.first {
                 if let binding, bindings[binding].nameToken == local { result.append(index) }

@@ -160,14 +160,20 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         guard !blurs.isEmpty else { return [] }
 
         // Blur views inside classes whose instances (or subclasses' instances) are accessories.
+        let accessoryClasses = Set(uses.flatMap { project.declaredLineage(of: $0.typeName) })
         for call in blurs {
             let token = analysis.calls[call].callee
-            guard let typeName = analysis.typeName(at: token),
-                  project.rootClass(of: typeName) != "UIInputView",
-                  uses.contains(where: { project.declaredLineage(of: $0.typeName).contains(typeName) }) else { continue }
+            guard let typeName = analysis.typeName(at: token), accessoryClasses.contains(typeName),
+                  project.rootClass(of: typeName) != "UIInputView" else { continue }
             flag(token, "`\(typeName)`")
         }
         // Blur views that are the accessory, or a subview of a view built as one.
+        let insertions = localInsertions(analysis)
+        let blurStarts = Dictionary(blurs.map { (analysis.calls[$0].start, $0) }) { first, _ in first }
+        let blurNames: [(call: Int, name: Int)] = analysis.bindings.compactMap { binding in
+            guard let value = binding.value, let call = blurStarts[value.lowerBound] else { return nil }
+            return (call, binding.nameToken)
+        }
         var accessoryExpressions: [(Range<Int>, String)] = analysis.accessoryAssignments.map {
             ($0.rhs, "`\(analysis.snippet($0.lhs))`")
         }
@@ -192,7 +198,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
                     flag(analysis.calls[construction].callee, description)
                 }
                 for holder in holders {
-                    for call in blurs where isAddedAsSubview(analysis.calls[call], to: holder, analysis) {
+                    for (call, name) in blurNames where insertions.contains([holder, name]) {
                         flag(analysis.calls[call].callee, description)
                     }
                 }
@@ -226,22 +232,19 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         return false
     }
 
-    /// Whether the blur view of `call` (bound to a local) is passed to `holder.addSubview` or
-    /// `holder.insertSubview`, where `holder` is the local bound at name token `holder`.
-    func isAddedAsSubview(_ call: CallSite, to holder: Int, _ analysis: FileAnalysis) -> Bool {
+    /// `holder.addSubview(view)` and `holder.insertSubview(view, …)` where both are locals: the
+    /// pairs of binding name tokens.
+    func localInsertions(_ analysis: FileAnalysis) -> Set<[Int]> {
         let source = analysis.source
-        guard let binding = analysis.bindings.firstIndex(where: { $0.value?.lowerBound == call.start }) else { return false }
-        let blurName = analysis.bindings[binding].nameToken
+        var pairs = Set<[Int]>()
         for insertion in analysis.calls where source.wordIndex(insertion.callee, in: ["addSubview", "insertSubview"]) != nil {
             guard let receiver = insertion.receiver, let first = insertion.arguments.first else { continue }
             let names = analysis.namesWithoutSelf(receiver)
             guard names.count == 1, let receiverBinding = analysis.localBinding(for: names[0]),
-                  analysis.bindings[receiverBinding].nameToken == holder,
                   let argument = analysis.singleName(analysis.strippedExpression(first.value)),
-                  let argumentBinding = analysis.localBinding(for: argument),
-                  analysis.bindings[argumentBinding].nameToken == blurName else { continue }
-            return true
+                  let argumentBinding = analysis.localBinding(for: argument) else { continue }
+            pairs.insert([analysis.bindings[receiverBinding].nameToken, analysis.bindings[argumentBinding].nameToken])
         }
-        return false
+        return pairs
     }
 }

@@ -194,6 +194,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         var diagnostics: [Diagnostic] = []
         // This file as it is now: after `--fix` edits it, the project's pass-1 facts are stale.
         let current = AccessoryFacts(analysis)
+        let subviewCalls = analysis.addSubviewCallIndices
         for override in analysis.accessoryOverrides {
             let declaration = analysis.outline.types[override.type]
             guard declaration.kind == .class || declaration.kind == .extension,
@@ -209,7 +210,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
             let sources = override.returned.flatMap { analysis.accessorySources(of: $0) }
             if sources.allSatisfy({ $0.kind == .nothing }) { continue }
             // `accessory_view_added_as_subview` reports accessories that are also subviews.
-            if sources.contains(where: { !analysis.addSubviewCalls(of: $0).isEmpty }) { continue }
+            if sources.contains(where: { !analysis.addSubviewCalls(of: $0, among: subviewCalls).isEmpty }) { continue }
             let property = analysis.source.text(at: override.nameToken)
             let message: String
             var fix: Fix?
@@ -227,10 +228,19 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
                         replacement: "\n\(indent)override var canBecomeFirstResponder: Bool { true }")])
                 }
             }
+            var related: [RelatedLocation] = []
+            if answer == .no, let location = project.firstResponderOverride(for: typeName)?.location {
+                related.append(RelatedLocation(
+                    path: location.path == analysis.source.file.path ? nil : location.path, range: location.range,
+                    message: "`canBecomeFirstResponder` returns false here"))
+            }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(override.nameToken), message: message,
-                suggestion: "Add `override var canBecomeFirstResponder: Bool { true }` to `\(typeName)`.",
-                fix: answer == .no ? nil : fix))
+                suggestion: answer == .no
+                    ? "Return true from `canBecomeFirstResponder` of `\(typeName)` while the accessory should show."
+                    : "Add `override var canBecomeFirstResponder: Bool { true }` to `\(typeName)`.",
+                fix: answer == .no ? nil : fix
+            ).relating(related))
         }
         return diagnostics
     }

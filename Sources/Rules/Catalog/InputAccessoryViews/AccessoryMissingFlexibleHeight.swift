@@ -249,6 +249,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
         let sizedWhereCreated = project.accessories.typesSizedWhereCreated.union(current.typesSizedWhereCreated)
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
+        let uses = project.accessoryUses(including: current).map { (use: $0, lineage: project.declaredLineage(of: $0.typeName)) }
         for (index, property) in analysis.outline.properties.enumerated()
         where property.name == "intrinsicContentSize" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
@@ -259,13 +260,12 @@ public struct AccessoryMissingFlexibleHeight: Rule {
                   let getter = analysis.getterScope(of: index), !hasFixedHeight(getter, analysis),
                   !project.declaredLineage(of: typeName).contains(where: selfSizing.contains) else { continue }
             // Accessory uses of this class or of a subclass that nothing sizes.
-            let unsized = project.accessoryUses(including: current).filter { use in
-                let lineage = project.declaredLineage(of: use.typeName)
+            let unsized = uses.first { use, lineage in
                 guard lineage.contains(typeName) else { return false }
                 let belowOrAt = lineage.prefix { $0 != typeName } + [typeName]
                 return !belowOrAt.contains(where: selfSizing.contains) && !sizedWhereCreated.contains(use.typeName)
             }
-            guard let use = unsized.first, reported.insert(typeName).inserted else { continue }
+            guard let use = unsized?.use, reported.insert(typeName).inserted else { continue }
             let via = use.typeName == typeName ? "" : " (as `\(use.typeName)`)"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(declaration.nameToken),

@@ -157,10 +157,17 @@ public struct AccessoryRetainCycle: Rule {
             }
             let sources = override.returned.flatMap { analysis.accessorySources(of: $0) }
             if sources.allSatisfy({ $0.kind == .nothing }) { continue }
+            var related: [RelatedLocation] = []
+            if let location = project.firstResponderOverride(for: typeName)?.location {
+                related.append(RelatedLocation(
+                    path: location.path == analysis.source.file.path ? nil : location.path, range: location.range,
+                    message: "it can become first responder here"))
+            }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(override.nameToken),
                 message: "`\(typeName)` shows an input accessory view and can become first responder, but never resigns it in `viewWillDisappear`/`viewDidDisappear`; the input system keeps the controller and its bar alive after it leaves the screen",
-                suggestion: "Call `resignFirstResponder()` in `viewWillDisappear(_:)` of `\(typeName)`."))
+                suggestion: "Call `resignFirstResponder()` in `viewWillDisappear(_:)` of `\(typeName)`."
+            ).relating(related))
         }
         return diagnostics
     }

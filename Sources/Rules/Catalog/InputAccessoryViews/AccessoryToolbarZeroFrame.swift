@@ -224,7 +224,10 @@ public struct AccessoryToolbarZeroFrame: Rule {
     func propertyValues(_ analysis: FileAnalysis, _ property: Int) -> [Range<Int>] {
         var values: [Range<Int>] = []
         if let initializer = analysis.outline.properties[property].initializer { values.append(initializer) }
+        let hash = analysis.outline.properties[property].nameHash
         for assignment in analysis.assignments where !assignment.isCompound {
+            let last = assignment.lhs.upperBound - 1
+            guard analysis.source.nameHash(last) == hash else { continue }
             let names = analysis.namesWithoutSelf(assignment.lhs)
             guard names.count == 1, analysis.localBinding(for: names[0]) == nil,
                   analysis.property(named: names[0]) == property else { continue }
@@ -253,7 +256,17 @@ public struct AccessoryToolbarZeroFrame: Rule {
     /// or a constraint on its `heightAnchor`.
     func isSized(_ holder: Holder, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
+        let hash: UInt64
+        switch holder {
+        case .local(let token): hash = source.nameHash(token)
+        case .property(let property): hash = analysis.outline.properties[property].nameHash
+        }
+        /// The first name of a chain starting at `start`, past `self.`.
+        func firstName(_ start: Int) -> Int {
+            source.isWord(start, "self") && source.kind(start + 1) == .period ? start + 2 : start
+        }
         func refers(_ name: Int) -> Bool {
+            guard source.nameHash(name) == hash else { return false }
             switch holder {
             case .local(let token):
                 guard let binding = analysis.localBinding(for: name) else { return false }
@@ -268,15 +281,22 @@ public struct AccessoryToolbarZeroFrame: Rule {
             if names.count == 1, refers(names[0]) { return true }
         }
         for assignment in analysis.assignments where !assignment.isCompound {
+            guard source.nameHash(firstName(assignment.lhs.lowerBound)) == hash else { continue }
             let names = analysis.namesWithoutSelf(assignment.lhs)
             guard names.count >= 2, source.wordIndex(names[1], in: ["frame", "bounds"]) != nil, refers(names[0]) else {
                 continue
             }
             if !source.isWord(assignment.rhs.upperBound - 1, "zero") { return true }
         }
-        for index in 0..<source.code.count where source.isWord(index, "heightAnchor") {
+        // A local lives in its function; a property anywhere in the file.
+        var region = 0..<source.code.count
+        if case .local(let token) = holder, let scope = analysis.outline.executableScope(at: token) {
+            region = analysis.outline.scopes[scope].body
+        }
+        for index in region where source.isWord(index, "heightAnchor") {
             guard source.kind(index - 1) == .period else { continue }
             let start = ExpressionBounds.chainStart(source, endingAt: index)
+            guard source.nameHash(firstName(start)) == hash else { continue }
             let names = analysis.namesWithoutSelf(start..<(index + 1))
             if names.count == 2, refers(names[0]) { return true }
         }

@@ -150,9 +150,11 @@ public struct AccessoryViewAddedAsSubview: Rule {
         }
         var diagnostics: [Diagnostic] = []
         var reported = Set<Int>()
+        let candidates = analysis.addSubviewCallIndices
+        guard !candidates.isEmpty else { return [] }
         for use in uses {
             for found in analysis.accessorySources(of: use.expression) {
-                for callIndex in analysis.addSubviewCalls(of: found) {
+                for callIndex in analysis.addSubviewCalls(of: found, among: candidates) {
                     let call = analysis.calls[callIndex]
                     guard reported.insert(call.callee).inserted else { continue }
                     let view = analysis.snippet(call.arguments[0].value)

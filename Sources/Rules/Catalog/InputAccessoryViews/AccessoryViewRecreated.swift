@@ -173,7 +173,8 @@ public struct AccessoryViewRecreated: Rule {
     /// is filled once).
     func isCached(_ found: AccessorySource, _ analysis: FileAnalysis) -> Bool {
         guard !found.locals.isEmpty else { return false }
-        for assignment in analysis.assignments {
+        let hashes = Set(found.locals.map { analysis.source.nameHash($0) })
+        for assignment in analysis.assignments where hashes.contains(analysis.source.nameHash(assignment.rhs.upperBound - 1)) {
             let stripped = analysis.strippedExpression(assignment.rhs)
             guard let name = analysis.singleName(stripped), let binding = analysis.localBinding(for: name),
                   found.locals.contains(analysis.bindings[binding].nameToken) else { continue }

@@ -183,6 +183,7 @@ public struct DisplayLinkStrongTarget: Rule {
         let analysis = context.analysis
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
+        let invalidated = invalidatedProperties(analysis)
         for call in analysis.calls {
             guard let typeToken = analysis.constructedTypeToken(call), source.isWord(typeToken, "CADisplayLink"),
                   let target = analysis.argument(call, "target"), target.value.count == 1,
@@ -195,7 +196,9 @@ public struct DisplayLinkStrongTarget: Rule {
             var invalidatedBeforeRecreation = false
             switch holder {
             case .property(let property):
-                for invalidation in invalidations(of: property, analysis) where analysis.typeName(at: invalidation) == typeName {
+                for invalidation in invalidated where invalidation.property == property {
+                    let invalidation = invalidation.callee
+                    guard analysis.typeName(at: invalidation) == typeName else { continue }
                     let scope = analysis.outline.executableScope(at: invalidation)
                     if isDeinitPath(invalidation, analysis) {
                         deinitInvalidation = deinitInvalidation ?? invalidation
@@ -254,17 +257,21 @@ public struct DisplayLinkStrongTarget: Rule {
     /// local), or the local it stays in.
     func keptHolder(of call: CallSite, _ analysis: FileAnalysis) -> Holder {
         let span = call.start..<(call.end + 1)
-        for assignment in analysis.assignments where analysis.strippedExpression(assignment.rhs) == span {
+        /// Whether `range` is the call, give or take parentheses, `!`, `as` and `self.`.
+        func isCall(_ range: Range<Int>?) -> Bool {
+            guard let range, range.lowerBound <= span.lowerBound, range.upperBound >= span.upperBound else { return false }
+            return analysis.strippedExpression(range) == span
+        }
+        for assignment in analysis.assignments where isCall(assignment.rhs) {
             return propertyHolder(assignment, analysis) ?? .unknown
         }
-        for (index, property) in analysis.outline.properties.enumerated()
-        where property.initializer.map({ analysis.strippedExpression($0) }) == span {
+        for (index, property) in analysis.outline.properties.enumerated() where isCall(property.initializer) {
             return .property(index)
         }
-        guard let binding = analysis.bindings.firstIndex(where: { $0.value.map { analysis.strippedExpression($0) } == span })
-        else { return .unknown }
+        guard let binding = analysis.bindings.firstIndex(where: { isCall($0.value) }) else { return .unknown }
         let nameToken = analysis.bindings[binding].nameToken
-        for assignment in analysis.assignments {
+        let hash = analysis.bindings[binding].nameHash
+        for assignment in analysis.assignments where analysis.source.nameHash(assignment.rhs.upperBound - 1) == hash {
             guard let name = analysis.singleName(analysis.strippedExpression(assignment.rhs)),
                   let found = analysis.localBinding(for: name), analysis.bindings[found].nameToken == nameToken else { continue }
             return propertyHolder(assignment, analysis) ?? .unknown
@@ -279,10 +286,11 @@ public struct DisplayLinkStrongTarget: Rule {
         return .property(property)
     }
 
-    /// `invalidate` name tokens called on the property (`link?.invalidate()`,
-    /// `self.link.invalidate()`, or a local bound to it).
-    func invalidations(of property: Int, _ analysis: FileAnalysis) -> [Int] {
-        var found: [Int] = []
+    /// `invalidate` calls on properties (`link?.invalidate()`, `self.link.invalidate()`, or on a
+    /// local bound to the property), computed once per file.
+    /// Every `invalidate()` of the file whose receiver is a property, with that property.
+    func invalidatedProperties(_ analysis: FileAnalysis) -> [(callee: Int, property: Int)] {
+        var found: [(callee: Int, property: Int)] = []
         for call in analysis.calls where analysis.source.isWord(call.callee, "invalidate") {
             guard let receiver = call.receiver else { continue }
             let names = analysis.namesWithoutSelf(receiver)
@@ -290,9 +298,11 @@ public struct DisplayLinkStrongTarget: Rule {
             if let binding = analysis.localBinding(for: names[0]) {
                 guard let value = analysis.bindings[binding].value else { continue }
                 let aliased = analysis.namesWithoutSelf(analysis.strippedExpression(value))
-                if aliased.count == 1, analysis.property(named: aliased[0]) == property { found.append(call.callee) }
-            } else if analysis.property(named: names[0]) == property {
-                found.append(call.callee)
+                if aliased.count == 1, let property = analysis.property(named: aliased[0]) {
+                    found.append((call.callee, property))
+                }
+            } else if let property = analysis.property(named: names[0]) {
+                found.append((call.callee, property))
             }
         }
         return found
