@@ -151,21 +151,26 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         let project = context.project
         let current = AccessoryFacts(analysis)
         let uses = project.accessoryUses(including: current)
-        var flagged: [(token: Int, accessory: String)] = []
+        var flagged: [(token: Int, accessory: String, use: FactLocation?)] = []
         var seen = Set<Int>()
-        func flag(_ token: Int, _ accessory: String) {
-            if seen.insert(token).inserted { flagged.append((token, accessory)) }
+        func flag(_ token: Int, _ accessory: String, use: FactLocation? = nil) {
+            if seen.insert(token).inserted { flagged.append((token, accessory, use)) }
         }
         let blurs = analysis.calls.indices.filter { isBlurView(analysis.calls[$0], analysis) }
         guard !blurs.isEmpty else { return [] }
 
         // Blur views inside classes whose instances (or subclasses' instances) are accessories.
-        let accessoryClasses = Set(uses.flatMap { project.declaredLineage(of: $0.typeName) })
+        var accessoryClasses: [String: FactLocation] = [:]
+        for use in uses {
+            for type in project.declaredLineage(of: use.typeName) where accessoryClasses[type] == nil {
+                accessoryClasses[type] = use.location
+            }
+        }
         for call in blurs {
             let token = analysis.calls[call].callee
-            guard let typeName = analysis.typeName(at: token), accessoryClasses.contains(typeName),
+            guard let typeName = analysis.typeName(at: token), let use = accessoryClasses[typeName],
                   project.rootClass(of: typeName) != "UIInputView" else { continue }
-            flag(token, "`\(typeName)`")
+            flag(token, "`\(typeName)`", use: use)
         }
         // Blur views that are the accessory, or a subview of a view built as one.
         let insertions = localInsertions(analysis)
@@ -208,7 +213,11 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
             Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(item.token),
                 message: "A blur view imitates the keyboard behind input accessory \(item.accessory); it never matches the keyboard's material",
-                suggestion: "Make the accessory a `UIInputView` with `inputViewStyle: .keyboard` and remove the blur view.")
+                suggestion: "Make the accessory a `UIInputView` with `inputViewStyle: .keyboard` and remove the blur view."
+            ).relating(item.use.map { use in
+                [RelatedLocation(path: use.path == analysis.source.file.path ? nil : use.path, range: use.range,
+                                 message: "it becomes an input accessory view here")]
+            } ?? [])
         }
     }
 
