@@ -55,6 +55,17 @@ public struct TextViewContentSizeHeight: Rule {
             }
             """),
             RuleExample("""
+            final class ExpandingInput: UIView {
+                let textView = UITextView()
+                func setUp() { textView.isScrollEnabled = false }
+                func refresh() {
+                    if !textView.isScrollEnabled {
+                        frame.size.height = textView.↓contentSize.height + 16
+                    }
+                }
+            }
+            """),
+            RuleExample("""
             final class NoteCell: UITableViewCell {
                 func configure(with text: String) {
                     let noteView = UITextView()
@@ -149,6 +160,19 @@ public struct TextViewContentSizeHeight: Rule {
                 }
             }
             """),
+            RuleExample("""
+            final class GrowingComposer: UIView {
+                let textView = UITextView()
+                func textDidChange() {
+                    if textView.isScrollEnabled {
+                        textView.scrollRectToVisible(CGRect(x: 0, y: textView.contentSize.height - 1, width: 1, height: 1), animated: false)
+                    } else {
+                        invalidateIntrinsicContentSize()
+                    }
+                }
+                func collapse() { textView.isScrollEnabled = false }
+            }
+            """),
         ]
     )
 
@@ -181,7 +205,8 @@ public struct TextViewContentSizeHeight: Rule {
                 $0.type == type && $0.receiver.count == receiver.count
                     && zip($0.receiver, receiver).allSatisfy { source.nameHash($0) == source.nameHash($1) }
             }), isTextView(receiver, at: index, analysis, context.project),
-                  !isAfterSuperLayout(index, analysis) else { continue }
+                  !isAfterSuperLayout(index, analysis),
+                  !isGuardedByScrolling(index, receiver: receiver, analysis) else { continue }
             let textView = receiver.isEmpty ? "self" : analysis.snippet(receiver[0]..<(receiver[receiver.count - 1] + 1))
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(index),
@@ -209,6 +234,33 @@ public struct TextViewContentSizeHeight: Rule {
             }
         }
         return analysis.source.text(at: last).lowercased().hasSuffix("textview")
+    }
+
+    /// Whether the read sits in the body of an `if` whose condition tests that the same text
+    /// view scrolls (`if textView.isScrollEnabled { … }`): then its content size is the text's.
+    func isGuardedByScrolling(_ index: Int, receiver: [Int], _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let outline = analysis.outline
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 64, !outline.scopes[scope].isExecutableBody {
+            steps += 1
+            if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
+                for token in (keyword + 1)..<outline.scopes[scope].open where source.isWord(token, "isScrollEnabled") {
+                    let start = ExpressionBounds.chainStart(source, endingAt: token)
+                    var names = analysis.namesWithoutSelf(start..<(token + 1))
+                    names.removeLast()
+                    let negated = source.kind(start - 1) == .prefixOperator
+                        || source.isWord(ExpressionBounds.end(source, from: token + 1) - 1, "false")
+                    if !negated, names.count == receiver.count,
+                       zip(names, receiver).allSatisfy({ source.nameHash($0) == source.nameHash($1) }) {
+                        return true
+                    }
+                }
+            }
+            current = outline.scopes[scope].parent
+        }
+        return false
     }
 
     /// Reads in `layoutSubviews`/`viewDidLayoutSubviews` after the `super` call see the laid-out size.
