@@ -128,6 +128,28 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline.functions[$0].name }, "observe")
     }
 
+    func testNotificationNamesFromLoops() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func observe() {
+                [UIResponder.keyboardWillShowNotification, UIResponder.keyboardWillHideNotification].forEach {
+                    NotificationCenter.default.addObserver(self, selector: #selector(relayout), name: $0, object: nil)
+                }
+                for name in [UIResponder.keyboardDidShowNotification] {
+                    NotificationCenter.default.addObserver(self, selector: #selector(settle), name: name, object: nil)
+                }
+                NotificationCenter.default.addObserver(self, selector: #selector(other), name: someName, object: nil)
+            }
+            @objc func relayout() { view.layoutIfNeeded() }
+            @objc func settle() {}
+            @objc func other() {}
+        }
+        """)
+        XCTAssertEqual(Set(analysis.handlerSummaries()), ["selector:relayout", "selector:settle"])
+        XCTAssertEqual(analysis.handlers.first?.events, [.willShow, .willHide])
+        XCTAssertEqual(analysis.registrations.map(\.events), [[.willShow, .willHide], [.didShow], []])
+    }
+
     func testReachedFunctionsObserversAndUnreachableCode() {
         let analysis = analyze("""
         class Screen: UIViewController {

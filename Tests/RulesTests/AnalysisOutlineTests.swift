@@ -184,6 +184,37 @@ final class AnalysisOutlineTests: XCTestCase {
                        "a local CGRect named frame is not a view's frame")
     }
 
+    func testExpressionAndStatementBounds() {
+        let analysis = analyze("""
+        func f() {
+            let height = view.bounds.height
+                - keyboard.minY
+                + padding
+            let next = 1
+            let chained = NotificationCenter.default
+                .publisher(for: name)
+                .sink { _ in }
+            scrollView.contentInset.bottom = max(0,
+                overlap)
+        }
+        """)
+        let source = analysis.source
+        XCTAssertEqual(analysis.bindings.map { $0.value.map { analysis.text($0) } ?? "" }, [
+            "view.bounds.height\n        - keyboard.minY\n        + padding", "1",
+            "NotificationCenter.default\n        .publisher(for: name)\n        .sink { _ in }",
+        ])
+        let minY = analysis.index(of: "minY")!
+        XCTAssertEqual(source.text(at: ExpressionBounds.statementStart(source, containing: minY)), "let")
+        let overlap = analysis.index(of: "overlap")!
+        XCTAssertEqual(source.text(at: ExpressionBounds.statementStart(source, containing: overlap)), "0",
+                       "inside parentheses the statement starts after the opening bracket")
+        XCTAssertEqual(analysis.text(analysis.assignments[0].rhs), "max(0,\n        overlap)")
+        let sink = analysis.index(of: "sink")!
+        let start = ExpressionBounds.chainStart(source, endingAt: sink)
+        XCTAssertEqual(source.text(at: start), "NotificationCenter")
+        XCTAssertEqual(ExpressionBounds.chainEnd(source, startingAt: start), sink)
+    }
+
     func testSurvivesPathologicalInput() {
         let deep = String(repeating: "{ (", count: 10_000) + "x" + String(repeating: ") }", count: 10_000)
         let unbalanced = "class A { func f() { if x { let y = z( ] } } } } ) { var"

@@ -68,14 +68,8 @@ extension FileAnalysis {
             } else {
                 continue
             }
-            var events: [KeyboardEvent] = []
-            if let open = call.openParen, let close = call.closeParen {
-                for token in (open + 1)..<close {
-                    let event = kind == .typedMessage ? KeyboardVocabulary.message(source, at: token)
-                                                      : KeyboardVocabulary.notification(source, at: token)
-                    if let event, !events.contains(event) { events.append(event) }
-                }
-            }
+            let events = KeyboardHandlerFinder.registeredEvents(
+                call, messages: kind == .typedMessage, source, outline, calls)
             let object = call.arguments.first { label($0, "object") || label($0, "of") }?.value
             let function = outline.executableScope(at: callee).flatMap { scope -> Int? in
                 var current: Int? = scope
