@@ -95,6 +95,31 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(uses.first?.location.path, "Support.swift")
     }
 
+    func testComputedPropertiesAreFollowedToWhatTheyReturn() {
+        let analysis = analyze("""
+        final class DateViewController: UIViewController {
+            private let storedBar = DoneBar()
+            private var fresh: UIView { let bar = DoneBar(); return bar }
+            private var shared: UIView { storedBar }
+            private var loop: UIView { loop }
+            override var inputAccessoryView: UIView? { fresh }
+            func a() -> UIView { shared }
+            func b() -> UIView { loop }
+        }
+        """)
+        let fresh = analysis.accessorySources(of: analysis.accessoryOverrides[0].returned[0])
+        guard case .construction = fresh.first?.kind else { return XCTFail("\(fresh)") }
+        XCTAssertEqual(fresh.first?.locals.map { analysis.source.text(at: $0) }, ["bar"])
+        let sharedUse = analysis.index(of: "shared", occurrence: 1)!
+        guard case .property(let property) = analysis.accessorySources(of: sharedUse..<(sharedUse + 1)).first?.kind
+        else { return XCTFail() }
+        XCTAssertEqual(analysis.outline.properties[property].name, "storedBar")
+        let loopUse = analysis.index(of: "loop", occurrence: 2)!
+        let loop = analysis.accessorySources(of: loopUse..<(loopUse + 1))
+        XCTAssertEqual(loop.count, 1, "a getter that reads itself is followed once, then named")
+        guard case .property = loop.first?.kind else { return XCTFail("\(loop)") }
+    }
+
     func testConditionBindingsAreVisibleOnlyInTheirBody() {
         let analysis = analyze("""
         final class V: UIViewController {

@@ -104,12 +104,13 @@ extension FileAnalysis {
 
     // MARK: Sources
 
-    /// Where the view of `expression` comes from: locals are followed to their value and
-    /// same-file helper functions to what they return (a few levels, bounded). A helper or a
-    /// conditional may give several sources.
+    /// Where the view of `expression` comes from: locals are followed to their value, and
+    /// same-file helper functions and computed properties to what they return (a few levels,
+    /// bounded). A helper or a conditional may give several sources.
     public func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
+        var visitedGetters = Set<Int>()
         var steps = 0
         while let item = work.popLast(), steps < 64 {
             steps += 1
@@ -142,7 +143,17 @@ extension FileAnalysis {
                    !bindings[binding].isShorthand {
                     work.append((value, item.locals + [bindings[binding].nameToken], item.helpers))
                 } else if let property = property(named: name) {
-                    add(.property(property), outline.properties[property].nameToken)
+                    // A computed property (not an override) runs its getter on each read:
+                    // what it returns is the source.
+                    let declaration = outline.properties[property]
+                    if declaration.kind == .computed, !declaration.modifiers.contains("override"),
+                       let getter = getterScope(of: property), visitedGetters.insert(getter).inserted {
+                        for returned in returnedExpressions(of: getter) {
+                            work.append((returned, item.locals, item.helpers))
+                        }
+                    } else {
+                        add(.property(property), declaration.nameToken)
+                    }
                 } else {
                     add(.undeclaredName, first)
                 }

@@ -52,6 +52,16 @@ public struct AccessoryViewRecreated: Rule {
             }
             """),
             RuleExample("""
+            final class DateViewController: UIViewController {
+                private var doneBar: UIToolbar {
+                    let bar = ↓UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                    bar.items = [UIBarButtonItem(systemItem: .done)]
+                    return bar
+                }
+                override var inputAccessoryView: UIView? { doneBar }
+            }
+            """),
+            RuleExample("""
             final class ReplyField: UITextField {
                 override var inputAccessoryView: UIView? {
                     get { ↓QuickReplyBar.init(style: .compact) }
@@ -152,11 +162,12 @@ public struct AccessoryViewRecreated: Rule {
                     let typeName = analysis.source.text(at: found.token)
                     var message = "`\(property)` creates a new `\(typeName)` on every access"
                     var related: [RelatedLocation] = []
-                    if let helper = found.helpers.last {
-                        message += " (through `\(analysis.outline.functions[helper].name)()`)"
+                    let inGetter = override.getter.map { analysis.outline.scopes[$0].extent.contains(found.token) } ?? false
+                    if !inGetter, let via = declarationName(around: found.token, analysis) {
+                        message += " (through `\(via)`)"
                         related.append(RelatedLocation(
                             range: analysis.source.byteRange(analysis.tokenRange(override.nameToken)),
-                            message: "`\(property)` returns the helper's result here"))
+                            message: "`\(property)` returns its result here"))
                     }
                     message += "; UIKit reads it on every input-view reload, so the bar loses its state and flickers"
                     diagnostics.append(Self.metadata.diagnostic(
@@ -167,6 +178,22 @@ public struct AccessoryViewRecreated: Rule {
             }
         }
         return diagnostics
+    }
+
+    /// The function (`makeBar()`) or computed property (`doneBar`) whose body holds `index`.
+    func declarationName(around index: Int, _ analysis: FileAnalysis) -> String? {
+        let outline = analysis.outline
+        var current = outline.executableScope(at: index)
+        var steps = 0
+        while let scope = current, steps < 64 {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .function(let function): return outline.functions[function].name + "()"
+            case .property(let property), .accessor(let property, _): return outline.properties[property].name
+            default: current = outline.scopes[scope].parent.flatMap { outline.executableScope(at: outline.scopes[$0].open) }
+            }
+        }
+        return nil
     }
 
     /// Whether a local the new view passed through is stored into a property (a cache that
