@@ -169,7 +169,7 @@ extension FileAnalysis {
     }
 
     /// Whether code of `scope` calls `resignFirstResponder()` on `self`, directly or through
-    /// methods of the file it calls (three levels).
+    /// methods of the file it calls and property observers it triggers (three levels).
     public func resignsFirstResponder(from scope: Int) -> Bool {
         var frontier = [scope]
         var visited: Set<Int> = [scope]
@@ -186,6 +186,19 @@ extension FileAnalysis {
                     if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
                        visited.insert(body).inserted {
                         next.append(body)
+                    }
+                }
+                // `isComposerHidden = true` whose `didSet` resigns.
+                let body = outline.scopes[current].body
+                let first = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
+                for assignment in assignments[first...] {
+                    guard assignment.op < body.upperBound else { break }
+                    let names = namesWithoutSelf(assignment.lhs)
+                    guard names.count == 1, localBinding(for: names[0]) == nil,
+                          let property = property(named: names[0]) else { continue }
+                    for accessor in outline.properties[property].accessors
+                    where (accessor.kind == .didSet || accessor.kind == .willSet) && visited.insert(accessor.scope).inserted {
+                        next.append(accessor.scope)
                     }
                 }
             }

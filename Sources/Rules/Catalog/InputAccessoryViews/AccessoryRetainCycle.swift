@@ -102,6 +102,20 @@ public struct AccessoryRetainCycle: Rule {
             }
             """]),
             RuleExample("""
+            final class ReplyViewController: UIViewController {
+                let replyBar = ReplyBar()
+                var isReplying = true {
+                    didSet { if !isReplying { resignFirstResponder() } }
+                }
+                override var inputAccessoryView: UIView? { isReplying ? replyBar : nil }
+                override var canBecomeFirstResponder: Bool { isReplying }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    isReplying = false
+                }
+            }
+            """),
+            RuleExample("""
             final class DraftViewController: UIViewController {
                 let bar = DraftBar()
                 override var inputAccessoryView: UIView? { bar }
