@@ -32,6 +32,17 @@ public enum RuleRegistry {
         KeyboardDidShowForLayout.self,
         KeyboardObserverObjectFilter.self,
         KeyboardNotificationTaskNotCancelled.self,
+        // Input accessory views
+        AccessoryToolbarZeroFrame.self,
+        AccessoryViewRecreated.self,
+        AccessoryMissingCanBecomeFirstResponder.self,
+        AccessoryRetainCycle.self,
+        AccessoryViewAddedAsSubview.self,
+        AccessoryMissingFlexibleHeight.self,
+        AccessoryBlurInsteadOfInputView.self,
+        // Related pitfalls
+        TextViewContentSizeHeight.self,
+        DisplayLinkStrongTarget.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

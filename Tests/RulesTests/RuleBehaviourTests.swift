@@ -83,7 +83,7 @@ final class RuleBehaviourTests: XCTestCase {
     func testOptInRules() {
         let optIn = RuleRegistry.all.filter { $0.metadata.isOptIn }.map { $0.metadata.id }
         XCTAssertEqual(Set(optIn), ["keyboard_height_not_overlap", "keyboard_scroll_indicator_not_inset",
-                                    "content_inset_adjustment_never"])
+                                    "content_inset_adjustment_never", "accessory_blur_instead_of_input_view"])
     }
 
     func testEveryDiagnosticIsWithinTheFile() {

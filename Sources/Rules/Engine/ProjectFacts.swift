@@ -98,6 +98,8 @@ public struct FileFacts: Sendable {
     public internal(set) var keyboardManagerExcludedTypes: [String] = []
     /// Types whose instances become input accessory views.
     public internal(set) var accessoryViewTypes: [String] = []
+    /// Responder and input accessory facts.
+    public internal(set) var accessories = AccessoryFacts()
 
     public init(path: String) { self.path = path }
 }
@@ -114,6 +116,7 @@ public struct ProjectFacts: Sendable {
     public let keyboardManagerSwitches: [KeyboardManagerSwitch]
     public let keyboardManagerExcludedTypes: Set<String>
     public let accessoryViewTypes: Set<String>
+    public let accessories: AccessoryFacts
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     let accessorHashes: [UInt64: KeyboardUserInfoKey]
     let heightAccessorHashes: Set<UInt64>
@@ -128,6 +131,7 @@ public struct ProjectFacts: Sendable {
         var switches: [KeyboardManagerSwitch] = []
         var excluded = Set<String>()
         var accessories = Set<String>()
+        var accessoryFacts = AccessoryFacts()
         var shadows = false
         for file in files {
             for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
@@ -137,6 +141,7 @@ public struct ProjectFacts: Sendable {
             switches += file.keyboardManagerSwitches
             excluded.formUnion(file.keyboardManagerExcludedTypes)
             accessories.formUnion(file.accessoryViewTypes)
+            accessoryFacts.merge(file.accessories)
             shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
         }
         self.types = types
@@ -148,6 +153,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerSwitches = switches
         keyboardManagerExcludedTypes = excluded
         accessoryViewTypes = accessories
+        self.accessories = accessoryFacts
         accessorHashes = Dictionary(accessors.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
         framePropertyHashes = Dictionary(frameProperties.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
     }
@@ -196,5 +202,8 @@ public struct ProjectFacts: Sendable {
 
 /// Pass 1 for one file.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    FileAnalysis(source, project: .empty).facts
+    let analysis = FileAnalysis(source, project: .empty)
+    var facts = analysis.facts
+    facts.accessories = AccessoryFacts(analysis)
+    return facts
 }

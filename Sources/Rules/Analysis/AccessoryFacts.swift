@@ -1,0 +1,319 @@
+import Lexer
+
+/// What a type's `canBecomeFirstResponder` override returns.
+public enum FirstResponderAnswer: Int, Sendable, Hashable, Comparable {
+    /// Literally `false`.
+    case no
+    /// An expression: true at least sometimes, as far as a linter can tell.
+    case depends
+    /// Literally `true`.
+    case yes
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A place where instances of a type become an input accessory view.
+public struct AccessoryUse: Sendable, Hashable {
+    public let typeName: String
+    /// The `inputAccessoryView` override's name or the assignment's `inputAccessoryView`.
+    public let location: FactLocation
+}
+
+/// An accessory named by a property the file does not declare (one of a superclass in
+/// another file): resolved against the project's property types after the merge.
+public struct InheritedAccessoryUse: Sendable, Hashable {
+    /// The type whose code uses the property.
+    public let typeName: String
+    public let property: String
+    public let location: FactLocation
+}
+
+/// Pass-1 facts about responders and input accessory views, per file and merged for the
+/// project: accessory rules are cross-file because the pieces of a responder (its accessory
+/// override, `canBecomeFirstResponder`, disappear methods, the accessory class and the code
+/// that creates it) often live in different files and extensions.
+public struct AccessoryFacts: Sendable {
+    /// Types that override `canBecomeFirstResponder`, by simple name.
+    public internal(set) var firstResponderAnswers: [String: FirstResponderAnswer] = [:]
+    /// Where each of those overrides is (its name).
+    public internal(set) var firstResponderOverrides: [String: FactLocation] = [:]
+    /// Types whose `viewWillDisappear`/`viewDidDisappear` call `resignFirstResponder()` on
+    /// themselves (directly or through a method of the file).
+    public internal(set) var typesResigningOnDisappear: Set<String> = []
+    public internal(set) var accessoryUses: [AccessoryUse] = []
+    public internal(set) var inheritedAccessoryUses: [InheritedAccessoryUse] = []
+    /// The type each property of each class holds (class name → property → type name), for
+    /// resolving `inheritedAccessoryUses`.
+    public internal(set) var propertyTypes: [String: [String: String]] = [:]
+    /// Types that size themselves as accessories: they set `.flexibleHeight` in their own
+    /// `autoresizingMask`, `allowsSelfSizing = true`, or turn off autoresizing-mask
+    /// constraints (`translatesAutoresizingMaskIntoConstraints = false`).
+    public internal(set) var selfSizingTypes: Set<String> = []
+    /// Types some instance of which gets the same treatment where it is created
+    /// (`bar.autoresizingMask = .flexibleHeight`).
+    public internal(set) var typesSizedWhereCreated: Set<String> = []
+
+    public init() {}
+
+    mutating func merge(_ other: AccessoryFacts) {
+        for (type, answer) in other.firstResponderAnswers {
+            if let known = firstResponderAnswers[type], known >= answer { continue }
+            firstResponderAnswers[type] = answer
+            firstResponderOverrides[type] = other.firstResponderOverrides[type]
+        }
+        typesResigningOnDisappear.formUnion(other.typesResigningOnDisappear)
+        accessoryUses += other.accessoryUses
+        inheritedAccessoryUses += other.inheritedAccessoryUses
+        for (type, properties) in other.propertyTypes {
+            propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
+        }
+        selfSizingTypes.formUnion(other.selfSizingTypes)
+        typesSizedWhereCreated.formUnion(other.typesSizedWhereCreated)
+    }
+
+    /// Markers without which a file holds none of these facts.
+    static let markers: [StaticString] = [
+        "FirstResponder", "inputAccessoryView", "autoresizingMask", "allowsSelfSizing",
+        "translatesAutoresizingMaskIntoConstraints",
+    ]
+
+    /// The facts of one analysed file.
+    init(_ analysis: FileAnalysis) {
+        let source = analysis.source
+        let outline = analysis.outline
+        // Any class may be the superclass that declares an accessory property.
+        for (index, property) in outline.properties.enumerated() where !property.isStatic {
+            guard let owner = property.owner, outline.types[owner].kind == .class,
+                  let name = analysis.viewTypeName(ofProperty: index) else { continue }
+            propertyTypes[outline.types[owner].simpleName, default: [:]][property.name] = name
+        }
+        guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
+        func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
+            if let known = firstResponderAnswers[typeName], known >= answer { return }
+            firstResponderAnswers[typeName] = answer
+            firstResponderOverrides[typeName] = FactLocation(
+                path: source.file.path, range: source.byteRange(analysis.tokenRange(nameToken)))
+        }
+        for (index, property) in outline.properties.enumerated()
+        where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
+            guard let owner = property.owner else { continue }
+            let answer = analysis.getterScope(of: index).map { analysis.booleanAnswer(of: $0) } ?? .depends
+            record(answer, for: outline.types[owner].simpleName, at: property.nameToken)
+        }
+        for function in outline.functions where function.hasModifier("override") {
+            guard let owner = function.owner, let scope = function.scope else { continue }
+            let typeName = outline.types[owner].simpleName
+            if function.name == "canBecomeFirstResponder" {
+                record(analysis.booleanAnswer(of: scope), for: typeName, at: function.nameToken)
+            }
+            if function.name == "viewWillDisappear" || function.name == "viewDidDisappear",
+               analysis.resignsFirstResponder(from: scope) {
+                typesResigningOnDisappear.insert(typeName)
+            }
+        }
+        var uses: [(expression: Range<Int>, at: Int)] = []
+        for override in analysis.accessoryOverrides {
+            uses += override.returned.map { ($0, override.nameToken) }
+        }
+        for assignment in analysis.accessoryAssignments {
+            if let last = analysis.chainNames(assignment.lhs).last { uses.append((assignment.rhs, last)) }
+        }
+        for use in uses {
+            let location = FactLocation(path: source.file.path, range: source.byteRange(analysis.tokenRange(use.at)))
+            for found in analysis.accessorySources(of: use.expression) {
+                if let name = analysis.typeName(of: found) {
+                    accessoryUses.append(AccessoryUse(typeName: name, location: location))
+                } else if found.kind == .undeclaredName, let owner = analysis.typeName(at: found.token) {
+                    inheritedAccessoryUses.append(InheritedAccessoryUse(
+                        typeName: owner, property: source.text(at: found.token), location: location))
+                }
+            }
+        }
+        for assignment in analysis.assignments where analysis.isSelfSizingSetting(assignment) {
+            let names = analysis.namesWithoutSelf(assignment.lhs)
+            if names.count == 1 {
+                if let type = analysis.typeName(at: assignment.op) { selfSizingTypes.insert(type) }
+            } else if names.count == 2 {
+                let holder = names[0]
+                if let binding = analysis.localBinding(for: holder), let value = analysis.bindings[binding].value {
+                    for found in analysis.accessorySources(of: value) {
+                        if let name = analysis.typeName(of: found) { typesSizedWhereCreated.insert(name) }
+                    }
+                } else if let property = analysis.property(named: holder),
+                          let name = analysis.viewTypeName(ofProperty: property) {
+                    typesSizedWhereCreated.insert(name)
+                }
+            }
+        }
+    }
+}
+
+extension FileAnalysis {
+    /// The type name of an accessory source: the constructed type or the property's type.
+    func typeName(of found: AccessorySource) -> String? {
+        switch found.kind {
+        case .construction: source.text(at: found.token)
+        case .property(let property): viewTypeName(ofProperty: property)
+        case .nothing, .undeclaredName, .unresolved: nil
+        }
+    }
+
+    /// What a Boolean getter or function returns: `.yes`/`.no` when every return is that
+    /// literal, else `.depends`.
+    func booleanAnswer(of scope: Int) -> FirstResponderAnswer {
+        let returned = returnedExpressions(of: scope)
+        guard !returned.isEmpty else { return .depends }
+        if returned.allSatisfy({ $0.count == 1 && source.isWord($0.lowerBound, "true") }) { return .yes }
+        if returned.allSatisfy({ $0.count == 1 && source.isWord($0.lowerBound, "false") }) { return .no }
+        return .depends
+    }
+
+    /// Whether code of `scope` calls `resignFirstResponder()` on `self`, directly or through
+    /// methods of the file it calls and property observers it triggers (three levels).
+    public func resignsFirstResponder(from scope: Int) -> Bool {
+        var frontier = [scope]
+        var visited: Set<Int> = [scope]
+        for _ in 0..<4 {
+            var next: [Int] = []
+            for current in frontier {
+                for call in calls(in: outline.scopes[current].body) {
+                    let isSelf = call.receiver.map { receiver in
+                        let names = chainNames(receiver)
+                        return names.count == 1 && source.isWord(names[0], "self")
+                    } ?? true
+                    guard isSelf else { continue }
+                    if source.isWord(call.callee, "resignFirstResponder") { return true }
+                    if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
+                       visited.insert(body).inserted {
+                        next.append(body)
+                    }
+                }
+                // `isComposerHidden = true` whose `didSet` resigns.
+                let body = outline.scopes[current].body
+                let first = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
+                for assignment in assignments[first...] {
+                    guard assignment.op < body.upperBound else { break }
+                    let names = namesWithoutSelf(assignment.lhs)
+                    guard names.count == 1, localBinding(for: names[0]) == nil,
+                          let property = property(named: names[0]) else { continue }
+                    for accessor in outline.properties[property].accessors
+                    where (accessor.kind == .didSet || accessor.kind == .willSet) && visited.insert(accessor.scope).inserted {
+                        next.append(accessor.scope)
+                    }
+                }
+            }
+            frontier = next
+            if frontier.isEmpty { break }
+        }
+        return false
+    }
+
+    /// `autoresizingMask = [… .flexibleHeight …]`, `allowsSelfSizing = true` or
+    /// `translatesAutoresizingMaskIntoConstraints = false`: the accessory takes the height
+    /// its constraints or intrinsic size ask for.
+    public func isSelfSizingSetting(_ assignment: Assignment) -> Bool {
+        guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
+        if source.isWord(last, "autoresizingMask") {
+            return assignment.rhs.contains { source.isWord($0, "flexibleHeight") }
+        }
+        if source.isWord(last, "allowsSelfSizing") {
+            return assignment.rhs.count == 1 && source.isWord(assignment.rhs.lowerBound, "true")
+        }
+        if source.isWord(last, "translatesAutoresizingMaskIntoConstraints") {
+            return assignment.rhs.count == 1 && source.isWord(assignment.rhs.lowerBound, "false")
+        }
+        return false
+    }
+}
+
+/// UIKit classes that matter to responder rules.
+public enum ResponderVocabulary {
+    /// Classes that become first responder on their own and redeclare `inputAccessoryView`
+    /// as read-write: their subclasses need no `canBecomeFirstResponder` override.
+    public static let textInputClasses: Set<String> = [
+        "UITextField", "UITextView", "UISearchTextField", "UISearchBar", "WKWebView",
+    ]
+    /// View controllers of UIKit; their `canBecomeFirstResponder` is false.
+    public static let viewControllerClasses: Set<String> = [
+        "UIViewController", "UITableViewController", "UICollectionViewController",
+        "UINavigationController", "UITabBarController", "UIPageViewController", "UISplitViewController",
+    ]
+    /// Views of UIKit that do not become first responder unless told to.
+    public static let viewClasses: Set<String> = [
+        "UIView", "UIControl", "UIButton", "UILabel", "UIImageView", "UIStackView", "UIScrollView",
+        "UITableView", "UICollectionView", "UITableViewCell", "UICollectionViewCell",
+        "UICollectionReusableView", "UITableViewHeaderFooterView", "UIInputView", "UIVisualEffectView",
+        "UIToolbar", "UINavigationBar",
+    ]
+}
+
+extension ProjectFacts {
+    /// The first non-project class at the root of `name`'s superclass chain
+    /// (`UIViewController` for `ChatViewController: BaseViewController`), or `name` itself
+    /// when the project does not declare it.
+    public func rootClass(of name: String) -> String {
+        let chain = [name] + superclasses(of: name)
+        return chain.first { !(types[$0]?.isDeclared ?? false) } ?? chain[chain.count - 1]
+    }
+
+    /// `name` and its superclasses that the project declares, nearest first. Classes it only
+    /// extends (`extension UIView { … }`) are left out: what such an extension does applies
+    /// to every view, not to this lineage.
+    public func declaredLineage(of name: String) -> [String] {
+        var lineage: [String] = []
+        for type in [name] + superclasses(of: name) {
+            guard types[type]?.isDeclared ?? false else { break }
+            lineage.append(type)
+        }
+        return lineage
+    }
+
+    /// What the nearest `canBecomeFirstResponder` override of `name` or a project superclass
+    /// returns; nil when none overrides it.
+    public func firstResponderAnswer(for name: String) -> FirstResponderAnswer? {
+        firstResponderOverride(for: name)?.answer
+    }
+
+    /// The nearest `canBecomeFirstResponder` override of `name` or a project superclass: what
+    /// it returns and where it is.
+    public func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
+        for type in declaredLineage(of: name) {
+            if let answer = accessories.firstResponderAnswers[type] {
+                return (answer, accessories.firstResponderOverrides[type])
+            }
+        }
+        return nil
+    }
+
+    /// Whether `name` or a project superclass resigns first responder when it disappears.
+    public func resignsOnDisappear(_ name: String) -> Bool {
+        declaredLineage(of: name).contains { accessories.typesResigningOnDisappear.contains($0) }
+    }
+
+    /// Every place where instances of a project type become input accessory views, with
+    /// properties inherited from superclasses in other files resolved; `current` adds the
+    /// facts of the file being checked as it is now.
+    public func accessoryUses(including current: AccessoryFacts? = nil) -> [AccessoryUse] {
+        var uses = accessories.accessoryUses + (current?.accessoryUses ?? [])
+        var propertyTypes = accessories.propertyTypes
+        if let current {
+            for (type, properties) in current.propertyTypes {
+                propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
+            }
+        }
+        for inherited in accessories.inheritedAccessoryUses + (current?.inheritedAccessoryUses ?? []) {
+            for type in declaredLineage(of: inherited.typeName) {
+                if let name = propertyTypes[type]?[inherited.property] {
+                    uses.append(AccessoryUse(typeName: name, location: inherited.location))
+                    break
+                }
+            }
+        }
+        return uses
+    }
+
+    /// Whether `name` is a UIKit view controller, directly or through project superclasses.
+    public func isViewController(_ name: String) -> Bool {
+        ResponderVocabulary.viewControllerClasses.contains(rootClass(of: name))
+    }
+}

@@ -1,0 +1,468 @@
+import Lexer
+
+/// An `override var inputAccessoryView` (or `inputAccessoryViewController`) of a type in the
+/// file, with what its getter hands to UIKit.
+public struct AccessoryOverride: Sendable {
+    /// Index in `Outline.properties`.
+    public let property: Int
+    public let nameToken: Int
+    public let isViewController: Bool
+    /// Index in `Outline.types` of the declaration (or extension) that holds it.
+    public let type: Int
+    /// The scope that computes the value (implicit getter or `get`); nil without a body.
+    public let getter: Int?
+    /// Whether the override also has a `set` (a read-write slot filled from outside).
+    public let isSettable: Bool
+    /// The expressions the getter returns.
+    public let returned: [Range<Int>]
+}
+
+/// Where a view that becomes an input accessory comes from, after following local names and
+/// helper functions of the file.
+public struct AccessorySource: Sendable {
+    public enum Kind: Sendable, Hashable {
+        /// `nil`: no accessory.
+        case nothing
+        /// A stored, lazy or computed property of the type (index in `Outline.properties`).
+        case property(Int)
+        /// A new instance: `UIToolbar(…)`, `Bar.init(…)` (index in `calls`); what `{ … }()`
+        /// returns is followed.
+        case construction(Int)
+        /// A plain name that is neither a local nor a property of the type in this file: a
+        /// superclass's property declared elsewhere, a parameter or a global.
+        case undeclaredName
+        /// Anything else (another object's member, an unknown call).
+        case unresolved
+    }
+    public let kind: Kind
+    /// The token naming it where it is finally resolved (the property name, the type name of
+    /// the construction, or the first token of the expression).
+    public let token: Int
+    /// Local names (binding name tokens) the value passed through, nearest to the use first.
+    public let locals: [Int]
+    /// Same-file helper functions (indices in `Outline.functions`) whose result it is.
+    public let helpers: [Int]
+}
+
+extension FileAnalysis {
+    // MARK: Overrides
+
+    /// Every `override var inputAccessoryView`/`inputAccessoryViewController` in the file.
+    public var accessoryOverrides: [AccessoryOverride] {
+        var found: [AccessoryOverride] = []
+        for (index, property) in outline.properties.enumerated() where property.modifiers.contains("override") {
+            let isView = property.name == "inputAccessoryView"
+            guard isView || property.name == "inputAccessoryViewController", let type = property.owner else { continue }
+            let getter = getterScope(of: index)
+            found.append(AccessoryOverride(
+                property: index, nameToken: property.nameToken, isViewController: !isView, type: type,
+                getter: getter, isSettable: property.accessors.contains { $0.kind == .set },
+                returned: getter.map { returnedExpressions(of: $0) } ?? []))
+        }
+        return found
+    }
+
+    /// The scope computing a property's value: its `get` accessor, or the body of a computed
+    /// property without accessors. Nil for stored properties.
+    public func getterScope(of property: Int) -> Int? {
+        let declaration = outline.properties[property]
+        if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
+        guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
+        return declaration.bodyScope
+    }
+
+    /// The expressions a function, getter or closure body returns: each `return x` of the
+    /// body itself (not of nested closures or functions), else the body as one expression
+    /// when it is a single expression (implicit return).
+    public func returnedExpressions(of scope: Int) -> [Range<Int>] {
+        let body = outline.scopes[scope].body
+        var found: [Range<Int>] = []
+        for index in body where source.kind(index) == .keyword && source.isWord(index, "return") {
+            guard outline.executableScope(at: index) == scope else { continue }
+            let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
+            if end > index + 1, !source.startsLine(index + 1) || ExpressionBounds.continuesLine(source, index + 1) {
+                found.append((index + 1)..<end)
+            }
+        }
+        if !found.isEmpty || body.isEmpty { return found }
+        if ExpressionBounds.end(source, from: body.lowerBound, stopAtComma: false) >= body.upperBound {
+            return [body]
+        }
+        return []
+    }
+
+    // MARK: Assignments
+
+    /// `x.inputAccessoryView = …` and `inputAccessoryView = …` (text fields, text views, search
+    /// bars, and types that redeclare the property as read-write).
+    public var accessoryAssignments: [Assignment] {
+        assignments.filter { assignment in
+            guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
+            return source.isWord(last, "inputAccessoryView") || source.isWord(last, "inputAccessoryViewController")
+        }
+    }
+
+    // MARK: Sources
+
+    /// Where the view of `expression` comes from: locals are followed to their value, and
+    /// same-file helper functions and computed properties to what they return (a few levels,
+    /// bounded). A helper or a conditional may give several sources.
+    public func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
+        var results: [AccessorySource] = []
+        var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
+        var visitedGetters = Set<Int>()
+        var steps = 0
+        while let item = work.popLast(), steps < 64 {
+            steps += 1
+            let range = strippedExpression(item.range)
+            guard !range.isEmpty else { continue }
+            let first = range.lowerBound
+            func add(_ kind: AccessorySource.Kind, _ token: Int) {
+                results.append(AccessorySource(kind: kind, token: token, locals: item.locals, helpers: item.helpers))
+            }
+            if range.count == 1, source.isWord(first, "nil") {
+                add(.nothing, first)
+                continue
+            }
+            // `isHidden ? nil : bar`: either branch may be the view.
+            if let question = topLevelToken(in: range, .infixQuestionMark),
+               let colon = topLevelToken(in: (question + 1)..<range.upperBound, .colon) {
+                work.append(((question + 1)..<colon, item.locals, item.helpers))
+                work.append(((colon + 1)..<range.upperBound, item.locals, item.helpers))
+                continue
+            }
+            // `cached ?? makeBar()`: either side may be the view.
+            if let coalescing = topLevelOperator(in: range, "??") {
+                work.append((range.lowerBound..<coalescing, item.locals, item.helpers))
+                work.append(((coalescing + 1)..<range.upperBound, item.locals, item.helpers))
+                continue
+            }
+            // A plain name: a local or a property of the type.
+            if let name = singleName(range) {
+                if let binding = localBinding(for: name), let value = bindings[binding].value,
+                   !bindings[binding].isShorthand {
+                    work.append((value, item.locals + [bindings[binding].nameToken], item.helpers))
+                } else if let property = property(named: name) {
+                    // A computed property (not an override) runs its getter on each read:
+                    // what it returns is the source.
+                    let declaration = outline.properties[property]
+                    if declaration.kind == .computed, !declaration.modifiers.contains("override"),
+                       let getter = getterScope(of: property), visitedGetters.insert(getter).inserted {
+                        for returned in returnedExpressions(of: getter) {
+                            work.append((returned, item.locals, item.helpers))
+                        }
+                    } else {
+                        add(.property(property), declaration.nameToken)
+                    }
+                } else {
+                    add(.undeclaredName, first)
+                }
+                continue
+            }
+            // `{ … }()`: a new view from an immediately called closure.
+            if let closure = initializingClosure(range),
+               source.partnerIndex(outline.scopes[closure].close + 1) == range.upperBound - 1 {
+                for returned in returnedExpressions(of: closure) {
+                    work.append((returned, item.locals, item.helpers))
+                }
+                continue
+            }
+            if let call = wholeCall(range) {
+                let site = calls[call]
+                if let typeToken = constructedTypeToken(site) {
+                    add(.construction(call), typeToken)
+                } else if let function = sameFileFunction(for: site), !item.helpers.contains(function),
+                          let scope = outline.functions[function].scope {
+                    for returned in returnedExpressions(of: scope) {
+                        work.append((returned, item.locals, item.helpers + [function]))
+                    }
+                } else {
+                    add(.unresolved, first)
+                }
+                continue
+            }
+            add(.unresolved, first)
+        }
+        return results
+    }
+
+    /// The type name token of a construction call: `Bar(…)`, `Bar.init(…)`, `Module.Bar(…)`.
+    /// Upper-case callees are types by Swift convention.
+    public func constructedTypeToken(_ call: CallSite) -> Int? {
+        var name = call.callee
+        if source.isWord(name, "init"), let receiver = call.receiver { name = receiver.upperBound - 1 }
+        guard source.kind(name) == .identifier, call.openParen != nil || !call.trailingClosures.isEmpty,
+              name < source.code.count else { return nil }
+        let first = source.file.bytes[Int(source.code[name].start)]
+        guard first >= 0x41 && first <= 0x5A else { return nil }
+        return name
+    }
+
+    /// The simple type name a property holds a view of: the type it constructs in its
+    /// initializer (directly or as the single result of an initializing closure), else its
+    /// annotation's type name.
+    public func viewTypeName(ofProperty index: Int) -> String? {
+        let property = outline.properties[index]
+        if let initializer = property.initializer {
+            for found in accessorySources(of: initializer) {
+                if case .construction = found.kind { return source.text(at: found.token) }
+            }
+        }
+        return annotatedTypeName(property.type)
+    }
+
+    /// The first type name of an annotation (`ChatBar` in `ChatBar!`, `UIView?`).
+    func annotatedTypeName(_ type: Range<Int>) -> String? {
+        for index in type where source.kind(index) == .identifier {
+            if source.kind(index + 1) == .period, source.kind(index + 2) == .identifier { continue }
+            return source.text(at: index)
+        }
+        return nil
+    }
+
+    /// The scope of the closure in `{ … }()`, the shape of a configured lazy property.
+    public func initializingClosure(_ initializer: Range<Int>) -> Int? {
+        let first = initializer.lowerBound
+        guard source.kind(first) == .leftBrace, let close = source.partnerIndex(first),
+              source.kind(close + 1) == .leftParen, let scope = outline.scope(at: first),
+              outline.scopes[scope].open == first else { return nil }
+        return scope
+    }
+
+    // MARK: Names
+
+    /// The expression without `self.`, postfix `!`/`?`, surrounding parentheses and a trailing
+    /// `as Type`/`as? Type`/`as! Type`.
+    func strippedExpression(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        var steps = 0
+        while lower < upper, steps < 32 {
+            steps += 1
+            if let asToken = (lower..<upper).first(where: {
+                source.isWord($0, "as") && source.kind($0) == .keyword && depthIsTop($0, from: lower)
+            }) {
+                upper = asToken
+                continue
+            }
+            if source.kind(lower) == .leftParen, source.partnerIndex(lower) == upper - 1 {
+                lower += 1
+                upper -= 1
+                continue
+            }
+            if source.kind(upper - 1) == .exclamationMark || source.kind(upper - 1) == .postfixQuestionMark {
+                upper -= 1
+                continue
+            }
+            if source.isWord(lower, "self"), source.kind(lower + 1) == .period, upper - lower > 2 {
+                lower += 2
+                continue
+            }
+            break
+        }
+        return lower..<upper
+    }
+
+    /// Whether `index` lies outside every bracket group that starts at or after `lower`.
+    private func depthIsTop(_ index: Int, from lower: Int) -> Bool {
+        var cursor = lower
+        while cursor < index {
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                if close >= index { return false }
+                cursor = close + 1
+                continue
+            }
+            cursor += 1
+        }
+        return true
+    }
+
+    /// The operator token `text` at the top level of `range`.
+    func topLevelOperator(in range: Range<Int>, _ text: StaticString) -> Int? {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            if source.isToken(cursor, .binaryOperator, text) { return cursor }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The first token of `kind` at the top level of `range`.
+    func topLevelToken(in range: Range<Int>, _ kind: TokenKind) -> Int? {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            if source.kind(cursor) == kind { return cursor }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The name token when `range` is exactly one identifier.
+    func singleName(_ range: Range<Int>) -> Int? {
+        guard range.count == 1, source.kind(range.lowerBound) == .identifier else { return nil }
+        return range.lowerBound
+    }
+
+    /// The call that spans exactly `range` (receiver included), if any.
+    func wholeCall(_ range: Range<Int>) -> Int? {
+        for index in calls(in: range).indices.reversed() {
+            let call = calls[index]
+            if call.start == range.lowerBound, call.end == range.upperBound - 1 { return index }
+        }
+        return nil
+    }
+
+    /// The latest local binding of the name at `use` that is visible there (an index in
+    /// `bindings`). Unlike `binding(referencedBy:)` it knows that `if let x` binds `x` only
+    /// inside the `if` body.
+    public func localBinding(for use: Int) -> Int? {
+        guard let useScope = outline.executableScope(at: use) else { return nil }
+        let hash = source.nameHash(use)
+        var index = firstIndex(in: bindings, atOrAfter: use) { $0.nameToken }
+        while index > 0 {
+            index -= 1
+            let binding = bindings[index]
+            guard binding.nameHash == hash, let scope = outline.executableScope(at: binding.nameToken),
+                  outline.scope(useScope, isWithin: scope), isVisible(binding, at: use) else { continue }
+            return index
+        }
+        return nil
+    }
+
+    /// A name bound in an `if`/`while` condition exists only in that statement's body.
+    func isVisible(_ binding: LocalBinding, at use: Int) -> Bool {
+        let start = ExpressionBounds.statementStart(source, containing: binding.nameToken)
+        guard source.isWord(start, "if") || source.isWord(start, "while") else { return true }
+        for scope in outline.scopes where scope.open > start {
+            if case .block(let keyword) = scope.kind, keyword == start { return scope.extent.contains(use) }
+            if scope.open > use { break }
+        }
+        return false
+    }
+
+    /// The property named like `name` of the type that encloses `name` (any declaration or
+    /// extension of that type in this file; an outer type's when the inner has none).
+    public func property(named name: Int) -> Int? {
+        let hash = source.nameHash(name)
+        var type = outline.enclosingType(at: name)
+        var steps = 0
+        while let current = type, steps < 16 {
+            steps += 1
+            let simpleName = outline.types[current].simpleName
+            if let found = outline.properties.indices.first(where: {
+                let property = outline.properties[$0]
+                guard property.nameHash == hash, let owner = property.owner else { return false }
+                return outline.types[owner].simpleName == simpleName
+            }) {
+                return found
+            }
+            guard let scope = outline.types[current].scope, let parent = outline.scopes[scope].parent else { break }
+            type = outline.enclosingType(at: outline.scopes[parent].open)
+        }
+        return nil
+    }
+
+    /// The function of this file that `call` means: same base name and argument count, the
+    /// caller's type first; nil when the call has another object as receiver or is ambiguous.
+    public func sameFileFunction(for call: CallSite) -> Int? {
+        if let receiver = call.receiver {
+            let names = chainNames(receiver)
+            guard names.count == 1, source.isWord(names[0], "self") || source.isWord(names[0], "Self") else {
+                return nil
+            }
+        }
+        let argumentCount = call.arguments.count + call.trailingClosures.count
+        let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
+            outline.functions[$0].kind == .function && outline.functions[$0].parameters.count == argumentCount
+                && outline.functions[$0].scope != nil
+        }
+        let typeName = typeName(at: call.callee)
+        let sameType = candidates.filter { candidate in
+            outline.functions[candidate].owner.map { outline.types[$0].simpleName } == typeName
+        }
+        let chosen = sameType.isEmpty ? candidates : sameType
+        return chosen.count == 1 ? chosen[0] : nil
+    }
+
+    /// Indices in `Outline.types` of every declaration and extension of `name` in this file.
+    public func typeDeclarations(named name: String) -> [Int] {
+        outline.types.indices.filter { outline.types[$0].simpleName == name }
+    }
+
+    /// Whether `index` lies in the body of a declaration or extension of the type `name`
+    /// (nested types excluded).
+    public func isInType(_ index: Int, named name: String) -> Bool {
+        typeName(at: index) == name
+    }
+
+    /// The member-chain names of `range` with a leading `self` dropped.
+    public func namesWithoutSelf(_ range: Range<Int>) -> [Int] {
+        var names = chainNames(range)
+        if let first = names.first, source.isWord(first, "self") { names.removeFirst() }
+        return names
+    }
+}
+
+extension FileAnalysis {
+    // MARK: Subviews
+
+    /// `addSubview(x)` calls of the file whose argument is the view `found` stands for: the
+    /// same local binding, or the same property of the same type (written `x` or `self.x`,
+    /// not shadowed by a local).
+    public func addSubviewCalls(of found: AccessorySource) -> [Int] {
+        addSubviewCalls(of: found, among: addSubviewCallIndices)
+    }
+
+    /// Indices in `calls` of every `addSubview(_:)` call; rules that ask about many views
+    /// compute it once.
+    public var addSubviewCallIndices: [Int] {
+        calls.indices.filter { source.isWord(calls[$0].callee, "addSubview") }
+    }
+
+    /// `addSubviewCalls(of:)` among the given `addSubview` call indices.
+    public func addSubviewCalls(of found: AccessorySource, among candidates: [Int]) -> [Int] {
+        let target: UInt64
+        if let local = found.locals.first {
+            target = source.nameHash(local)
+        } else if case .property(let property) = found.kind {
+            target = outline.properties[property].nameHash
+        } else {
+            return []
+        }
+        var result: [Int] = []
+        for index in candidates {
+            let call = calls[index]
+            guard call.arguments.count == 1, let name = singleName(strippedExpression(call.arguments[0].value)),
+                  source.nameHash(name) == target else { continue }
+            let binding = localBinding(for: name)
+            if let local = found.locals.first {
+                if let binding, bindings[binding].nameToken == local { result.append(index) }
+                continue
+            }
+            guard binding == nil, case .property(let property) = found.kind,
+                  self.property(named: name) == property else { continue }
+            result.append(index)
+        }
+        return result
+    }
+
+    // MARK: Edits
+
+    /// The spaces and tabs that begin the line of code token `index`.
+    public func indentation(ofLineAt index: Int) -> String {
+        guard index >= 0, index < source.code.count else { return "" }
+        let bytes = source.file.bytes
+        var start = Int(source.code[index].start)
+        while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+        var end = start
+        while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+        return source.file.text(start..<end)
+    }
+}

@@ -1,0 +1,278 @@
+import Lexer
+
+/// With scrolling off, a text view's content size is its own size, not its text's.
+public struct TextViewContentSizeHeight: Rule {
+    public static let metadata = RuleMetadata(
+        id: "text_view_content_size_height",
+        category: .relatedPitfalls,
+        defaultSeverity: .warning,
+        summary: "`contentSize.height` of a text view whose scrolling is turned off.",
+        rationale: """
+        A growing composer turns `isScrollEnabled` off so the text view sizes itself, and then measures \
+        the text with `contentSize.height`. With scrolling off `UITextView` keeps its content size equal \
+        to its bounds, so the measured height is the current height: the bar never grows past one line, \
+        or grows a frame late, and the keyboard covers the last lines of a long message.
+        """,
+        fix: "Measure with `sizeThatFits(CGSize(width: textView.bounds.width, height: .greatestFiniteMagnitude)).height`.",
+        triggering: [
+            RuleExample("""
+            final class ComposerViewController: UIViewController, UITextViewDelegate {
+                private let messageView = UITextView()
+                @IBOutlet private var messageHeight: NSLayoutConstraint!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    messageView.isScrollEnabled = false
+                    messageView.delegate = self
+                }
+                func textViewDidChange(_ textView: UITextView) {
+                    messageHeight.constant = min(messageView.↓contentSize.height, 120)
+                }
+            }
+            """),
+            RuleExample("""
+            final class GrowingTextView: UITextView {
+                override init(frame: CGRect, textContainer: NSTextContainer?) {
+                    super.init(frame: frame, textContainer: textContainer)
+                    isScrollEnabled = false
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override var intrinsicContentSize: CGSize {
+                    CGSize(width: UIView.noIntrinsicMetric, height: self.↓contentSize.height)
+                }
+            }
+            """),
+            RuleExample("""
+            final class ReplyBar: UIView {
+                let composer = ComposerView()
+                func setUp() {
+                    composer.textView.isScrollEnabled = false
+                }
+                func textDidChange() {
+                    let lines = composer.textView.↓contentSize.height / 20
+                    invalidateIntrinsicContentSize()
+                    print(lines)
+                }
+            }
+            """),
+            RuleExample("""
+            final class ExpandingInput: UIView {
+                let textView = UITextView()
+                func setUp() { textView.isScrollEnabled = false }
+                func refresh() {
+                    if !textView.isScrollEnabled {
+                        frame.size.height = textView.↓contentSize.height + 16
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class NoteCell: UITableViewCell {
+                func configure(with text: String) {
+                    let noteView = UITextView()
+                    noteView.isScrollEnabled = false
+                    noteView.text = text
+                    contentView.addSubview(noteView)
+                    noteView.frame.size.height = noteView.↓contentSize.height
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                private let messageView = UITextView()
+                @IBOutlet private var messageHeight: NSLayoutConstraint!
+                func textViewDidChange(_ textView: UITextView) {
+                    messageHeight.constant = min(messageView.contentSize.height, 120)
+                }
+            }
+            """),
+            RuleExample("""
+            final class OptionsViewController: UIViewController {
+                private let tableView = UITableView()
+                @IBOutlet private var tableHeight: NSLayoutConstraint!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    tableView.isScrollEnabled = false
+                }
+                override func viewDidLayoutSubviews() {
+                    tableHeight.constant = tableView.contentSize.height
+                }
+            }
+            """),
+            RuleExample("""
+            final class GrowingTextView: UITextView {
+                var measuredHeight: CGFloat = 0
+                override init(frame: CGRect, textContainer: NSTextContainer?) {
+                    super.init(frame: frame, textContainer: textContainer)
+                    isScrollEnabled = false
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override func layoutSubviews() {
+                    super.layoutSubviews()
+                    measuredHeight = contentSize.height
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                private let messageView = UITextView()
+                @IBOutlet private var messageHeight: NSLayoutConstraint!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    messageView.isScrollEnabled = false
+                }
+                func textViewDidChange(_ textView: UITextView) {
+                    let fitting = messageView.sizeThatFits(CGSize(width: messageView.bounds.width, height: .greatestFiniteMagnitude))
+                    messageHeight.constant = min(fitting.height, 120)
+                }
+            }
+            """),
+            RuleExample("""
+            final class ArticleViewController: UIViewController {
+                let titleView = UITextView()
+                let bodyView = UITextView()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    titleView.isScrollEnabled = false
+                    print(bodyView.contentSize.height)
+                }
+            }
+            """),
+            RuleExample("""
+            final class Setup {
+                func configure(_ editor: EditorView) {
+                    editor.textView.isScrollEnabled = false
+                }
+            }
+            final class EditorView: UIView {
+                let textView = UITextView()
+                var textHeight: CGFloat { textView.contentSize.height }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                private let messageView = UITextView()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    messageView.isScrollEnabled = false
+                    print(messageView.contentSize.width)
+                }
+            }
+            """),
+            RuleExample("""
+            final class GrowingComposer: UIView {
+                let textView = UITextView()
+                func textDidChange() {
+                    if textView.isScrollEnabled {
+                        textView.scrollRectToVisible(CGRect(x: 0, y: textView.contentSize.height - 1, width: 1, height: 1), animated: false)
+                    } else {
+                        invalidateIntrinsicContentSize()
+                    }
+                }
+                func collapse() { textView.isScrollEnabled = false }
+            }
+            """),
+        ]
+    )
+
+    public static var requiredMarkers: [StaticString] { ["isScrollEnabled"] }
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        let source = analysis.source
+        // `x.isScrollEnabled = false`, by type and receiver spelling.
+        var disabled: [(type: String, receiver: [Int], assignment: Assignment)] = []
+        for assignment in analysis.assignments where !assignment.isCompound {
+            var names = analysis.namesWithoutSelf(assignment.lhs)
+            guard let last = names.last, source.isWord(last, "isScrollEnabled"),
+                  assignment.rhs.count == 1, source.isWord(assignment.rhs.lowerBound, "false"),
+                  let type = analysis.typeName(at: assignment.op) else { continue }
+            names.removeLast()
+            disabled.append((type, names, assignment))
+        }
+        guard !disabled.isEmpty else { return [] }
+        var diagnostics: [Diagnostic] = []
+        for index in 0..<source.code.count where source.isWord(index, "contentSize") {
+            guard source.kind(index + 1) == .period, source.isWord(index + 2, "height"),
+                  let type = analysis.typeName(at: index) else { continue }
+            let start = ExpressionBounds.chainStart(source, endingAt: index)
+            var receiver = analysis.namesWithoutSelf(start..<(index + 1))
+            receiver.removeLast()
+            guard let match = disabled.first(where: {
+                $0.type == type && $0.receiver.count == receiver.count
+                    && zip($0.receiver, receiver).allSatisfy { source.nameHash($0) == source.nameHash($1) }
+            }), isTextView(receiver, at: index, analysis, context.project),
+                  !isAfterSuperLayout(index, analysis),
+                  !isGuardedByScrolling(index, receiver: receiver, analysis) else { continue }
+            let textView = receiver.isEmpty ? "self" : analysis.snippet(receiver[0]..<(receiver[receiver.count - 1] + 1))
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: analysis.tokenRange(index),
+                message: "`\(textView)` has scrolling turned off, so its `contentSize.height` is its current height, not the height of its text",
+                suggestion: "Measure with `\(textView).sizeThatFits(CGSize(width: \(textView).bounds.width, height: .greatestFiniteMagnitude)).height`."
+            ).relating([RelatedLocation(
+                range: source.byteRange(match.assignment.lhs.lowerBound..<match.assignment.rhs.upperBound),
+                message: "scrolling is turned off here")]))
+        }
+        return diagnostics
+    }
+
+    /// Whether the receiver is a text view: `self` in a `UITextView` subclass, a property or
+    /// local that holds one, or (when its type is not visible) a name ending in `textView`.
+    func isTextView(_ receiver: [Int], at index: Int, _ analysis: FileAnalysis, _ project: ProjectFacts) -> Bool {
+        func isTextViewType(_ name: String) -> Bool {
+            project.rootClass(of: name) == "UITextView"
+        }
+        guard let last = receiver.last else {
+            return analysis.typeName(at: index).map(isTextViewType) ?? false
+        }
+        if receiver.count == 1 {
+            for found in analysis.accessorySources(of: last..<(last + 1)) {
+                if let name = analysis.typeName(of: found) { return isTextViewType(name) }
+            }
+        }
+        return analysis.source.text(at: last).lowercased().hasSuffix("textview")
+    }
+
+    /// Whether the read sits in the body of an `if` whose condition tests that the same text
+    /// view scrolls (`if textView.isScrollEnabled { … }`): then its content size is the text's.
+    func isGuardedByScrolling(_ index: Int, receiver: [Int], _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let outline = analysis.outline
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 64, !outline.scopes[scope].isExecutableBody {
+            steps += 1
+            if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
+                for token in (keyword + 1)..<outline.scopes[scope].open where source.isWord(token, "isScrollEnabled") {
+                    let start = ExpressionBounds.chainStart(source, endingAt: token)
+                    var names = analysis.namesWithoutSelf(start..<(token + 1))
+                    names.removeLast()
+                    let negated = source.kind(start - 1) == .prefixOperator
+                        || source.isWord(ExpressionBounds.end(source, from: token + 1) - 1, "false")
+                    if !negated, names.count == receiver.count,
+                       zip(names, receiver).allSatisfy({ source.nameHash($0) == source.nameHash($1) }) {
+                        return true
+                    }
+                }
+            }
+            current = outline.scopes[scope].parent
+        }
+        return false
+    }
+
+    /// Reads in `layoutSubviews`/`viewDidLayoutSubviews` after the `super` call see the laid-out size.
+    func isAfterSuperLayout(_ index: Int, _ analysis: FileAnalysis) -> Bool {
+        guard let scope = analysis.outline.executableScope(at: index),
+              let function = analysis.outline.function(ofScope: scope) else { return false }
+        let name = analysis.outline.functions[function].name
+        guard name == "layoutSubviews" || name == "viewDidLayoutSubviews" else { return false }
+        let body = analysis.outline.scopes[scope].body
+        return analysis.calls(in: body.lowerBound..<index).contains { call in
+            analysis.source.isWord(call.callee, name == "layoutSubviews" ? "layoutSubviews" : "viewDidLayoutSubviews")
+                && call.receiver.map { analysis.source.isWord($0.lowerBound, "super") } ?? false
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import UIKit
+
+extension ChatViewController {
+    override var canBecomeFirstResponder: Bool { true }
+}
