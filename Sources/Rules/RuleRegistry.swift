@@ -2,6 +2,8 @@
 public enum RuleRegistry {
     public static let all: [any Rule.Type] = [
         // Geometry
+        ContentInsetResetToZero.self,
+        VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
     ]
 
