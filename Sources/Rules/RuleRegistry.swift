@@ -5,6 +5,8 @@ public enum RuleRegistry {
         ContentInsetResetToZero.self,
         VisibleHeightUsesContentInset.self,
         KeyboardFrameBeginKey.self,
+        // Mixing approaches
+        KeyboardGuideWithInsetEdits.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

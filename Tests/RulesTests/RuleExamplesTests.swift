@@ -119,9 +119,25 @@ final class RuleExamplesTests: XCTestCase {
         }
     }
 
-    // Suppression: once the cli branch's Suppression lands, re-run every triggering example
-    // with `// kblint:disable <id>` on its first line and expect no diagnostics left after
-    // suppression. That test belongs here, next to the comment and string re-runs.
+    /// A `// kblint:disable <id>` comment above a triggering example silences it, and the
+    /// comment is not reported as superfluous (it did suppress something).
+    func testTriggeringExamplesUnderADisableCommentAreSilent() {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            for example in metadata.triggering {
+                let (code, _) = Self.stripMarkers(example.code)
+                let disabled = "// kblint:disable \(metadata.id)\n" + code
+                let found = Self.diagnostics(rule, code: disabled, files: example.files, options: example.options,
+                                             deploymentTarget: example.deploymentTarget)
+                XCTAssertFalse(found.isEmpty, "\(metadata.id): the example no longer triggers below a comment line")
+                let source = Lexer.tokenize(SourceFile(path: "Example.swift", text: disabled))
+                let kept = Suppression.filter(found, in: source, activeRuleIDs: [metadata.id],
+                                              knownRuleIDs: Set(RuleRegistry.all.map { $0.metadata.id }))
+                XCTAssertTrue(kept.isEmpty, "\(metadata.id): left after kblint:disable\n"
+                              + Self.describe(kept, in: disabled))
+            }
+        }
+    }
 
     func testEveryRuleHasCompleteMetadataAndEnoughExamples() {
         var ids = Set<String>()

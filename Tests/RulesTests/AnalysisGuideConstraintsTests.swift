@@ -1,0 +1,86 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+final class AnalysisGuideConstraintsTests: XCTestCase {
+    func testConstraintSidesAndActivation() {
+        let analysis = analyze("""
+        final class ChatViewController: UIViewController {
+            lazy var barBottom = inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor)
+            func layout() {
+                tableView.bottomAnchor.constraint(equalTo: inputBar.topAnchor).isActive = true
+                NSLayoutConstraint.activate([
+                    view.keyboardLayoutGuide.leadingAnchor.constraint(equalTo: self.badge?.leadingAnchor),
+                ])
+                let away = toolbar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor)
+                view.keyboardLayoutGuide.setConstraints([away], activeWhenAwayFrom: .top)
+                let loose = header.topAnchor.constraint(equalTo: topAnchor)
+                barBottom.isActive = true
+                _ = loose
+            }
+        }
+        """)
+        let constraints = analysis.anchorConstraints()
+        func describe(_ constraint: AnchorConstraint) -> String {
+            let sides = constraint.anchors.map { side in
+                (side.owner.map { analysis.source.text(at: $0) } ?? "self") + "." + analysis.source.text(at: side.anchor)
+            }
+            return sides.joined(separator: "=") + " \(constraint.activation)"
+        }
+        XCTAssertEqual(constraints.map(describe), [
+            "inputBar.bottomAnchor=keyboardLayoutGuide.topAnchor activated",
+            "tableView.bottomAnchor=inputBar.topAnchor activated",
+            "keyboardLayoutGuide.leadingAnchor=badge.leadingAnchor activated",
+            "toolbar.bottomAnchor=keyboardLayoutGuide.topAnchor edgeAware",
+            "header.topAnchor=self.topAnchor unknown",
+        ])
+        XCTAssertEqual(constraints.compactMap(\.keyboardLayoutGuideToken).count, 3)
+    }
+
+    func testViewsPinnedToTheGuideIncludeViewsStackedOnThem() {
+        let analysis = analyze("""
+        final class ChatViewController: UIViewController {
+            func layout() {
+                NSLayoutConstraint.activate([
+                    tableView.topAnchor.constraint(equalTo: view.topAnchor),
+                    tableView.bottomAnchor.constraint(equalTo: inputBar.topAnchor),
+                    inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor),
+                    banner.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor),
+                ])
+            }
+        }
+        """)
+        let constraints = analysis.anchorConstraints()
+        let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(constraints, inType: 0)
+        let constrained = analysis.viewsConstrained(constraints, inType: 0)
+        for name in ["tableView", "inputBar"] { XCTAssertTrue(pinned.contains(NameHash.of(name)), name) }
+        for name in ["view", "banner", "safeAreaLayoutGuide"] { XCTAssertFalse(pinned.contains(NameHash.of(name)), name) }
+        XCTAssertTrue(constrained.contains(NameHash.of("banner")))
+    }
+
+    func testGuideUsesOfATypeHonourShadowing() {
+        let code = """
+        final class EditorViewController: UIViewController {
+            func layout() {
+                editor.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                print(view.keyboardLayoutGuide.layoutFrame)
+            }
+        }
+        """
+        let analysis = analyze(code)
+        let uses = analysis.keyboardLayoutGuideUses(ofType: "EditorViewController")
+        XCTAssertEqual(uses.count, 1, "reading layoutFrame is not a use")
+        XCTAssertEqual(analysis.source.text(at: uses[0]), "keyboardLayoutGuide")
+        XCTAssertEqual(analysis.codeIndex(atByte: Int(analysis.source.code[uses[0]].start)), uses[0])
+        XCTAssertNil(analysis.codeIndex(atByte: Int(analysis.source.code[uses[0]].start) + 1))
+
+        let imported = analyze("import KeyboardLayoutGuide\n" + code)
+        XCTAssertTrue(imported.keyboardLayoutGuideUses(ofType: "EditorViewController").isEmpty)
+        let extensionFacts = collectFacts(Lexer.tokenize(SourceFile(
+            path: "Guide.swift", text: "extension UIView { var keyboardLayoutGuide: UILayoutGuide { guide } }")))
+        let shadowed = analyze(code, project: ProjectFacts(merging: [extensionFacts]))
+        XCTAssertTrue(shadowed.keyboardLayoutGuideUses(ofType: "EditorViewController").isEmpty)
+        XCTAssertEqual(analysis.placeDescription(FactLocation(path: "Test.swift", range: analysis.source.byteRange(uses[0]..<(uses[0] + 1)))), "line 3")
+        XCTAssertEqual(analysis.placeDescription(FactLocation(path: "App/Other.swift", range: 0..<1)), "`Other.swift`")
+    }
+}
