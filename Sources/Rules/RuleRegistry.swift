@@ -7,6 +7,7 @@ public enum RuleRegistry {
         KeyboardFrameBeginKey.self,
         // Mixing approaches
         KeyboardGuideWithInsetEdits.self,
+        KeyboardGuideWithKeyboardManager.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
