@@ -8,6 +8,7 @@ public enum RuleRegistry {
         // Mixing approaches
         KeyboardGuideWithInsetEdits.self,
         KeyboardGuideWithKeyboardManager.self,
+        AccessoryViewWithKeyboardGuide.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
