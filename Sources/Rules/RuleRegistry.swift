@@ -9,6 +9,7 @@ public enum RuleRegistry {
         KeyboardGuideWithInsetEdits.self,
         KeyboardGuideWithKeyboardManager.self,
         AccessoryViewWithKeyboardGuide.self,
+        PreferKeyboardLayoutGuide.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

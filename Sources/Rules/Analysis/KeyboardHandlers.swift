@@ -39,8 +39,9 @@ public struct KeyboardHandler: Sendable {
     public let deferredBy: Int?
     /// The parameter that holds the notification or message, when there is one.
     public let notificationParameter: Int?
-    /// For `.reached`: the handler that calls it.
-    public let caller: Int?
+    /// For `.reached`: the handler that calls it; also set on a `.notificationReader` that a
+    /// registered handler calls, so that it belongs to that registration.
+    public internal(set) var caller: Int?
     /// Tokens from here to the end of the body are unreachable (after an unconditional
     /// `return` at the top level of the body); the scope's `close` when all is reachable.
     public internal(set) var reachableEnd: Int
@@ -312,6 +313,9 @@ struct KeyboardHandlerFinder {
                                parameter: outline.functions[function].parameters.first?.nameToken,
                                caller: handlerIndex) {
                             next.append(handlers.count - 1)
+                        } else if let existing = handlerOfScope[scope], existing != handlerIndex,
+                                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
+                            handlers[existing].caller = handlerIndex
                         }
                     }
                 }
