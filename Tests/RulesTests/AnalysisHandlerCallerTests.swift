@@ -30,4 +30,21 @@ final class AnalysisHandlerCallerTests: XCTestCase {
         let parse = analysis.handlerIndex(at: analysis.index(of: "note", occurrence: 5)!)!
         XCTAssertNil(analysis.handlers[parse].caller, "a reader nobody calls stays on its own")
     }
+
+    /// A `Bool` labelled `keyboardWillShow:` is a flag, not a helper-type callback label.
+    func testBooleanFlagLabelsDoNotMakeCallbacks() {
+        let analysis = analyze("""
+        extension UIView {
+            static func slide(keyboardWillShow: Bool, container: UIView, height: CGFloat) {
+                container.bounds.origin.y = keyboardWillShow ? height : 0
+            }
+        }
+        final class Listener: KeyboardHelperDelegate {
+            func keyboardHelper(_ helper: KeyboardHelper, keyboardWillShowWithState state: KeyboardState) {
+                print(state)
+            }
+        }
+        """)
+        XCTAssertEqual(analysis.handlerSummaries(), ["helperCallback:keyboardHelper"])
+    }
 }

@@ -272,11 +272,7 @@ struct KeyboardHandlerFinder {
     mutating func helperCallbacks() {
         for function in outline.functions {
             guard let scope = function.scope else { continue }
-            var events: [KeyboardEvent] = []
-            if let event = KeyboardVocabulary.callbackEvent(function.name) { events.append(event) }
-            for label in function.labels {
-                if let event = KeyboardVocabulary.callbackEvent(label), !events.contains(event) { events.append(event) }
-            }
+            let events = KeyboardVocabulary.callbackEvents(of: function, in: source)
             guard !events.isEmpty else { continue }
             add(.helperCallback, scope: scope, events: events, registration: nil,
                 parameter: function.parameters.first?.nameToken)

@@ -174,6 +174,14 @@ public struct PreferKeyboardLayoutGuide: Rule {
                 }
             }
             """, deploymentTarget: OSVersion(16)),
+            RuleExample("""
+            extension UIView {
+                static func slideContent(keyboardWillShow: Bool, in container: UIView, by height: CGFloat) {
+                    container.bounds.origin.y = keyboardWillShow ? height : 0
+                    container.layoutIfNeeded()
+                }
+            }
+            """, deploymentTarget: OSVersion(16)),
         ]
     )
 
@@ -206,12 +214,12 @@ public struct PreferKeyboardLayoutGuide: Rule {
                   reported.insert(site).inserted, !analysis.typeUsesKeyboardLayoutGuide(at: site),
                   let target = analysis.effectiveTarget(at: site, configured: configured),
                   target >= Self.minimumVersion else { continue }
-            let events = handler.events.map(Self.notificationName).joined(separator: "`/`")
+            let events = handler.events.sorted { $0.rawValue < $1.rawValue }.map(Self.notificationName).joined(separator: "`/`")
             let observed = events.isEmpty ? "keyboard notifications" : "`\(events)`"
             let sinkLine = source.file.location(of: source.byteRange(sink).lowerBound).line
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(site),
-                message: "\(observed) drives layout by hand (`\(analysis.snippet(sink))`, line \(sinkLine)) on an iOS \(target) target, where `keyboardLayoutGuide` does it with one constraint for every kind of keyboard",
+                message: "the observer of \(observed) lays out by hand (`\(analysis.snippet(sink))`, line \(sinkLine)) although the iOS \(target) target has `keyboardLayoutGuide`, which does it with one constraint for every kind of keyboard",
                 suggestion: "Pin the content to `view.keyboardLayoutGuide.topAnchor` and remove this observer's layout code.",
                 related: [RelatedLocation(range: source.byteRange(sink), message: "layout changed by hand here")]))
         }
