@@ -10,6 +10,7 @@ public enum RuleRegistry {
         KeyboardGuideWithKeyboardManager.self,
         AccessoryViewWithKeyboardGuide.self,
         PreferKeyboardLayoutGuide.self,
+        KeyboardGuideAvailability.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {
