@@ -11,6 +11,7 @@ public enum RuleRegistry {
         AccessoryViewWithKeyboardGuide.self,
         PreferKeyboardLayoutGuide.self,
         KeyboardGuideAvailability.self,
+        UndockedKeyboardFixedConstraints.self,
     ]
 
     public static func rule(withID id: String) -> (any Rule.Type)? {

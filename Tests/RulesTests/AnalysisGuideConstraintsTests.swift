@@ -83,4 +83,31 @@ final class AnalysisGuideConstraintsTests: XCTestCase {
         XCTAssertEqual(analysis.placeDescription(FactLocation(path: "Test.swift", range: analysis.source.byteRange(uses[0]..<(uses[0] + 1)))), "line 3")
         XCTAssertEqual(analysis.placeDescription(FactLocation(path: "App/Other.swift", range: 0..<1)), "`Other.swift`")
     }
+
+    func testUndockedAndEdgeAwareFactsMergeAcrossFiles() {
+        let main = collectFacts(Lexer.tokenize(SourceFile(path: "Canvas.swift", text: """
+        final class CanvasViewController: UIViewController {
+            func setUp() {
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                view.keyboardLayoutGuide.usesBottomSafeArea = false
+            }
+        }
+        final class PlainViewController: UIViewController {
+            func setUp() { view.keyboardLayoutGuide.followsUndockedKeyboard = false }
+        }
+        """)))
+        let other = collectFacts(Lexer.tokenize(SourceFile(path: "Canvas+Edges.swift", text: """
+        extension CanvasViewController {
+            func adapt() { view.keyboardLayoutGuide.setConstraints([c], activeWhenNearEdge: .top) }
+        }
+        """)))
+        let project = ProjectFacts(merging: [main, other])
+        let canvas = project.types["CanvasViewController"]!
+        XCTAssertEqual(canvas.followsUndockedKeyboard.map(\.path), ["Canvas.swift"])
+        XCTAssertTrue(canvas.usesEdgeAwareGuideConstraints)
+        XCTAssertEqual(canvas.keyboardLayoutGuideUses.count, 3)
+        let plain = project.types["PlainViewController"]!
+        XCTAssertTrue(plain.followsUndockedKeyboard.isEmpty)
+        XCTAssertFalse(plain.usesEdgeAwareGuideConstraints)
+    }
 }

@@ -96,6 +96,12 @@ enum FactCollector {
                       outline.enclosingType(at: index) == typeIndex else { continue }
                 typeFacts.keyboardLayoutGuideUses.append(
                     FactLocation(path: path, range: source.byteRange(index..<(index + 1))))
+                if source.isWord(index + 2, "followsUndockedKeyboard"), source.kind(index + 3) == .equal,
+                   source.isWord(index + 4, "true") {
+                    typeFacts.followsUndockedKeyboard.append(
+                        FactLocation(path: path, range: source.byteRange(index..<(index + 5))))
+                }
+                if source.isWord(index + 2, "setConstraints") { typeFacts.usesEdgeAwareGuideConstraints = true }
             }
             if byName[type.simpleName] == nil { order.append(type.simpleName) }
             byName[type.simpleName, default: TypeFacts(name: type.simpleName)].merge(typeFacts)

@@ -25,6 +25,10 @@ public struct TypeFacts: Sendable {
     public internal(set) var declaresKeyboardLayoutGuide: Bool
     /// Places where the type constrains to, configures or calls UIKit's keyboard layout guide.
     public internal(set) var keyboardLayoutGuideUses: [FactLocation]
+    /// Where the type sets its keyboard layout guide's `followsUndockedKeyboard = true`.
+    public internal(set) var followsUndockedKeyboard: [FactLocation]
+    /// The type hands constraints to the guide's edge-aware `setConstraints(_:activeWhen…:)`.
+    public internal(set) var usesEdgeAwareGuideConstraints: Bool
     /// The type mentions `safeAreaInsets` or `safeAreaLayoutGuide` somewhere.
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
@@ -38,6 +42,8 @@ public struct TypeFacts: Sendable {
         inheritance = []
         declaresKeyboardLayoutGuide = false
         keyboardLayoutGuideUses = []
+        followsUndockedKeyboard = []
+        usesEdgeAwareGuideConstraints = false
         mentionsSafeArea = false
         overridesInputAccessoryView = false
         paths = []
@@ -49,6 +55,8 @@ public struct TypeFacts: Sendable {
         for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
+        followsUndockedKeyboard += other.followsUndockedKeyboard
+        usesEdgeAwareGuideConstraints = usesEdgeAwareGuideConstraints || other.usesEdgeAwareGuideConstraints
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         for path in other.paths where !paths.contains(path) { paths.append(path) }
