@@ -11,6 +11,7 @@ public enum RuleRegistry {
         AccessoryViewWithKeyboardGuide.self,
         PreferKeyboardLayoutGuide.self,
         KeyboardGuideAvailability.self,
+        PreferTypedKeyboardMessages.self,
         UndockedKeyboardFixedConstraints.self,
     ]
 
