@@ -52,6 +52,26 @@ extension TokenizedSource {
         }
     }
 
+    /// Whether name token `index` contains `part` anywhere (byte comparison).
+    func word(_ index: Int, contains part: StaticString) -> Bool {
+        guard index >= 0, index < code.count else { return false }
+        let token = code[index]
+        let length = part.utf8CodeUnitCount
+        guard token.kind == .identifier, token.length >= length, length > 0 else { return false }
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            let expected = part.utf8Start
+            var start = Int(token.start)
+            let last = Int(token.end) - length
+            while start <= last {
+                var offset = 0
+                while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
+                if offset == length { return true }
+                start += 1
+            }
+            return false
+        }
+    }
+
     /// Whether two code tokens have the same spelling.
     func sameSpelling(_ first: Int, _ second: Int) -> Bool {
         guard first >= 0, first < code.count, second >= 0, second < code.count else { return false }

@@ -73,6 +73,7 @@ enum FactCollector {
             typeFacts.isDeclared = type.kind != .extension
             typeFacts.isClass = type.kind == .class || type.kind == .actor
             typeFacts.inheritance = type.inheritance
+            if type.kind == .class { typeFacts.superclass = type.inheritance.first }
             typeFacts.paths = [path]
             for property in outline.properties where property.owner == typeIndex {
                 if property.name == "keyboardLayoutGuide" { typeFacts.declaresKeyboardLayoutGuide = true }

@@ -20,6 +20,9 @@ public struct TypeFacts: Sendable {
     public internal(set) var isClass: Bool
     /// Inherited types and conformances of the declaration and its extensions.
     public internal(set) var inheritance: [String]
+    /// The first inherited name of the class declaration itself (extensions cannot add a
+    /// superclass): the superclass when it is a class.
+    public internal(set) var superclass: String?
     /// The type declares a member named `keyboardLayoutGuide` (a home-made guide that
     /// shadows UIKit's for the type and its subclasses).
     public internal(set) var declaresKeyboardLayoutGuide: Bool
@@ -40,6 +43,7 @@ public struct TypeFacts: Sendable {
         isDeclared = false
         isClass = false
         inheritance = []
+        superclass = nil
         declaresKeyboardLayoutGuide = false
         keyboardLayoutGuideUses = []
         followsUndockedKeyboard = []
@@ -53,6 +57,7 @@ public struct TypeFacts: Sendable {
         isDeclared = isDeclared || other.isDeclared
         isClass = isClass || other.isClass
         for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
+        if superclass == nil { superclass = other.superclass }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
         followsUndockedKeyboard += other.followsUndockedKeyboard
@@ -146,7 +151,7 @@ public struct ProjectFacts: Sendable {
     public func superclasses(of name: String) -> [String] {
         var chain: [String] = []
         var current = name
-        while chain.count < 32, let facts = types[current], let parent = facts.inheritance.first,
+        while chain.count < 32, let facts = types[current], let parent = facts.superclass,
               !chain.contains(parent), parent != name {
             chain.append(parent)
             current = parent

@@ -71,6 +71,16 @@ public struct ContentInsetResetToZero: Rule {
                 }
             }
             """, options: ["include_bottom_zero": .bool(true)]),
+            RuleExample("""
+            final class ClassicViewController: UIViewController {
+                @objc func keyboardWasShown(_ notification: NSNotification) {
+                    guard let size = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue.size else { return }
+                    let contentInsets = UIEdgeInsets(top: 0.0, left: 0.0, bottom: size.height, right: 0.0)
+                    ↓scrollView.contentInset = contentInsets
+                    ↓scrollView.scrollIndicatorInsets = contentInsets
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -143,6 +153,17 @@ public struct ContentInsetResetToZero: Rule {
             """),
             RuleCorrection("""
             @objc func keyboardWillShow(_ notification: Notification) {
+                let insets = UIEdgeInsets(top: 0, left: 0, bottom: height, right: 0)
+                scrollView.contentInset = insets
+            }
+            """, """
+            @objc func keyboardWillShow(_ notification: Notification) {
+                let insets = UIEdgeInsets(top: 0, left: 0, bottom: height, right: 0)
+                scrollView.contentInset.bottom = insets.bottom
+            }
+            """),
+            RuleCorrection("""
+            @objc func keyboardWillShow(_ notification: Notification) {
                 self.tableView.scrollIndicatorInsets = UIEdgeInsets(top: 0, left: 0, bottom: inset, right: 0)
             }
             """, """
@@ -189,17 +210,13 @@ public struct ContentInsetResetToZero: Rule {
     /// `UIEdgeInsets(top: 0, left: 0, bottom: b, right: 0)` (as source text), else nil.
     static func bottomOfZeroedInsets(_ rhs: Range<Int>, _ analysis: FileAnalysis) -> String? {
         let source = analysis.source
-        var start = rhs.lowerBound
+        let start = rhs.lowerBound
         if rhs.count == 2, source.kind(start) == .period, source.isWord(start + 1, "zero") { return "0" }
         if rhs.count == 3, source.isWord(start, "UIEdgeInsets"), source.kind(start + 1) == .period,
            source.isWord(start + 2, "zero") {
             return "0"
         }
-        // `UIEdgeInsets(…)`, `UIEdgeInsets.init(…)`, `.init(…)`
-        if source.kind(start) == .period { start += 1 }
-        if source.isWord(start, "UIEdgeInsets"), source.isWord(start + 2, "init") { start += 2 }
-        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
-              let call = analysis.call(at: start), call.end + 1 == rhs.upperBound else { return nil }
+        guard let call = analysis.edgeInsetsCall(rhs) else { return nil }
         if call.arguments.isEmpty { return "0" }
         guard call.arguments.count == 4 else { return nil }
         var bottom: String?
@@ -210,6 +227,11 @@ public struct ContentInsetResetToZero: Rule {
             } else if analysis.literalNumber(argument.value)?.value != 0 {
                 return nil
             }
+        }
+        // Through a local (`let insets = UIEdgeInsets(…)`): read the bottom from the local.
+        if bottom != nil, analysis.constantBinding(referencedBy: rhs) != nil,
+           let argument = analysis.argument(call, "bottom"), analysis.literalNumber(argument.value) == nil {
+            return "\(source.text(at: rhs.lowerBound)).bottom"
         }
         return bottom
     }

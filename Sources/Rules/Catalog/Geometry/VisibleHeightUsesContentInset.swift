@@ -14,7 +14,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         view's height overestimates the visible area by the safe-area insets (34 points at the bottom of a \
         Face ID iPhone), so content scrolled "into view" stays under the keyboard or the home indicator.
         """,
-        fix: "Subtract `adjustedContentInset.top`/`.bottom` instead.",
+        fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
         triggering: [
             RuleExample("""
             func visibleHeight() -> CGFloat {
@@ -64,6 +64,17 @@ public struct VisibleHeightUsesContentInset: Rule {
             RuleExample("""
             func headerSpace() -> CGFloat {
                 view.bounds.height - scrollView.contentInset.top
+            }
+            """),
+            RuleExample("""
+            final class ZoomViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    scrollView.contentInsetAdjustmentBehavior = .never
+                }
+                func visibleHeight() -> CGFloat {
+                    scrollView.bounds.height - scrollView.contentInset.bottom
+                }
             }
             """),
             RuleExample("""
@@ -118,6 +129,7 @@ public struct VisibleHeightUsesContentInset: Rule {
             let receiver = Self.receiverKey(source, ExpressionBounds.chainStart(source, endingAt: member)..<member)
             let statementStart = ExpressionBounds.statementStart(source, containing: chainStart)
             guard Self.subtractsFromHeight(source, statementStart..<chainStart, receiver: receiver),
+                  !analysis.setsInsetAdjustmentNever(on: receiver, inTypeAt: member),
                   reported.insert(member).inserted else { continue }
             let edit = Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")
             diagnostics.append(Self.metadata.diagnostic(
