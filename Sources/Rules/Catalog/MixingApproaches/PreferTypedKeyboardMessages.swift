@@ -138,13 +138,16 @@ public struct PreferTypedKeyboardMessages: Rule {
             guard analysis.handlers[root].form != .typedMessage,
                   let target = analysis.effectiveTarget(at: index, configured: context.deploymentTarget),
                   target >= Self.minimumVersion, reportedRoots.insert(root).inserted else { continue }
-            let events = analysis.handlers[root].events.isEmpty ? analysis.handlers[handler].events : analysis.handlers[root].events
-            let message = events.sorted { $0.rawValue < $1.rawValue }.first.map(Self.messageName) ?? "keyboardWillChangeFrame"
+            // A helper shared by several handlers has collected all of their events.
+            let events = analysis.handlers[handler].events.sorted { $0.rawValue < $1.rawValue }.map(Self.messageName)
             let member = Self.member(for: key)
+            let carrier = events.count == 1
+                ? "the typed `.\(events[0])` message carries"
+                : "the typed keyboard messages" + (events.isEmpty ? "" : " (`." + events.joined(separator: "`, `.") + "`)") + " carry"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(index),
-                message: "`\(source.text(at: index))` is read from the `userInfo` dictionary on an iOS \(target) target: the typed `.\(message)` message carries `\(member)` without a cast",
-                suggestion: "Observe with `NotificationCenter.default.addObserver(of: screen, for: .\(message)) { message in … }` and read `message.\(member)`."))
+                message: "`\(source.text(at: index))` is read from the `userInfo` dictionary on an iOS \(target) target: \(carrier) `\(member)` without a cast",
+                suggestion: "Observe with `NotificationCenter.default.addObserver(of: screen, for: .\(events.first ?? "keyboardWillChangeFrame")) { message in … }` and read `message.\(member)`."))
         }
         return diagnostics
     }
