@@ -75,6 +75,7 @@ struct KeyboardHandlerFinder {
 
     mutating func run() {
         for index in calls.indices { registrations(calls[index]) }
+        eventTableRegistrations()
         asyncSequences()
         helperCallbacks()
         notificationReaders()
