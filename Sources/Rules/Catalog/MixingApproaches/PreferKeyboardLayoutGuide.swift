@@ -81,6 +81,21 @@ public struct PreferKeyboardLayoutGuide: Rule {
                 }
             }
             """, deploymentTarget: OSVersion(16)),
+            RuleExample("""
+            import KeyboardLayoutGuide
+
+            final class BackportedChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    composer.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                    NotificationCenter.default.↓addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    tableView.contentInset.bottom = composer.frame.height
+                }
+            }
+            """, deploymentTarget: OSVersion(16)),
         ],
         nonTriggering: [
             RuleExample("""
