@@ -111,3 +111,28 @@ final class AnalysisGuideConstraintsTests: XCTestCase {
         XCTAssertFalse(plain.usesEdgeAwareGuideConstraints)
     }
 }
+
+final class KeyboardGuideLineageTests: XCTestCase {
+    func testGuideUsersUpAndDownTheClassHierarchy() {
+        let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Screens.swift", text: """
+        class KeyboardAwareViewController: UIViewController {}
+        class ChatViewController: KeyboardAwareViewController {
+            func pin() { bar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }
+        }
+        final class GroupChatViewController: ChatViewController {}
+        final class SettingsViewController: KeyboardAwareViewController {}
+        class HomeMadeViewController: UIViewController { let keyboardLayoutGuide = UILayoutGuide() }
+        final class HomeMadeChildViewController: HomeMadeViewController {
+            func pin() { bar.bottomAnchor.constraint(equalTo: keyboardLayoutGuide.topAnchor).isActive = true }
+        }
+        """)))
+        let project = ProjectFacts(merging: [facts])
+        XCTAssertEqual(project.subclasses(of: "KeyboardAwareViewController"),
+                       ["ChatViewController", "GroupChatViewController", "SettingsViewController"])
+        XCTAssertEqual(project.keyboardLayoutGuideUserInLineage(of: "GroupChatViewController"), "ChatViewController")
+        XCTAssertNil(project.keyboardLayoutGuideUserInLineage(of: "SettingsViewController"))
+        XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: "KeyboardAwareViewController"), "ChatViewController")
+        XCTAssertNil(project.keyboardLayoutGuideUserSharingCode(with: "SettingsViewController"))
+        XCTAssertNil(project.keyboardLayoutGuideUserSharingCode(with: "HomeMadeChildViewController"), "shadowed by its superclass")
+    }
+}

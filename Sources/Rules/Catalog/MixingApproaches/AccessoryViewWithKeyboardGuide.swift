@@ -65,6 +65,19 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
                 override var ↓inputAccessoryView: UIView? { bar }
             }
             """),
+            RuleExample("""
+            class MessagingViewController: UIViewController {
+                let composer = ComposerView()
+                override var ↓inputAccessoryView: UIView? { composer }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            final class DirectMessageViewController: MessagingViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    thread.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -149,10 +162,10 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
             guard property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                   let owner = property.owner, reported.insert(owner).inserted else { continue }
             let name = analysis.outline.types[owner].simpleName
-            guard !project.keyboardLayoutGuideIsShadowed(for: name),
-                  let user = ([name] + project.superclasses(of: name)).first(where: project.usesKeyboardLayoutGuide),
+            guard let user = project.keyboardLayoutGuideUserSharingCode(with: name),
                   let guide = analysis.keyboardLayoutGuideLocation(ofType: user) else { continue }
-            let inherited = user == name ? "" : " (inherited from `\(user)`)"
+            let inherited = user == name ? "" : project.superclasses(of: name).contains(user)
+                ? " (inherited from `\(user)`)" : " (in its subclass `\(user)`)"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(property.nameToken),
                 message: "`\(name)` overrides `\(property.name)` and also lays out with `keyboardLayoutGuide`\(inherited) (\(analysis.placeDescription(guide))): the guide then includes the accessory bar, and on iOS 26 it is misplaced while an accessory view is attached",

@@ -83,6 +83,21 @@ public struct KeyboardGuideWithInsetEdits: Rule {
                 }
             }
             """),
+            RuleExample("""
+            class KeyboardAwareViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    ↓additionalSafeAreaInsets.bottom = view.bounds.maxY - view.convert(end, from: nil).minY
+                }
+            }
+            """, files: ["ReplyViewController.swift": """
+            final class ReplyViewController: KeyboardAwareViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    replyField.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            """]),
         ],
         nonTriggering: [
             RuleExample("""
@@ -194,18 +209,30 @@ public struct KeyboardGuideWithInsetEdits: Rule {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard, !analysis.handlers.isEmpty else { return [] }
         var constraints: [AnchorConstraint]?
+        /// The type that brings the guide into each handler's type (itself, a superclass or a
+        /// subclass), looked up once per type.
+        var users: [String: String?] = [:]
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment), Self.movesContent(sink.kind),
                   !Self.isReset(assignment.rhs, analysis),
                   let type = analysis.outline.enclosingType(at: assignment.op) else { continue }
             let name = analysis.outline.types[type].simpleName
-            guard analysis.project.usesKeyboardLayoutGuide(name) else { continue }
+            let user: String
+            if let cached = users[name] {
+                guard let cached else { continue }
+                user = cached
+            } else {
+                let found = analysis.project.keyboardLayoutGuideUserSharingCode(with: name)
+                users[name] = .some(found)
+                guard let found else { continue }
+                user = found
+            }
             let all = constraints ?? analysis.anchorConstraints()
             constraints = all
             // A scroll view whose constraints the type shows, none of them to the guide.
             var pinnedBy: Int?
-            if let receiver = Self.receiverName(sink, analysis), !analysis.isContainerName(receiver) {
+            if user == name, let receiver = Self.receiverName(sink, analysis), !analysis.isContainerName(receiver) {
                 let hash = analysis.source.nameHash(receiver)
                 let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(all, inType: type)
                 if !pinned.contains(hash), analysis.viewsConstrained(all, inType: type).contains(hash) { continue }
@@ -213,12 +240,13 @@ public struct KeyboardGuideWithInsetEdits: Rule {
                     constraint.anchors.contains { $0.owner.map { analysis.source.nameHash($0) == hash } ?? false }
                 }?.keyboardLayoutGuideToken
             }
-            guard let guide = analysis.keyboardLayoutGuideLocation(ofType: name, preferring: pinnedBy) else { continue }
+            guard let guide = analysis.keyboardLayoutGuideLocation(ofType: user, preferring: pinnedBy) else { continue }
             let lhs = analysis.snippet(assignment.lhs)
             let what = sink.kind == .frame || sink.kind == .center || sink.kind == .transform ? "moves" : "insets"
+            let follower = user == name ? "which already follows" : "whose screen `\(user)` already follows"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
-                message: "`\(lhs)` \(what) content in a keyboard handler of `\(name)`, which already follows the keyboard through `keyboardLayoutGuide` (\(analysis.placeDescription(guide))): the content moves twice",
+                message: "`\(lhs)` \(what) content in a keyboard handler of `\(name)`, \(follower) the keyboard through `keyboardLayoutGuide` (\(analysis.placeDescription(guide))): the content moves twice",
                 suggestion: "Remove this change from the keyboard handler and let the constraint to `keyboardLayoutGuide` move the content.",
                 related: [analysis.relatedLocation(guide, message: "the keyboard layout guide is used here")]))
         }

@@ -178,6 +178,21 @@ public struct PreferKeyboardLayoutGuide: Rule {
             }
             """]),
             RuleExample("""
+            final class GroupChatViewController: ChatViewController {
+                func observe() {
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    membersBanner.frame.origin.y = 0
+                }
+            }
+            """, deploymentTarget: OSVersion(16), files: ["ChatViewController.swift": """
+            class ChatViewController: UIViewController {
+                func pin() { composer.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }
+            }
+            """]),
+            RuleExample("""
             final class KeyboardObserver {
                 @Published private(set) var height: CGFloat = 0
                 init() {
@@ -226,7 +241,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
         var diagnostics: [Diagnostic] = []
         for (index, handler) in analysis.handlers.enumerated() {
             guard let sink = sinkOfRoot[index], let site = Self.site(of: handler, analysis),
-                  reported.insert(site).inserted, !analysis.typeUsesKeyboardLayoutGuide(at: site),
+                  reported.insert(site).inserted, !Self.typeHasTheGuide(at: site, analysis),
                   let target = analysis.effectiveTarget(at: site, configured: configured),
                   target >= Self.minimumVersion else { continue }
             let events = handler.events.sorted { $0.rawValue < $1.rawValue }.map(Self.notificationName).joined(separator: "`/`")
@@ -239,6 +254,12 @@ public struct PreferKeyboardLayoutGuide: Rule {
                 related: [RelatedLocation(range: source.byteRange(sink), message: "layout changed by hand here")]))
         }
         return diagnostics
+    }
+
+    /// The type around `index` uses the guide itself or inherits constraints to it.
+    static func typeHasTheGuide(at index: Int, _ analysis: FileAnalysis) -> Bool {
+        guard let name = analysis.typeName(at: index) else { return false }
+        return analysis.project.keyboardLayoutGuideUserInLineage(of: name) != nil
     }
 
     /// Where a root handler is reported: its registration call, or the name of a helper
