@@ -1,7 +1,8 @@
 import UIKit
 
-/// Pins its reply bar to the keyboard layout guide and is not excluded from IQKeyboardManager.
-final class ConversationViewController: UIViewController {
+/// Pins its reply bar to the keyboard layout guide, is not excluded from IQKeyboardManager and
+/// inherits a keyboard handler that changes the safe area.
+final class ConversationViewController: KeyboardAwareViewController {
     private let messagesView = UITableView()
     private let replyBar = UIView()
 
