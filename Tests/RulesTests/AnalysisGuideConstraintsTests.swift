@@ -50,9 +50,10 @@ final class AnalysisGuideConstraintsTests: XCTestCase {
             }
         }
         """)
-        let constraints = analysis.anchorConstraints()
-        let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(constraints, inType: 0)
-        let constrained = analysis.viewsConstrained(constraints, inType: 0)
+        let byType = analysis.anchorConstraintsByType(analysis.anchorConstraints())
+        XCTAssertEqual(Array(byType.keys), [0])
+        let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(byType[0] ?? [])
+        let constrained = analysis.viewsConstrained(byType[0] ?? [])
         for name in ["tableView", "inputBar"] { XCTAssertTrue(pinned.contains(NameHash.of(name)), name) }
         for name in ["view", "banner", "safeAreaLayoutGuide"] { XCTAssertFalse(pinned.contains(NameHash.of(name)), name) }
         XCTAssertTrue(constrained.contains(NameHash.of("banner")))

@@ -53,10 +53,10 @@ extension FileAnalysis {
             found.append((index, anchors))
         }
         guard !found.isEmpty else { return [] }
-        let switches = ConstraintSwitches(self)
+        let switches = ConstraintSwitches(self, callees: Set(found.map { calls[$0.call].callee }))
         return found.map { item in
             AnchorConstraint(call: item.call, anchors: item.anchors,
-                             activation: switches.activation(of: calls[item.call]))
+                             activation: switches.activation(of: calls[item.call], source))
         }
     }
 
@@ -76,18 +76,24 @@ extension FileAnalysis {
                                isKeyboardLayoutGuide: source.isWord(owner, "keyboardLayoutGuide"))
     }
 
-    /// Names of the views type `type` pins to UIKit's keyboard layout guide, directly
-    /// (`inputBar.bottomAnchor` to the guide's `topAnchor`) or stacked on such a view (a
-    /// table view whose bottom is pinned to the input bar's top): these shrink or move with
-    /// the keyboard already. Containers (`view`, `self`, safe-area and content guides) are
-    /// never included.
-    public func viewsPinnedToKeyboardLayoutGuide(
-        _ constraints: [AnchorConstraint], inType type: Int
-    ) -> Set<UInt64> {
-        let extent = outline.types[type].extent
-        let inType = constraints.filter { extent.contains(calls[$0.call].callee) && outline.enclosingType(at: calls[$0.call].callee) == type }
+    /// The anchor constraints of the file grouped by the type whose code makes them.
+    public func anchorConstraintsByType(_ constraints: [AnchorConstraint]) -> [Int: [AnchorConstraint]] {
+        var grouped: [Int: [AnchorConstraint]] = [:]
+        for constraint in constraints {
+            guard let type = outline.enclosingType(at: calls[constraint.call].callee) else { continue }
+            grouped[type, default: []].append(constraint)
+        }
+        return grouped
+    }
+
+    /// Names of the views that `constraints` (those of one type) pin to UIKit's keyboard layout
+    /// guide, directly (`inputBar.bottomAnchor` to the guide's `topAnchor`) or stacked on such
+    /// a view (a table view whose bottom is pinned to the input bar's top): these shrink or
+    /// move with the keyboard already. Containers (`view`, `self`, safe-area and content
+    /// guides) are never included.
+    public func viewsPinnedToKeyboardLayoutGuide(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
         var pinned = Set<UInt64>()
-        for constraint in inType where constraint.keyboardLayoutGuideToken != nil {
+        for constraint in constraints where constraint.keyboardLayoutGuideToken != nil {
             for side in constraint.anchors where !side.isKeyboardLayoutGuide {
                 if let owner = side.owner, !isContainerName(owner) { pinned.insert(source.nameHash(owner)) }
             }
@@ -95,7 +101,7 @@ extension FileAnalysis {
         // Views stacked above a pinned view: `x.bottomAnchor` to `pinned.topAnchor`.
         for _ in 0..<2 {
             var added = false
-            for constraint in inType where constraint.anchors.count == 2 && constraint.keyboardLayoutGuideToken == nil {
+            for constraint in constraints where constraint.anchors.count == 2 && constraint.keyboardLayoutGuideToken == nil {
                 let sides = constraint.anchors
                 for (mine, theirs) in [(sides[0], sides[1]), (sides[1], sides[0])] {
                     guard let owner = mine.owner, let other = theirs.owner, !isContainerName(owner),
@@ -109,11 +115,10 @@ extension FileAnalysis {
         return pinned
     }
 
-    /// Names that appear as anchor owners in type `type`'s constraints: the views whose
-    /// layout the type shows in code.
-    public func viewsConstrained(_ constraints: [AnchorConstraint], inType type: Int) -> Set<UInt64> {
+    /// Names that appear as anchor owners in `constraints`: the views whose layout the code shows.
+    public func viewsConstrained(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
         var names = Set<UInt64>()
-        for constraint in constraints where outline.enclosingType(at: calls[constraint.call].callee) == type {
+        for constraint in constraints {
             for side in constraint.anchors { if let owner = side.owner { names.insert(source.nameHash(owner)) } }
         }
         return names
@@ -133,6 +138,17 @@ extension FileAnalysis {
         let path = source.file.path
         let uses = facts.types.first { $0.name == name }?.keyboardLayoutGuideUses ?? []
         return uses.filter { $0.path == path }.compactMap { codeIndex(atByte: $0.range.lowerBound) }
+    }
+
+    /// `keyboardLayoutGuideUses(ofType:)` for every type of this file at once, by type name.
+    public func keyboardLayoutGuideUsesByType() -> [String: [Int]] {
+        let path = source.file.path
+        var uses: [String: [Int]] = [:]
+        for type in facts.types where project.usesKeyboardLayoutGuide(type.name) {
+            let tokens = type.keyboardLayoutGuideUses.filter { $0.path == path }.compactMap { codeIndex(atByte: $0.range.lowerBound) }
+            if !tokens.isEmpty { uses[type.name] = tokens }
+        }
+        return uses
     }
 
     /// The code token that starts at byte `offset`, if one does.
@@ -158,69 +174,62 @@ extension FileAnalysis {
 
 /// How the file switches constraints on: `.isActive = true`, `NSLayoutConstraint.activate`,
 /// the guide's edge-aware `setConstraints`, directly or through names bound to constraints.
+/// Built in one pass over the ranges involved, keyed by the `constraint` callee tokens.
 private struct ConstraintSwitches {
-    let analysis: FileAnalysis
-    /// Paren ranges of `activate(…)` and `setConstraints(…)` calls.
-    var activateArguments: [Range<Int>] = []
-    var edgeAwareArguments: [Range<Int>] = []
+    var insideActivate = Set<Int>()
+    var insideEdgeAware = Set<Int>()
+    var activatedInPlace = Set<Int>()
+    /// Names whose value expression holds a constraint call: `let c = …`, `c = …`,
+    /// `self.c = …`, `lazy var c = …`.
+    var boundNames: [Int: [Int]] = [:]
     /// Hashes of names activated by `name.isActive = true` or listed in those calls.
     var activatedNames = Set<UInt64>()
     var edgeAwareNames = Set<UInt64>()
 
-    init(_ analysis: FileAnalysis) {
-        self.analysis = analysis
+    init(_ analysis: FileAnalysis, callees: Set<Int>) {
         let source = analysis.source
         for call in analysis.calls {
-            guard let open = call.openParen, let close = call.closeParen else { continue }
+            guard let open = call.openParen, let close = call.closeParen, close > open else { continue }
             let range = (open + 1)..<close
             if source.isWord(call.callee, "activate") {
-                activateArguments.append(range)
-                for index in range where source.kind(index) == .identifier { activatedNames.insert(source.nameHash(index)) }
+                for index in range {
+                    if callees.contains(index) { insideActivate.insert(index) }
+                    if source.kind(index) == .identifier { activatedNames.insert(source.nameHash(index)) }
+                }
             } else if source.isWord(call.callee, "setConstraints") {
-                edgeAwareArguments.append(range)
-                for index in range where source.kind(index) == .identifier { edgeAwareNames.insert(source.nameHash(index)) }
+                for index in range {
+                    if callees.contains(index) { insideEdgeAware.insert(index) }
+                    if source.kind(index) == .identifier { edgeAwareNames.insert(source.nameHash(index)) }
+                }
             }
         }
-        for assignment in analysis.assignments where source.isWord(assignment.rhs.lowerBound, "true") {
-            let names = ExpressionBounds.chainNames(source, assignment.lhs)
-            guard names.count >= 2, source.isWord(names[names.count - 1], "isActive") else { continue }
-            activatedNames.insert(source.nameHash(names[names.count - 2]))
+        func bind(_ range: Range<Int>?, to name: Int?) {
+            guard let range, let name else { return }
+            for index in range where callees.contains(index) { boundNames[index, default: []].append(name) }
         }
+        for assignment in analysis.assignments {
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            if source.isWord(assignment.rhs.lowerBound, "true"), names.count >= 2,
+               source.isWord(names[names.count - 1], "isActive") {
+                activatedNames.insert(source.nameHash(names[names.count - 2]))
+                for index in assignment.lhs where callees.contains(index) { activatedInPlace.insert(index) }
+            }
+            bind(assignment.rhs, to: names.last)
+        }
+        for binding in analysis.bindings { bind(binding.value, to: binding.nameToken) }
+        for property in analysis.outline.properties { bind(property.initializer, to: property.nameToken) }
     }
 
-    func activation(of call: CallSite) -> AnchorConstraint.Activation {
-        let source = analysis.source
+    func activation(of call: CallSite, _ source: TokenizedSource) -> AnchorConstraint.Activation {
         let callee = call.callee
-        if edgeAwareArguments.contains(where: { $0.contains(callee) }) { return .edgeAware }
-        if activateArguments.contains(where: { $0.contains(callee) }) { return .activated }
-        // `….constraint(…).isActive = true`
-        if let assignment = analysis.assignments.first(where: { $0.lhs.contains(callee) }),
-           source.isWord(assignment.lhs.upperBound - 1, "isActive"), source.isWord(assignment.rhs.lowerBound, "true") {
-            return .activated
-        }
-        // A name bound to the constraint (or to an array holding it).
-        for name in boundNames(of: callee) {
+        if insideEdgeAware.contains(callee) { return .edgeAware }
+        if insideActivate.contains(callee) || activatedInPlace.contains(callee) { return .activated }
+        for name in boundNames[callee] ?? [] {
             let hash = source.nameHash(name)
             if edgeAwareNames.contains(hash) { return .edgeAware }
             if activatedNames.contains(hash) { return .activated }
         }
         return .unknown
-    }
-
-    /// Names whose value expression holds the call at `callee`: `let c = …`, `c = …`,
-    /// `self.c = …`, `lazy var c = …`.
-    func boundNames(of callee: Int) -> [Int] {
-        var names: [Int] = []
-        for binding in analysis.bindings where binding.value?.contains(callee) == true {
-            names.append(binding.nameToken)
-        }
-        for assignment in analysis.assignments where assignment.rhs.contains(callee) {
-            if let last = ExpressionBounds.chainNames(analysis.source, assignment.lhs).last { names.append(last) }
-        }
-        for property in analysis.outline.properties where property.initializer?.contains(callee) == true {
-            names.append(property.nameToken)
-        }
-        return names
     }
 }
 

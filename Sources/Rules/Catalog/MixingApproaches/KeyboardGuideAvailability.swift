@@ -132,10 +132,12 @@ public struct KeyboardGuideAvailability: Rule {
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
+        let uses = analysis.keyboardLayoutGuideUsesByType()
+        guard !uses.isEmpty else { return [] }
         var seen = Set<String>()
         var diagnostics: [Diagnostic] = []
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
-            for use in analysis.keyboardLayoutGuideUses(ofType: type.simpleName) {
+            for use in uses[type.simpleName] ?? [] {
                 guard let target = analysis.effectiveTarget(at: use, configured: context.deploymentTarget),
                       target >= Self.introducedVersion, target < Self.reliableVersion else { continue }
                 let guarded = analysis.outline.availableVersion(at: use).map { $0 >= (context.deploymentTarget ?? $0) } ?? false

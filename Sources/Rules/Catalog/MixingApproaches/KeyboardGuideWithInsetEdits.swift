@@ -208,10 +208,11 @@ public struct KeyboardGuideWithInsetEdits: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard, !analysis.handlers.isEmpty else { return [] }
-        var constraints: [AnchorConstraint]?
+        var constraintsByType: [Int: [AnchorConstraint]]?
         /// The type that brings the guide into each handler's type (itself, a superclass or a
         /// subclass), looked up once per type.
         var users: [String: String?] = [:]
+        var layouts: [Int: (pinned: Set<UInt64>, constrained: Set<UInt64>)] = [:]
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment), Self.movesContent(sink.kind),
@@ -228,15 +229,18 @@ public struct KeyboardGuideWithInsetEdits: Rule {
                 guard let found else { continue }
                 user = found
             }
-            let all = constraints ?? analysis.anchorConstraints()
-            constraints = all
+            let byType = constraintsByType ?? analysis.anchorConstraintsByType(analysis.anchorConstraints())
+            constraintsByType = byType
+            let own = byType[type] ?? []
             // A scroll view whose constraints the type shows, none of them to the guide.
             var pinnedBy: Int?
             if user == name, let receiver = Self.receiverName(sink, analysis), !analysis.isContainerName(receiver) {
                 let hash = analysis.source.nameHash(receiver)
-                let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(all, inType: type)
-                if !pinned.contains(hash), analysis.viewsConstrained(all, inType: type).contains(hash) { continue }
-                pinnedBy = all.first { constraint in
+                let views = layouts[type] ?? (analysis.viewsPinnedToKeyboardLayoutGuide(own),
+                                              analysis.viewsConstrained(own))
+                layouts[type] = views
+                if !views.pinned.contains(hash), views.constrained.contains(hash) { continue }
+                pinnedBy = own.first { constraint in
                     constraint.anchors.contains { $0.owner.map { analysis.source.nameHash($0) == hash } ?? false }
                 }?.keyboardLayoutGuideToken
             }

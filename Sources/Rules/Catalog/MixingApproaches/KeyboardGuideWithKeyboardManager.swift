@@ -187,12 +187,16 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         let analysis = context.analysis
         let project = analysis.project
         guard let enabling = project.keyboardManagerSwitches.first(where: \.isEnabled) else { return [] }
+        let uses = analysis.keyboardLayoutGuideUsesByType()
+        guard !uses.isEmpty else { return [] }
+        let disablingFields = Self.typesDisablingFields(analysis)
         var seen = Set<String>()
         var diagnostics: [Diagnostic] = []
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
             let name = type.simpleName
-            guard let use = analysis.keyboardLayoutGuideUses(ofType: name).first,
-                  !Self.isExcluded(name, project), !Self.disablesFields(ofTypeNamed: name, analysis) else { continue }
+            guard let use = uses[name]?.first, !Self.isExcluded(name, project), !disablingFields.contains(name) else {
+                continue
+            }
             let controller = name.hasSuffix("Controller")
                 ? "`IQKeyboardManager.shared.disabledDistanceHandlingClasses.append(\(name).self)`"
                 : "adding the view controller that shows `\(name)` to `IQKeyboardManager.shared.disabledDistanceHandlingClasses`"
@@ -215,13 +219,15 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         }
     }
 
-    /// `field.iq.enableMode = .disabled` inside the type in this file: its fields opt out.
-    static func disablesFields(ofTypeNamed name: String, _ analysis: FileAnalysis) -> Bool {
+    /// Types of this file with `field.iq.enableMode = .disabled`: their fields opt out.
+    static func typesDisablingFields(_ analysis: FileAnalysis) -> Set<String> {
         let source = analysis.source
-        return analysis.assignments.contains { assignment in
-            guard analysis.typeName(at: assignment.op) == name,
-                  let last = analysis.chainNames(assignment.lhs).last, source.isWord(last, "enableMode") else { return false }
-            return source.isWord(assignment.rhs.upperBound - 1, "disabled")
+        var names = Set<String>()
+        for assignment in analysis.assignments where source.isWord(assignment.rhs.upperBound - 1, "disabled") {
+            guard let last = analysis.chainNames(assignment.lhs).last, source.isWord(last, "enableMode"),
+                  let name = analysis.typeName(at: assignment.op) else { continue }
+            names.insert(name)
         }
+        return names
     }
 }

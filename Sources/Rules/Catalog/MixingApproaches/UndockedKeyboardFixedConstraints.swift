@@ -153,18 +153,20 @@ public struct UndockedKeyboardFixedConstraints: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = analysis.project
-        var constraints: [AnchorConstraint]?
+        var fixedByType: [String: [AnchorConstraint]]?
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
             let name = type.simpleName
             guard let facts = project.types[name], let follows = facts.followsUndockedKeyboard.first,
                   !facts.usesEdgeAwareGuideConstraints, project.usesKeyboardLayoutGuide(name) else { continue }
-            let all = constraints ?? analysis.anchorConstraints()
-            constraints = all
-            for constraint in all where constraint.activation == .activated {
-                guard let guide = constraint.keyboardLayoutGuideToken,
-                      analysis.typeName(at: analysis.calls[constraint.call].callee) == name else { continue }
+            // Directly activated constraints to the guide, grouped by type once per file.
+            let fixed = fixedByType ?? Dictionary(grouping: analysis.anchorConstraints().filter {
+                $0.activation == .activated && $0.keyboardLayoutGuideToken != nil
+            }) { analysis.typeName(at: analysis.calls[$0.call].callee) ?? "" }
+            fixedByType = fixed
+            for constraint in fixed[name] ?? [] {
+                guard let guide = constraint.keyboardLayoutGuideToken else { continue }
                 let anchor = constraint.anchors.first(where: \.isKeyboardLayoutGuide).map { analysis.source.text(at: $0.anchor) } ?? "anchor"
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(guide),
