@@ -47,24 +47,4 @@ final class AnalysisHandlerCallerTests: XCTestCase {
         """)
         XCTAssertEqual(analysis.handlerSummaries(), ["helperCallback:keyboardHelper"])
     }
-
-    /// `callbacks[.willShow] = { … }`: a closure filed under a keyboard event in a wrapper's table.
-    func testClosuresStoredUnderAKeyboardEventAreWrapperHandlers() {
-        let analysis = analyze("""
-        final class KeyboardBinder {
-            var callbacks: [KeyboardEvent: (Notification) -> Void] = [:]
-            func bind() {
-                callbacks[.willHide] = { [weak self] notification in
-                    self?.bottom.constant = 0
-                }
-                callbacks[.tapped] = { _ in print("not a keyboard event") }
-                names[0] = { _ in }
-            }
-        }
-        """)
-        XCTAssertEqual(analysis.handlerSummaries(), ["wrapperEvent:{?}"])
-        XCTAssertEqual(analysis.handlers.first?.events, [.willHide])
-        XCTAssertEqual(analysis.handlers.first?.registration.map { analysis.source.text(at: $0) }, "callbacks")
-        XCTAssertNotNil(analysis.handler(at: analysis.index(of: "bottom")!))
-    }
 }

@@ -12,6 +12,8 @@ public final class FileAnalysis: Sendable {
     public let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     public let animations: [AnimationCall]
+    /// Notification registrations of the file (any notification), in call order.
+    public let registrations: [ObserverRegistration]
     /// The project's facts, with this file's own included.
     public let project: ProjectFacts
     /// This file's pass-1 facts.
@@ -43,6 +45,7 @@ public final class FileAnalysis: Sendable {
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
         animations = Self.findAnimations(source, matching.calls)
+        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
@@ -73,23 +76,25 @@ public final class FileAnalysis: Sendable {
 
         var merged = project.including(facts)
         if mentionsKeyboard {
-            var evaluator = KeyboardValueEvaluator(
-                source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                frameProperties: merged.framePropertyHashes)
-            evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
-            let frameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
-            if !frameProperties.isEmpty {
-                facts.keyboardFrameProperties = frameProperties
-                let known = merged.keyboardFrameProperties
-                if frameProperties.keys.contains(where: { known[$0] == nil }) {
-                    merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
-                    evaluator = KeyboardValueEvaluator(
-                        source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                        handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                        frameProperties: merged.framePropertyHashes)
-                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
-                }
+            func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
+                var evaluator = KeyboardValueEvaluator(
+                    source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
+                    handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
+                evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
+                return evaluator
+            }
+            var evaluator = evaluate(merged)
+            // Facts that need values (wrapper properties, height accessors) feed back into this
+            // file's own flow once.
+            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            facts.keyboardHeightAccessors = FactCollector.heightAccessors(
+                source, outline, facts.keyboardAccessors, evaluator)
+            let knownProperties = merged.keyboardFrameProperties
+            if facts.keyboardFrameProperties.keys.contains(where: { knownProperties[$0] == nil })
+                || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
+                merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
+                evaluator = evaluate(merged)
             }
             self.evaluator = evaluator
         } else {
@@ -193,11 +198,7 @@ public final class FileAnalysis: Sendable {
 
     /// Calls whose callee lies in `range`.
     public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
-        var low = 0, high = calls.count
-        while low < high {
-            let mid = (low + high) / 2
-            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
         var end = low
         while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
         return calls[low..<end]
@@ -224,7 +225,11 @@ public final class FileAnalysis: Sendable {
 
     /// The layout sink an assignment writes, if any.
     public func layoutSink(of assignment: Assignment) -> LayoutSink? {
-        LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
+        guard let sink = LayoutSink.classify(source, chainNames(assignment.lhs), lhs: assignment.lhs) else { return nil }
+        // `frame.origin.y = …` on a local `var frame: CGRect` (or a local copy of insets) is
+        // arithmetic, not layout.
+        if sink.receiver.isEmpty, binding(referencedBy: sink.member) != nil { return nil }
+        return sink
     }
 
     /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and
@@ -250,19 +255,23 @@ public final class FileAnalysis: Sendable {
         }
     }
 
-    /// The local `let` that a one-name expression refers to: the latest binding of that
-    /// name before it in the same or an enclosing body.
-    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        guard range.count == 1, source.kind(range.lowerBound) == .identifier,
-              let scope = outline.executableScope(at: range.lowerBound) else { return nil }
-        let name = range.lowerBound
+    /// The local binding that name token `name` refers to: the latest binding of that name
+    /// before it in the same or an enclosing body.
+    public func binding(referencedBy name: Int) -> LocalBinding? {
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name) else { return nil }
         let hash = source.nameHash(name)
-        let binding = bindings.last { binding in
-            guard binding.nameHash == hash, binding.nameToken < name,
-                  let bindingScope = outline.executableScope(at: binding.nameToken) else { return false }
+        let low = firstIndex(in: bindings, atOrAfter: name) { $0.nameToken }
+        return bindings[..<low].last { binding in
+            guard binding.nameHash == hash, let bindingScope = outline.executableScope(at: binding.nameToken)
+            else { return false }
             return outline.scope(scope, isWithin: bindingScope)
         }
-        guard let binding, !binding.isVariable, !binding.isShorthand else { return nil }
+    }
+
+    /// The local `let` that a one-name expression refers to.
+    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
+              !binding.isVariable, !binding.isShorthand else { return nil }
         return binding
     }
 

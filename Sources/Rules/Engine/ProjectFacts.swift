@@ -36,6 +36,8 @@ public struct TypeFacts: Sendable {
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool
+    /// The type overrides `canBecomeFirstResponder` with a body that returns `true`.
+    public internal(set) var canBecomeFirstResponder: Bool
     public internal(set) var paths: [String]
 
     init(name: String) {
@@ -50,6 +52,7 @@ public struct TypeFacts: Sendable {
         usesEdgeAwareGuideConstraints = false
         mentionsSafeArea = false
         overridesInputAccessoryView = false
+        canBecomeFirstResponder = false
         paths = []
     }
 
@@ -64,6 +67,7 @@ public struct TypeFacts: Sendable {
         usesEdgeAwareGuideConstraints = usesEdgeAwareGuideConstraints || other.usesEdgeAwareGuideConstraints
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
+        canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
     }
 }
@@ -84,6 +88,9 @@ public struct FileFacts: Sendable {
     /// Computed properties and functions whose result is a keyboard value
     /// (`extension Notification { var keyboardFrame: CGRect? … }`), by name.
     public internal(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
+    /// Those accessors whose result is the height of a keyboard frame still in screen
+    /// coordinates (`func keyboardHeight(_ n: Notification) -> CGFloat`).
+    public internal(set) var keyboardHeightAccessors: Set<String> = []
     /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
     /// `endFrame`), by name.
     public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
@@ -105,6 +112,7 @@ public struct ProjectFacts: Sendable {
     public let files: [FileFacts]
     public let types: [String: TypeFacts]
     public let keyboardAccessors: [String: KeyboardUserInfoKey]
+    public let keyboardHeightAccessors: Set<String>
     public let keyboardFrameProperties: [String: KeyboardUserInfoKey]
     /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
     public let shadowsKeyboardLayoutGuideEverywhere: Bool
@@ -113,12 +121,14 @@ public struct ProjectFacts: Sendable {
     public let accessoryViewTypes: Set<String>
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     let accessorHashes: [UInt64: KeyboardUserInfoKey]
+    let heightAccessorHashes: Set<UInt64>
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
 
     public init(merging files: [FileFacts]) {
         self.files = files
         var types: [String: TypeFacts] = [:]
         var accessors: [String: KeyboardUserInfoKey] = [:]
+        var heightAccessors = Set<String>()
         var frameProperties: [String: KeyboardUserInfoKey] = [:]
         var switches: [KeyboardManagerSwitch] = []
         var excluded = Set<String>()
@@ -127,6 +137,7 @@ public struct ProjectFacts: Sendable {
         for file in files {
             for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
             accessors.merge(file.keyboardAccessors) { first, _ in first }
+            heightAccessors.formUnion(file.keyboardHeightAccessors)
             frameProperties.merge(file.keyboardFrameProperties) { first, _ in first }
             switches += file.keyboardManagerSwitches
             excluded.formUnion(file.keyboardManagerExcludedTypes)
@@ -135,6 +146,8 @@ public struct ProjectFacts: Sendable {
         }
         self.types = types
         keyboardAccessors = accessors
+        keyboardHeightAccessors = heightAccessors
+        heightAccessorHashes = Set(heightAccessors.map { NameHash.of($0) })
         keyboardFrameProperties = frameProperties
         shadowsKeyboardLayoutGuideEverywhere = shadows
         keyboardManagerSwitches = switches

@@ -29,4 +29,5 @@ let found = try? /^\s+/.firstMatch(in: text)
 
 /* A block comment /* with a nested one */ still inside. */
 /** Documentation block. */
-//// Not documentation.
+//// Four slashes are still documentation to the compiler.
+/**/

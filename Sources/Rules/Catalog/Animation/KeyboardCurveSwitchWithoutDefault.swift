@@ -188,13 +188,10 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
         guard subject.count == 1, source.kind(subject.lowerBound) == .identifier else { return false }
         let name = subject.lowerBound
         let hash = source.nameHash(name)
-        let scope = analysis.outline.executableScope(at: name)
-        if let binding = analysis.bindings.last(where: {
-            $0.nameHash == hash && $0.nameToken < name && analysis.outline.executableScope(at: $0.nameToken) == scope
-        }), let value = binding.value {
+        if let binding = analysis.binding(referencedBy: name), let value = binding.value {
             return mentionsCurve(value)
         }
-        guard let scope else { return false }
+        guard let scope = analysis.outline.executableScope(at: name) else { return false }
         for function in analysis.outline.functions {
             guard let body = function.scope, analysis.outline.scope(scope, isWithin: body) else { continue }
             if let parameter = function.parameters.first(where: { source.nameHash($0.nameToken) == hash }) {

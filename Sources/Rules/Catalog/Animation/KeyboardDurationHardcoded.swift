@@ -202,11 +202,9 @@ public struct KeyboardDurationHardcoded: Rule {
               ExpressionBounds.chainStart(source, endingAt: last) == value.lowerBound,
               ExpressionBounds.chainEnd(source, startingAt: value.lowerBound) == value.upperBound - 1 else { return nil }
         let hash = source.nameHash(last)
-        if names.count == 1, let binding = analysis.bindings.last(where: {
-            $0.nameHash == hash && $0.nameToken < last && !$0.isVariable
-                && analysis.outline.executableScope(at: $0.nameToken) == analysis.outline.executableScope(at: last)
-        }) {
-            guard let bound = binding.value, let literal = analysis.literalNumber(bound) else { return nil }
+        if names.count == 1, let binding = analysis.binding(referencedBy: last) {
+            guard !binding.isVariable, let bound = binding.value, let literal = analysis.literalNumber(bound)
+            else { return nil }
             return (value, literal.value)
         }
         if let property = analysis.outline.properties.first(where: { $0.nameHash == hash && $0.isConstant }),

@@ -79,6 +79,17 @@ public struct KeyboardFrameScreenSpace: Rule {
                 }
             }
             """]),
+            RuleExample("""
+            final class EditorViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    view.frame.origin.y = -↓keyboardHeight(from: note)
+                }
+                private func keyboardHeight(from note: Notification) -> CGFloat {
+                    let value = note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+                    return value.cgRectValue.height
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -140,6 +151,16 @@ public struct KeyboardFrameScreenSpace: Rule {
             }
             """),
             RuleExample("""
+            final class DragDismissController {
+                func track(_ note: Notification, dragY: CGFloat, in window: UIWindow) {
+                    guard var frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    frame.origin.y = max(dragY, window.bounds.height - frame.height)
+                    frame.size.height = window.bounds.height - frame.origin.y
+                    barBottom.constant = -frame.height
+                }
+            }
+            """),
+            RuleExample("""
             final class ProfileViewController: UIViewController {
                 override func viewDidLayoutSubviews() {
                     super.viewDidLayoutSubviews()
@@ -159,11 +180,9 @@ public struct KeyboardFrameScreenSpace: Rule {
         var diagnostics: [Diagnostic] = []
         func report(_ value: KeyboardValue, _ use: String) {
             guard value.has(.screenSpace), let member = value.screenGeometry, reported.insert(member).inserted else { return }
-            let source = analysis.source
-            let base = ExpressionBounds.chainStart(source, endingAt: member - 2)
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: member..<(member + 1),
-                message: "`\(analysis.snippet(base..<(member + 1)))` is in screen coordinates; \(use)",
+                message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry."))
         }
         for assignment in analysis.assignments {
@@ -191,10 +210,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 index = close + 1
                 continue
             }
-            if source.kind(index) == .binaryOperator || source.kind(index) == .leftAngle || source.kind(index) == .rightAngle,
-               ["<", ">", "<=", ">=", "==", "!="].contains(source.text(at: index)) {
-                return true
-            }
+            if source.wordIndexOperator(index, in: ["<", ">", "<=", ">=", "==", "!="]) { return true }
             index += 1
         }
         return false

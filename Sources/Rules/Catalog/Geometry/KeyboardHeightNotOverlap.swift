@@ -136,10 +136,9 @@ public struct KeyboardHeightNotOverlap: Rule {
             guard analysis.layoutSink(of: assignment) != nil,
                   let value = analysis.keyboardValue(of: assignment), value.isFrame, value.has(.height),
                   !value.has(.overlap), let member = value.heightMember, reported.insert(member).inserted else { continue }
-            let base = ExpressionBounds.chainStart(analysis.source, endingAt: member - 2)
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: member..<(member + 1),
-                message: "`\(analysis.snippet(base..<(member + 1)))` is the keyboard's full height, not the part of the view it covers; `\(analysis.snippet(assignment.lhs))` is too large with hardware keyboards, sheets, tab bars and Stage Manager",
+                message: "`\(analysis.geometryRead(member))` is the keyboard's full height, not the part of the view it covers; `\(analysis.snippet(assignment.lhs))` is too large with hardware keyboards, sheets, tab bars and Stage Manager",
                 suggestion: "Use the overlap: `max(0, view.bounds.maxY - convertedFrame.minY)`."))
         }
         return diagnostics

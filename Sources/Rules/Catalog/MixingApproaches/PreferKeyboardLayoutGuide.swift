@@ -96,6 +96,17 @@ public struct PreferKeyboardLayoutGuide: Rule {
                 }
             }
             """, deploymentTarget: OSVersion(16)),
+            RuleExample("""
+            final class ComposerKeyboardBinder {
+                private var callbacks: [KeyboardEvent: (KeyboardNotification) -> Void] = [:]
+                func bind(_ composer: UIView, bottom: NSLayoutConstraint) {
+                    ↓callbacks[.willChangeFrame] = { [weak composer] notification in
+                        bottom.constant = -notification.endFrame.height
+                        composer?.superview?.layoutIfNeeded()
+                    }
+                }
+            }
+            """, deploymentTarget: OSVersion(17)),
         ],
         nonTriggering: [
             RuleExample("""
@@ -266,8 +277,13 @@ public struct PreferKeyboardLayoutGuide: Rule {
     /// callback that nothing in the project registers.
     static func site(of handler: KeyboardHandler, _ analysis: FileAnalysis) -> Int? {
         switch handler.form {
-        case .selector, .blockObserver, .combine, .rxSwift, .asyncSequence, .typedMessage, .wrapperEvent:
+        case .selector, .blockObserver, .combine, .rxSwift, .asyncSequence, .typedMessage:
             return handler.registration
+        case .wrapperEvent:
+            // `callbacks[.willShow] = { … }` registers by assignment: report its left-hand side.
+            let open = analysis.outline.scopes[handler.scope].open
+            return handler.registration
+                ?? analysis.assignments.first { $0.rhs.lowerBound == open }?.lhs.lowerBound
         case .helperCallback:
             guard let function = analysis.outline.function(ofScope: handler.scope) else { return nil }
             return analysis.outline.functions[function].nameToken
