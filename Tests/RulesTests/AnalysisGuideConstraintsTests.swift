@@ -111,6 +111,32 @@ final class AnalysisGuideConstraintsTests: XCTestCase {
         XCTAssertTrue(plain.followsUndockedKeyboard.isEmpty)
         XCTAssertFalse(plain.usesEdgeAwareGuideConstraints)
     }
+
+    func testLocalAliasesAndLocalHomeMadeGuides() {
+        let analysis = analyze("""
+        final class NotesViewController: UIViewController {
+            func layout() {
+                let guide = view.keyboardLayoutGuide
+                NSLayoutConstraint.activate([editor.bottomAnchor.constraint(equalTo: guide.topAnchor)])
+            }
+        }
+        final class LegacyViewController: UIViewController {
+            func layout() {
+                let keyboardLayoutGuide = UILayoutGuide()
+                view.addLayoutGuide(keyboardLayoutGuide)
+                form.bottomAnchor.constraint(equalTo: keyboardLayoutGuide.topAnchor).isActive = true
+            }
+            func other() {
+                list.bottomAnchor.constraint(equalTo: guide.topAnchor).isActive = true
+            }
+        }
+        """)
+        let notes = analysis.keyboardLayoutGuideUses(ofType: "NotesViewController")
+        XCTAssertEqual(notes.map { analysis.source.text(at: $0) }, ["guide"])
+        XCTAssertTrue(analysis.keyboardLayoutGuideUses(ofType: "LegacyViewController").isEmpty)
+        let pinned = analysis.anchorConstraints().filter { $0.keyboardLayoutGuideToken != nil }
+        XCTAssertEqual(pinned.count, 1, "only the alias of UIKit's guide, not the local guide nor an unrelated `guide`")
+    }
 }
 
 final class KeyboardGuideLineageTests: XCTestCase {

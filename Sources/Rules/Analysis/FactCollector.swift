@@ -90,8 +90,10 @@ enum FactCollector {
     }
 
     static func collectTypes(_ source: TokenizedSource, _ outline: Outline, calls: [CallSite],
-                             assignments: [Assignment], into facts: inout FileFacts) {
+                             assignments: [Assignment], bindings: [LocalBinding] = [],
+                             into facts: inout FileFacts) {
         let path = source.file.path
+        let aliases = KeyboardLayoutGuideAliases(source, outline, bindings: bindings)
         let importsGuidePackage = (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
@@ -126,7 +128,7 @@ enum FactCollector {
                 if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
                     typeFacts.mentionsSafeArea = true
                 }
-                guard !importsGuidePackage, source.isWord(index, "keyboardLayoutGuide"),
+                guard !importsGuidePackage, aliases.refersToKeyboardLayoutGuide(source, at: index),
                       source.kind(index + 1) == .period,
                       source.wordIndex(index + 2, in: guideMembers) != nil,
                       outline.enclosingType(at: index) == typeIndex else { continue }

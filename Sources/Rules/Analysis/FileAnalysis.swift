@@ -101,7 +101,8 @@ public final class FileAnalysis: Sendable {
             evaluator = nil
         }
         FactCollector.collectTypes(
-            source, outline, calls: matching.calls, assignments: matching.assignments, into: &facts)
+            source, outline, calls: matching.calls, assignments: matching.assignments, bindings: matching.bindings,
+            into: &facts)
         self.facts = facts
         self.project = project.files.contains(where: { $0.path == facts.path })
             ? project : ProjectFacts(merging: project.files + [facts])

@@ -7,7 +7,8 @@ public struct AnchorReference: Sendable {
     /// The name the anchor belongs to (`inputBar`, `keyboardLayoutGuide`,
     /// `safeAreaLayoutGuide`); nil for a bare anchor of `self` (`bottomAnchor`).
     public let owner: Int?
-    /// Whether the anchor belongs to a `keyboardLayoutGuide` (then `owner` is that token).
+    /// Whether the anchor belongs to UIKit's keyboard layout guide, by name or through a local
+    /// alias (then `owner` is that token).
     public let isKeyboardLayoutGuide: Bool
 }
 
@@ -41,13 +42,15 @@ extension FileAnalysis {
     /// Every anchor constraint of the file, in call order.
     public func anchorConstraints() -> [AnchorConstraint] {
         var found: [(call: Int, anchors: [AnchorReference])] = []
+        let aliases = keyboardLayoutGuideAliases
         for (index, call) in calls.enumerated() where source.isWord(call.callee, "constraint") {
-            guard let receiver = call.receiver, let own = anchorReference(endingAt: receiver.upperBound - 1) else {
+            guard let receiver = call.receiver,
+                  let own = anchorReference(endingAt: receiver.upperBound - 1, aliases: aliases) else {
                 continue
             }
             var anchors = [own]
             if let first = call.arguments.first, !first.value.isEmpty,
-               let other = anchorReference(endingAt: first.value.upperBound - 1) {
+               let other = anchorReference(endingAt: first.value.upperBound - 1, aliases: aliases) {
                 anchors.append(other)
             }
             found.append((index, anchors))
@@ -61,7 +64,7 @@ extension FileAnalysis {
     }
 
     /// The anchor reference whose `…Anchor` name is code token `end` (`owner.xAnchor`).
-    func anchorReference(endingAt end: Int) -> AnchorReference? {
+    func anchorReference(endingAt end: Int, aliases: KeyboardLayoutGuideAliases) -> AnchorReference? {
         guard source.kind(end) == .identifier, source.word(end, hasSuffix: "Anchor") else { return nil }
         guard source.kind(end - 1) == .period, ExpressionBounds.isChainPiece(source, end - 2) else {
             return AnchorReference(anchor: end, owner: nil, isKeyboardLayoutGuide: false)
@@ -73,7 +76,7 @@ extension FileAnalysis {
         }
         if source.isWord(owner, "self") { return AnchorReference(anchor: end, owner: nil, isKeyboardLayoutGuide: false) }
         return AnchorReference(anchor: end, owner: owner,
-                               isKeyboardLayoutGuide: source.isWord(owner, "keyboardLayoutGuide"))
+                               isKeyboardLayoutGuide: aliases.refersToKeyboardLayoutGuide(source, at: owner))
     }
 
     /// The anchor constraints of the file grouped by the type whose code makes them.

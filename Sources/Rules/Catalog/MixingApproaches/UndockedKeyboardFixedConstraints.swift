@@ -63,6 +63,18 @@ public struct UndockedKeyboardFixedConstraints: Rule {
                 }
             }
             """),
+            RuleExample("""
+            final class WhiteboardViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let keyboard = view.keyboardLayoutGuide
+                    keyboard.followsUndockedKeyboard = true
+                    NSLayoutConstraint.activate([
+                        shapes.bottomAnchor.constraint(equalTo: ↓keyboard.topAnchor),
+                    ])
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -101,6 +113,16 @@ public struct UndockedKeyboardFixedConstraints: Rule {
                     super.viewDidLoad()
                     keyboardLayoutGuide.followsUndockedKeyboard = true
                     composer.bottomAnchor.constraint(equalTo: keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            """),
+            RuleExample("""
+            final class SketchViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let keyboardLayoutGuide = FloatingPanelGuide()
+                    keyboardLayoutGuide.followsUndockedKeyboard = true
+                    palette.bottomAnchor.constraint(equalTo: keyboardLayoutGuide.topAnchor).isActive = true
                 }
             }
             """),
