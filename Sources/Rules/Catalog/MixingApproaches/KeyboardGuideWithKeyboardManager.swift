@@ -169,6 +169,15 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
             }
             """, files: ["AppDelegate.swift": "func start() { IQKeyboardManager.shared.isEnabled = true }\n"]),
             RuleExample("""
+            final class NoteViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    IQKeyboardManager.shared.disabledDistanceHandlingClasses.append(Self.self)
+                    editor.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            """, files: ["AppDelegate.swift": "func start() { IQKeyboardManager.shared.isEnabled = true }\n"]),
+            RuleExample("""
             final class SettingsViewController: UIViewController {
                 @objc func toggle(_ sender: UISwitch) {
                     IQKeyboardManager.shared.isEnabled = false
@@ -189,12 +198,12 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         guard let enabling = project.keyboardManagerSwitches.first(where: \.isEnabled) else { return [] }
         let uses = analysis.keyboardLayoutGuideUsesByType()
         guard !uses.isEmpty else { return [] }
-        let disablingFields = Self.typesDisablingFields(analysis)
+        let optingOut = Self.typesOptingOut(analysis)
         var seen = Set<String>()
         var diagnostics: [Diagnostic] = []
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
             let name = type.simpleName
-            guard let use = uses[name]?.first, !Self.isExcluded(name, project), !disablingFields.contains(name) else {
+            guard let use = uses[name]?.first, !Self.isExcluded(name, project), !optingOut.contains(name) else {
                 continue
             }
             let controller = name.hasSuffix("Controller")
@@ -219,10 +228,20 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         }
     }
 
-    /// Types of this file with `field.iq.enableMode = .disabled`: their fields opt out.
-    static func typesDisablingFields(_ analysis: FileAnalysis) -> Set<String> {
+    /// Types of this file that opt out in their own code: `field.iq.enableMode = .disabled`, or
+    /// adding themselves to `disabledDistanceHandlingClasses` as `Self.self` / `type(of: self)`.
+    static func typesOptingOut(_ analysis: FileAnalysis) -> Set<String> {
         let source = analysis.source
         var names = Set<String>()
+        for index in source.code.indices where source.isWord(index, "disabledDistanceHandlingClasses") {
+            guard let name = analysis.typeName(at: index) else { continue }
+            let end = min(index + 16, source.code.count)
+            let namesSelf = (index..<end).contains { token in
+                (source.isWord(token, "Self") && source.kind(token + 1) == .period && source.isWord(token + 2, "self"))
+                    || (source.isWord(token, "type") && source.kind(token + 1) == .leftParen && source.isWord(token + 2, "of"))
+            }
+            if namesSelf { names.insert(name) }
+        }
         for assignment in analysis.assignments where source.isWord(assignment.rhs.upperBound - 1, "disabled") {
             guard let last = analysis.chainNames(assignment.lhs).last, source.isWord(last, "enableMode"),
                   let name = analysis.typeName(at: assignment.op) else { continue }
