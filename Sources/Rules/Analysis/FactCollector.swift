@@ -12,6 +12,8 @@ enum FactCollector {
         "topAnchor", "bottomAnchor", "leadingAnchor", "trailingAnchor", "leftAnchor", "rightAnchor",
         "heightAnchor", "widthAnchor", "centerXAnchor", "centerYAnchor",
         "followsUndockedKeyboard", "usesBottomSafeArea", "keyboardDismissPadding", "setConstraints",
+        // SnapKit: `make.bottom.equalTo(view.keyboardLayoutGuide.snp.top)`.
+        "snp",
     ]
 
     /// Computed properties and value-returning functions whose bodies read a keyboard key.

@@ -98,6 +98,21 @@ public struct KeyboardGuideWithInsetEdits: Rule {
                 }
             }
             """]),
+            RuleExample("""
+            final class TimelineViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    collectionView.snp.makeConstraints { make in
+                        make.top.leading.trailing.equalToSuperview()
+                        make.bottom.equalTo(view.keyboardLayoutGuide.snp.top)
+                    }
+                }
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    ↓collectionView.contentInset.bottom = view.bounds.maxY - view.convert(end, from: nil).minY
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
