@@ -69,6 +69,24 @@ public struct PreferTypedKeyboardMessages: Rule {
                 }
             }
             """, deploymentTarget: OSVersion(26)),
+            RuleExample("""
+            extension KeyboardFollowing {
+                func startFollowingKeyboard() -> NSObjectProtocol {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillChangeFrameNotification, object: nil, queue: .main) { [weak self] note in
+                        self?.keyboardMoved(to: note.↓keyboardEndFrame(), duration: note.keyboardDuration())
+                    }
+                }
+            }
+            """, deploymentTarget: OSVersion(26), files: ["Notification+Keyboard.swift": """
+            extension Notification {
+                func keyboardEndFrame() -> CGRect {
+                    (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+                }
+                func keyboardDuration() -> TimeInterval {
+                    (userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? NSNumber)?.doubleValue ?? 0
+                }
+            }
+            """]),
         ],
         nonTriggering: [
             RuleExample("""
@@ -114,6 +132,35 @@ public struct PreferTypedKeyboardMessages: Rule {
             }
             """, deploymentTarget: OSVersion(26)),
             RuleExample("""
+            final class ComposerBinder {
+                func bind() {
+                    manager.callbacks[.willShow] = { [weak self] keyboard in
+                        guard keyboard.isLocal else { return }
+                        self?.raise(by: keyboard.endFrame.height)
+                    }
+                }
+            }
+            """, deploymentTarget: OSVersion(26), files: ["Notification+Keyboard.swift": """
+            extension Notification {
+                var isLocal: Bool { (userInfo?[UIResponder.keyboardIsLocalUserInfoKey] as? Bool) ?? true }
+            }
+            """]),
+            RuleExample("""
+            final class KeyboardBarController {
+                @objc func keyboardWillShow(_ note: NSNotification) {
+                    guard let change = KeyboardChange(note) else { return }
+                    slide(change)
+                }
+                private func slide(_ notification: KeyboardChange) {
+                    UIView.animate(withDuration: notification.duration) { self.bar.superview?.layoutIfNeeded() }
+                }
+            }
+            """, deploymentTarget: OSVersion(26), files: ["NSNotification+Keyboard.swift": """
+            extension NSNotification {
+                var duration: TimeInterval { (userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? TimeInterval) ?? 0 }
+            }
+            """]),
+            RuleExample("""
             extension Notification {
                 var keyboardEndFrame: CGRect {
                     (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect) ?? .zero
@@ -131,9 +178,20 @@ public struct PreferTypedKeyboardMessages: Rule {
         let source = analysis.source
         var reportedRoots = Set<Int>()
         var diagnostics: [Diagnostic] = []
+        let accessors = analysis.project.accessorHashes
         for index in source.code.indices {
-            guard let key = KeyboardVocabulary.userInfoKey(source, at: index),
-                  let handler = analysis.handlerIndex(at: index) else { continue }
+            // A key read directly, or through a project accessor that parses it
+            // (`notification.keyboardEndFrame()` of an `extension Notification`).
+            let direct = KeyboardVocabulary.userInfoKey(source, at: index)
+            let throughAccessor = direct == nil && source.kind(index) == .identifier && source.kind(index - 1) == .period
+                ? accessors[source.nameHash(index)] : nil
+            guard direct != nil || throughAccessor != nil, let handler = analysis.handlerIndex(at: index) else { continue }
+            // An accessor counts only on the posted `Notification` itself: a wrapper's own value
+            // type may have a stored property of the same name.
+            if throughAccessor != nil, !Self.readsPostedNotification(at: index - 2, handler: analysis.handlers[handler], analysis) {
+                continue
+            }
+            guard let key = direct ?? throughAccessor else { continue }
             let root = analysis.rootHandler(of: handler)
             guard analysis.handlers[root].form != .typedMessage,
                   let target = analysis.effectiveTarget(at: index, configured: context.deploymentTarget),
@@ -146,10 +204,29 @@ public struct PreferTypedKeyboardMessages: Rule {
                 : "the typed keyboard messages" + (events.isEmpty ? "" : " (`." + events.joined(separator: "`, `.") + "`)") + " carry"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(index),
-                message: "`\(source.text(at: index))` is read from the `userInfo` dictionary on an iOS \(target) target: \(carrier) `\(member)` without a cast",
+                message: (throughAccessor == nil
+                    ? "`\(source.text(at: index))` is read from the `userInfo` dictionary"
+                    : "`\(source.text(at: index))` parses the `userInfo` dictionary")
+                    + " on an iOS \(target) target: \(carrier) `\(member)` without a cast",
                 suggestion: "Observe with `NotificationCenter.default.addObserver(of: screen, for: .\(events.first ?? "keyboardWillChangeFrame")) { message in … }` and read `message.\(member)`."))
         }
         return diagnostics
+    }
+
+    /// Whether `receiver` is the parameter through which `handler` gets the posted notification.
+    static func readsPostedNotification(at receiver: Int, handler: KeyboardHandler, _ analysis: FileAnalysis) -> Bool {
+        switch handler.form {
+        case .selector, .blockObserver, .combine, .rxSwift, .asyncSequence, .notificationReader, .reached:
+            let source = analysis.source
+            guard let parameter = handler.notificationParameter, source.kind(receiver) == .identifier,
+                  source.nameHash(receiver) == source.nameHash(parameter) else { return false }
+            // A function's parameter says what it holds; a registered closure gets the notification.
+            guard let function = analysis.outline.function(ofScope: handler.scope) else { return true }
+            let declared = analysis.outline.functions[function].parameters.first { $0.nameToken == parameter }
+            return declared?.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") } ?? false
+        case .typedMessage, .helperCallback, .wrapperEvent:
+            return false
+        }
     }
 
     static func member(for key: KeyboardUserInfoKey) -> String {
