@@ -122,4 +122,31 @@ final class MixingApproachesBehaviourTests: XCTestCase {
         XCTAssertTrue(found[0].message.contains("`.keyboardWillHide` message carries `animationCurve`"), found[0].message)
         XCTAssertTrue(found[0].suggestion.contains("for: .keyboardWillHide"), found[0].suggestion)
     }
+
+    func testInheritedGuidesAreNamedInTheMessage() {
+        let handler = """
+        class FormViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                let frame = note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! CGRect
+                scrollView.contentInset.bottom = frame.height
+            }
+        }
+        """
+        let subclass = check(KeyboardGuideWithInsetEdits.self, handler, files: ["Sign.swift": """
+        final class SignUpViewController: FormViewController {
+            func pin() { scrollView.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }
+        }
+        """])
+        XCTAssertTrue(subclass.first?.message.contains("whose subclass `SignUpViewController` also follows") ?? false,
+                      subclass.first?.message ?? "no diagnostic")
+        let superclass = check(KeyboardGuideWithInsetEdits.self, handler.replacingOccurrences(
+            of: "class FormViewController: UIViewController", with: "final class FormViewController: BaseViewController"),
+            files: ["Base.swift": """
+            class BaseViewController: UIViewController {
+                func pin() { content.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }
+            }
+            """])
+        XCTAssertTrue(superclass.first?.message.contains("which inherits from `BaseViewController` constraints to") ?? false,
+                      superclass.first?.message ?? "no diagnostic")
+    }
 }

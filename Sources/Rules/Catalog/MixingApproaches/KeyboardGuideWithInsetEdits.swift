@@ -262,10 +262,12 @@ public struct KeyboardGuideWithInsetEdits: Rule {
             guard let guide = analysis.keyboardLayoutGuideLocation(ofType: user, preferring: pinnedBy) else { continue }
             let lhs = analysis.snippet(assignment.lhs)
             let what = sink.kind == .frame || sink.kind == .center || sink.kind == .transform ? "moves" : "insets"
-            let follower = user == name ? "which already follows" : "whose screen `\(user)` already follows"
+            let follower = user == name ? "which already follows the keyboard through"
+                : analysis.project.superclasses(of: name).contains(user)
+                ? "which inherits from `\(user)` constraints to" : "whose subclass `\(user)` also follows the keyboard through"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
-                message: "`\(lhs)` \(what) content in a keyboard handler of `\(name)`, \(follower) the keyboard through `keyboardLayoutGuide` (\(analysis.placeDescription(guide))): the content moves twice",
+                message: "`\(lhs)` \(what) content in a keyboard handler of `\(name)`, \(follower) `keyboardLayoutGuide` (\(analysis.placeDescription(guide))): the content moves twice",
                 suggestion: "Remove this change from the keyboard handler and let the constraint to `keyboardLayoutGuide` move the content.",
                 related: [analysis.relatedLocation(guide, message: "the keyboard layout guide is used here")]))
         }
