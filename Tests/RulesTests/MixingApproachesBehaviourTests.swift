@@ -149,4 +149,26 @@ final class MixingApproachesBehaviourTests: XCTestCase {
         XCTAssertTrue(superclass.first?.message.contains("which inherits from `BaseViewController` constraints to") ?? false,
                       superclass.first?.message ?? "no diagnostic")
     }
+
+    func testAStackedViewPointsAtTheConstraintThatPinsItsNeighbour() {
+        let code = """
+        final class ChatViewController: UIViewController {
+            func layout() {
+                let keyboard = view.keyboardLayoutGuide
+                keyboard.usesBottomSafeArea = false
+                NSLayoutConstraint.activate([
+                    tableView.topAnchor.constraint(equalTo: view.topAnchor),
+                    tableView.bottomAnchor.constraint(equalTo: composer.topAnchor),
+                    composer.bottomAnchor.constraint(equalTo: keyboard.topAnchor),
+                ])
+            }
+            @objc func keyboardWillShow(_ note: Notification) {
+                tableView.contentInset.bottom = 320
+            }
+        }
+        """
+        let found = check(KeyboardGuideWithInsetEdits.self, code)
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(found.first?.message.contains("(line 8)") ?? false, found.first?.message ?? "no diagnostic")
+    }
 }

@@ -127,6 +127,17 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
             }
             """),
             RuleExample("""
+            final class SearchViewController: UIViewController {
+                override var inputAccessoryView: UIView? { nil }
+                override var inputAccessoryViewController: UIInputViewController? {
+                    get { return nil }
+                }
+                func layout() {
+                    results.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            """),
+            RuleExample("""
             final class OverlayViewController: UIViewController {
                 override var inputAccessoryView: UIView? { composer }
                 func keyboardTop() -> CGFloat { view.keyboardLayoutGuide.layoutFrame.minY }
@@ -153,6 +164,19 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
 
     public init() {}
 
+    /// `override var inputAccessoryView: UIView? { nil }` (or `return nil`) attaches nothing.
+    static func returnsNil(_ property: PropertyDeclaration, _ analysis: FileAnalysis) -> Bool {
+        guard let scope = property.bodyScope else { return false }
+        var body = analysis.outline.scopes[scope].body
+        let source = analysis.source
+        if source.isWord(body.lowerBound, "get"), source.kind(body.lowerBound + 1) == .leftBrace,
+           let close = source.partnerIndex(body.lowerBound + 1) {
+            body = (body.lowerBound + 2)..<close
+        }
+        if source.isWord(body.lowerBound, "return") { body = (body.lowerBound + 1)..<body.upperBound }
+        return body.count == 1 && source.isWord(body.lowerBound, "nil")
+    }
+
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = analysis.project
@@ -160,7 +184,8 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
         var diagnostics: [Diagnostic] = []
         for property in analysis.outline.properties where property.modifiers.contains("override") {
             guard property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
-                  let owner = property.owner, reported.insert(owner).inserted else { continue }
+                  let owner = property.owner, !Self.returnsNil(property, analysis),
+                  reported.insert(owner).inserted else { continue }
             let name = analysis.outline.types[owner].simpleName
             guard let user = project.keyboardLayoutGuideUserSharingCode(with: name),
                   let guide = analysis.keyboardLayoutGuideLocation(ofType: user) else { continue }

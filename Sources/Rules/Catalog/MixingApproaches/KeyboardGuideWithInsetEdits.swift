@@ -255,9 +255,15 @@ public struct KeyboardGuideWithInsetEdits: Rule {
                                               analysis.viewsConstrained(own))
                 layouts[type] = views
                 if !views.pinned.contains(hash), views.constrained.contains(hash) { continue }
-                pinnedBy = own.first { constraint in
-                    constraint.anchors.contains { $0.owner.map { analysis.source.nameHash($0) == hash } ?? false }
-                }?.keyboardLayoutGuideToken
+                // The guide constraint that pins this view, else the one that pins the view it
+                // is stacked on.
+                func pins(_ constraint: AnchorConstraint, _ names: (UInt64) -> Bool) -> Bool {
+                    constraint.keyboardLayoutGuideToken != nil && constraint.anchors.contains { side in
+                        !side.isKeyboardLayoutGuide && side.owner.map { names(analysis.source.nameHash($0)) } ?? false
+                    }
+                }
+                pinnedBy = (own.first { pins($0) { $0 == hash } } ?? own.first { pins($0, views.pinned.contains) })?
+                    .keyboardLayoutGuideToken
             }
             guard let guide = analysis.keyboardLayoutGuideLocation(ofType: user, preferring: pinnedBy) else { continue }
             let lhs = analysis.snippet(assignment.lhs)
