@@ -7,8 +7,10 @@ public struct AnchorReference: Sendable {
     /// The name the anchor belongs to (`inputBar`, `keyboardLayoutGuide`,
     /// `safeAreaLayoutGuide`); nil for a bare anchor of `self` (`bottomAnchor`).
     public let owner: Int?
-    /// Whether the anchor belongs to UIKit's keyboard layout guide, by name or through a local
-    /// alias (then `owner` is that token).
+    /// Whether the anchor belongs to a keyboard layout guide, by name or through a local alias
+    /// of one (then `owner` is that token); a local home-made `keyboardLayoutGuide` is not one.
+    /// Whether the type's guide is UIKit's (project members, `UIView` extensions, the package)
+    /// is for `ProjectFacts.usesKeyboardLayoutGuide(_:)` to say.
     public let isKeyboardLayoutGuide: Bool
 }
 
@@ -71,10 +73,10 @@ extension FileAnalysis {
         }
         var owner = end - 2
         while source.kind(owner) == .postfixQuestionMark || source.kind(owner) == .exclamationMark { owner -= 1 }
-        guard source.kind(owner) == .identifier || source.isWord(owner, "self") else {
+        // `self.bottomAnchor`, `(a ?? b).topAnchor`: no owner name to go by.
+        guard source.kind(owner) == .identifier else {
             return AnchorReference(anchor: end, owner: nil, isKeyboardLayoutGuide: false)
         }
-        if source.isWord(owner, "self") { return AnchorReference(anchor: end, owner: nil, isKeyboardLayoutGuide: false) }
         return AnchorReference(anchor: end, owner: owner,
                                isKeyboardLayoutGuide: aliases.refersToKeyboardLayoutGuide(source, at: owner))
     }
