@@ -21,6 +21,14 @@ public enum RuleRegistry {
         KeyboardScrollIndicatorNotInset.self,
         KeyboardInsetsInTableViewController.self,
         ContentInsetAdjustmentNever.self,
+        // Mixing approaches
+        KeyboardGuideWithInsetEdits.self,
+        KeyboardGuideWithKeyboardManager.self,
+        AccessoryViewWithKeyboardGuide.self,
+        PreferKeyboardLayoutGuide.self,
+        KeyboardGuideAvailability.self,
+        PreferTypedKeyboardMessages.self,
+        UndockedKeyboardFixedConstraints.self,
         // Observers
         ObserverTokenDiscarded.self,
         ObserverCapturesSelfStrongly.self,

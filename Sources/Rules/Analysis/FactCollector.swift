@@ -12,6 +12,8 @@ enum FactCollector {
         "topAnchor", "bottomAnchor", "leadingAnchor", "trailingAnchor", "leftAnchor", "rightAnchor",
         "heightAnchor", "widthAnchor", "centerXAnchor", "centerYAnchor",
         "followsUndockedKeyboard", "usesBottomSafeArea", "keyboardDismissPadding", "setConstraints",
+        // SnapKit: `make.bottom.equalTo(view.keyboardLayoutGuide.snp.top)`.
+        "snp",
     ]
 
     /// Computed properties and value-returning functions whose bodies read a keyboard key.
@@ -90,8 +92,10 @@ enum FactCollector {
     }
 
     static func collectTypes(_ source: TokenizedSource, _ outline: Outline, calls: [CallSite],
-                             assignments: [Assignment], into facts: inout FileFacts) {
+                             assignments: [Assignment], bindings: [LocalBinding] = [],
+                             into facts: inout FileFacts) {
         let path = source.file.path
+        let aliases = KeyboardLayoutGuideAliases(source, outline, bindings: bindings)
         let importsGuidePackage = (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
@@ -126,12 +130,18 @@ enum FactCollector {
                 if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
                     typeFacts.mentionsSafeArea = true
                 }
-                guard !importsGuidePackage, source.isWord(index, "keyboardLayoutGuide"),
+                guard !importsGuidePackage, aliases.refersToKeyboardLayoutGuide(source, at: index),
                       source.kind(index + 1) == .period,
                       source.wordIndex(index + 2, in: guideMembers) != nil,
                       outline.enclosingType(at: index) == typeIndex else { continue }
                 typeFacts.keyboardLayoutGuideUses.append(
                     FactLocation(path: path, range: source.byteRange(index..<(index + 1))))
+                if source.isWord(index + 2, "followsUndockedKeyboard"), source.kind(index + 3) == .equal,
+                   source.isWord(index + 4, "true") {
+                    typeFacts.followsUndockedKeyboard.append(
+                        FactLocation(path: path, range: source.byteRange(index..<(index + 5))))
+                }
+                if source.isWord(index + 2, "setConstraints") { typeFacts.usesEdgeAwareGuideConstraints = true }
             }
             if byName[type.simpleName] == nil { order.append(type.simpleName) }
             byName[type.simpleName, default: TypeFacts(name: type.simpleName)].merge(typeFacts)

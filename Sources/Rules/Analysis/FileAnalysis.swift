@@ -104,7 +104,8 @@ public final class FileAnalysis: Sendable {
             evaluator = nil
         }
         FactCollector.collectTypes(
-            source, outline, calls: matching.calls, assignments: matching.assignments, into: &facts)
+            source, outline, calls: matching.calls, assignments: matching.assignments, bindings: matching.bindings,
+            into: &facts)
         observers = ObserverAnalysisBuilder(
             source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
             bindings: matching.bindings, callAtCallee: callAtCallee, registrations: registrations).build()

@@ -39,8 +39,9 @@ public struct KeyboardHandler: Sendable {
     public let deferredBy: Int?
     /// The parameter that holds the notification or message, when there is one.
     public let notificationParameter: Int?
-    /// For `.reached`: the handler that calls it.
-    public let caller: Int?
+    /// For `.reached`: the handler that calls it; also set on a `.notificationReader` that a
+    /// registered handler calls, so that it belongs to that registration.
+    public internal(set) var caller: Int?
     /// Tokens from here to the end of the body are unreachable (after an unconditional
     /// `return` at the top level of the body); the scope's `close` when all is reachable.
     public internal(set) var reachableEnd: Int
@@ -329,11 +330,7 @@ struct KeyboardHandlerFinder {
     mutating func helperCallbacks() {
         for function in outline.functions {
             guard let scope = function.scope else { continue }
-            var events: [KeyboardEvent] = []
-            if let event = KeyboardVocabulary.callbackEvent(function.name) { events.append(event) }
-            for label in function.labels {
-                if let event = KeyboardVocabulary.callbackEvent(label), !events.contains(event) { events.append(event) }
-            }
+            let events = KeyboardVocabulary.callbackEvents(of: function, in: source)
             guard !events.isEmpty else { continue }
             add(.helperCallback, scope: scope, events: events, registration: nil,
                 parameter: function.parameters.first?.nameToken)
@@ -370,6 +367,9 @@ struct KeyboardHandlerFinder {
                                parameter: outline.functions[function].parameters.first?.nameToken,
                                caller: handlerIndex) {
                             next.append(handlers.count - 1)
+                        } else if let existing = handlerOfScope[scope], existing != handlerIndex,
+                                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
+                            handlers[existing].caller = handlerIndex
                         }
                     }
                 }

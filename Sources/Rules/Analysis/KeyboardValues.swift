@@ -322,9 +322,7 @@ struct KeyboardValueEvaluator {
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
             guard let scope = function.scope else { continue }
-            let isCallback = KeyboardVocabulary.callbackEvent(function.name) != nil
-                || function.labels.contains { KeyboardVocabulary.callbackEvent($0) != nil }
-            guard isCallback else { continue }
+            guard !KeyboardVocabulary.callbackEvents(of: function, in: source).isEmpty else { continue }
             for parameter in function.parameters {
                 let lowered = parameter.name.lowercased() + parameter.label.lowercased()
                 if parameter.type.contains(where: { source.isWord($0, "CGRect") }) {

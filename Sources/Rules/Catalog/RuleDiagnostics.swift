@@ -4,11 +4,11 @@ extension RuleMetadata {
     /// A diagnostic of this rule over code tokens `tokens` of the analysed file.
     func diagnostic(
         _ analysis: FileAnalysis, at tokens: Range<Int>, severity: Severity? = nil,
-        message: String, suggestion: String, fix: Fix? = nil
+        message: String, suggestion: String, fix: Fix? = nil, related: [RelatedLocation] = []
     ) -> Diagnostic {
         Diagnostic(
             ruleID: id, severity: severity ?? defaultSeverity, message: message,
-            range: analysis.source.byteRange(tokens), suggestion: suggestion, fix: fix)
+            range: analysis.source.byteRange(tokens), suggestion: suggestion, fix: fix, related: related)
     }
 }
 

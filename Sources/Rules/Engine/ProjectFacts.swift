@@ -28,6 +28,10 @@ public struct TypeFacts: Sendable {
     public internal(set) var declaresKeyboardLayoutGuide: Bool
     /// Places where the type constrains to, configures or calls UIKit's keyboard layout guide.
     public internal(set) var keyboardLayoutGuideUses: [FactLocation]
+    /// Where the type sets its keyboard layout guide's `followsUndockedKeyboard = true`.
+    public internal(set) var followsUndockedKeyboard: [FactLocation]
+    /// The type hands constraints to the guide's edge-aware `setConstraints(_:activeWhen…:)`.
+    public internal(set) var usesEdgeAwareGuideConstraints: Bool
     /// The type mentions `safeAreaInsets` or `safeAreaLayoutGuide` somewhere.
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
@@ -46,6 +50,8 @@ public struct TypeFacts: Sendable {
         superclass = nil
         declaresKeyboardLayoutGuide = false
         keyboardLayoutGuideUses = []
+        followsUndockedKeyboard = []
+        usesEdgeAwareGuideConstraints = false
         mentionsSafeArea = false
         overridesInputAccessoryView = false
         canBecomeFirstResponder = false
@@ -59,6 +65,8 @@ public struct TypeFacts: Sendable {
         if superclass == nil { superclass = other.superclass }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
+        followsUndockedKeyboard += other.followsUndockedKeyboard
+        usesEdgeAwareGuideConstraints = usesEdgeAwareGuideConstraints || other.usesEdgeAwareGuideConstraints
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
