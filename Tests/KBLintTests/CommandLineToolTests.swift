@@ -63,6 +63,34 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(runTool([], in: tree.path).status, 1)
     }
 
+    /// `#available` raises the effective target, so a rule for newer targets still runs in a
+    /// project built for an older one and reports only the code under the availability check.
+    func testAvailabilityRaisesTheTargetOfRulesForNewerReleases() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("Form.swift", """
+        final class FormViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                if #available(iOS 16, *) {
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+            }
+            @objc private func keyboardWillShow(_ notification: Notification) {
+                guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                scrollView.contentInset.bottom = view.convert(frame, from: nil).height - view.safeAreaInsets.bottom
+            }
+        }
+
+        """)
+        let arguments = ["--only", "prefer_keyboard_layout_guide", "--reporter", "xcode", "--quiet"]
+        let older = runTool(arguments + ["--deployment-target", "14.0"], in: tree.path, rules: RuleRegistry.all)
+        XCTAssertTrue(older.standardOutput.contains("Form.swift:5:40: warning:"), older.standardOutput)
+        try tree.write("Form.swift", try tree.text("Form.swift").replacingOccurrences(of: "if #available(iOS 16, *)", with: "if true"))
+        let unguarded = runTool(arguments + ["--deployment-target", "14.0"], in: tree.path, rules: RuleRegistry.all)
+        XCTAssertEqual(unguarded.standardOutput, "")
+    }
+
     func testMissingPathIsAnErrorButOtherFilesAreStillReported() throws {
         let tree = try TemporaryDirectory()
         try tree.write("A.swift", "let dangerous = 1\n")
@@ -114,7 +142,7 @@ final class CommandLineToolTests: XCTestCase {
             "A.swift:2:5: note: 'legacy' on a modern target (test_modern_only)",
             "Sub/B.swift:2:5: note: 'legacy' on a modern target (test_modern_only)",
         ])
-        // A deployment target below the rule's minimum skips it.
+        // A deployment target below the rule's minimum silences it.
         let old = runTool(["--reporter", "xcode", "--deployment-target", "15.0"], in: tree.path)
         XCTAssertFalse(old.standardOutput.contains("test_modern_only"), old.standardOutput)
         // Command-line overrides win.

@@ -217,14 +217,14 @@ struct LintDriver: Sendable {
         return diagnostics
     }
 
-    /// Whether a rule's deployment-target range admits `target`. An unknown target admits
-    /// every rule: the rule sees nil and decides (code under `#available` has a known target
-    /// even then).
+    /// Whether a rule can apply anywhere in a file built for `target`. `#available` and
+    /// `@available` only raise the effective target, so a configured target at or above a
+    /// rule's `targetBelow` rules it out everywhere; a target below its `minimumTarget` does
+    /// not (code under `if #available(iOS 26, *)` has 26), so those rules decide per position.
+    /// An unknown target admits every rule.
     func applies(_ metadata: RuleMetadata, to target: OSVersion?) -> Bool {
-        guard let target else { return true }
-        if let minimum = metadata.minimumTarget, target < minimum { return false }
-        if let below = metadata.targetBelow, target >= below { return false }
-        return true
+        guard let target, let below = metadata.targetBelow else { return true }
+        return target < below
     }
 
     /// Writes the fixed file unless it changed on disk since it was read.

@@ -56,7 +56,8 @@ struct DangerousIdentifierRule: Rule {
     static let requiredMarkers: [StaticString] = ["dangerous"]
 }
 
-/// `legacy` → info; applies from iOS 15.4 on (deployment-target filtering).
+/// `legacy` → info; applies from iOS 15.4 on. Like the real rules, it reads the target itself:
+/// the driver cannot rule it out, since `#available` may raise the target of any position.
 struct ModernOnlyRule: Rule {
     static let metadata = RuleMetadata(
         id: "test_modern_only", category: .mixingApproaches, defaultSeverity: .info, isOptIn: true,
@@ -68,7 +69,8 @@ struct ModernOnlyRule: Rule {
     static let requiredMarkers: [StaticString] = ["legacy"]
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        context.source.code.filter { $0.kind == .identifier && context.source.token($0, is: "legacy") }.map {
+        guard let target = context.deploymentTarget, target >= OSVersion(15, 4) else { return [] }
+        return context.source.code.filter { $0.kind == .identifier && context.source.token($0, is: "legacy") }.map {
             Diagnostic(ruleID: Self.metadata.id, severity: .info, message: "'legacy' on a modern target",
                        range: $0.range, suggestion: "Modernise.")
         }

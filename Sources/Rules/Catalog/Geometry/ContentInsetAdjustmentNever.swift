@@ -112,6 +112,13 @@ public struct ContentInsetAdjustmentNever: Rule {
                 }
             }
             """),
+            RuleExample("""
+            extension UIScrollView {
+                func setInsetAdjustment(enabled: Bool) {
+                    contentInsetAdjustmentBehavior = enabled ? .automatic : .never
+                }
+            }
+            """),
         ]
     )
 
@@ -127,7 +134,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         for assignment in analysis.assignments where !assignment.isCompound {
             guard let last = analysis.chainNames(assignment.lhs).last,
                   source.isWord(last, "contentInsetAdjustmentBehavior"),
-                  let value = analysis.chainNames(assignment.rhs).last, source.isWord(value, "never"),
+                  Self.isPlainNever(assignment.rhs, in: source),
                   let type = analysis.typeName(at: assignment.op),
                   !(analysis.project.types[type]?.mentionsSafeArea ?? true) else { continue }
             diagnostics.append(Self.metadata.diagnostic(
@@ -136,5 +143,12 @@ public struct ContentInsetAdjustmentNever: Rule {
                 suggestion: "Keep `.automatic`, or inset the content by the safe area yourself."))
         }
         return diagnostics
+    }
+
+    /// `.never` or `UIScrollView.ContentInsetAdjustmentBehavior.never`, not a value chosen at
+    /// run time (`enabled ? .always : .never`), which only sometimes turns adjustment off.
+    private static func isPlainNever(_ rhs: Range<Int>, in source: TokenizedSource) -> Bool {
+        guard let last = rhs.last, source.isWord(last, "never") else { return false }
+        return rhs.allSatisfy { source.kind($0) == .identifier || source.kind($0) == .period }
     }
 }
