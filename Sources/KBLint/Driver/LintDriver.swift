@@ -125,6 +125,7 @@ struct LintDriver: Sendable {
 
         var current = SourceFile(path: input.target.path, bytes: original)
         let initial = check(current, selections: selections, plan: plan, project: project)
+        var project = project
         var diagnostics = initial
         if fixMode != .report {
             for _ in 0..<Self.maximumFixRounds {
@@ -137,6 +138,7 @@ struct LintDriver: Sendable {
                 guard fixed != current.bytes else { break }
                 outcome.fixesApplied += fixes.count
                 current = SourceFile(path: input.target.path, bytes: fixed)
+                project = project.replacing(collectFacts(Lexer.tokenize(current)))
                 diagnostics = check(current, selections: selections, plan: plan, project: project)
             }
             if current.bytes != original {

@@ -168,6 +168,14 @@ public struct ProjectFacts: Sendable {
 
     public static let empty = ProjectFacts(merging: [])
 
+    /// The project with one file's facts replaced (or added): after `--fix` edits a file,
+    /// cross-file rules must see what the file says now, not what it said before the edit.
+    public func replacing(_ file: FileFacts) -> ProjectFacts {
+        var updated = files.filter { $0.path != file.path }
+        updated.append(file)
+        return ProjectFacts(merging: updated)
+    }
+
     /// The project superclass chain of `name` (first inherited name that is a project
     /// class), nearest first, bounded against cycles.
     public func superclasses(of name: String) -> [String] {

@@ -192,8 +192,6 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         let analysis = context.analysis
         let project = context.project
         var diagnostics: [Diagnostic] = []
-        // This file as it is now: after `--fix` edits it, the project's pass-1 facts are stale.
-        let current = AccessoryFacts(analysis)
         let subviewCalls = analysis.addSubviewCallIndices
         for override in analysis.accessoryOverrides {
             let declaration = analysis.outline.types[override.type]
@@ -206,7 +204,6 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
             else { continue }
             let answer = project.firstResponderAnswer(for: typeName)
             if let answer, answer != .no { continue }
-            if let local = current.firstResponderAnswers[typeName], local != .no { continue }
             let sources = override.returned.flatMap { analysis.accessorySources(of: $0) }
             if sources.allSatisfy({ $0.kind == .nothing }) { continue }
             // `accessory_view_added_as_subview` reports accessories that are also subviews.
