@@ -66,6 +66,10 @@ final class RuleExamplesTests: XCTestCase {
                 for diagnostic in found {
                     XCTAssertEqual(diagnostic.ruleID, metadata.id)
                     XCTAssertFalse(diagnostic.message.isEmpty, "\(metadata.id): empty message")
+                    // Messages read as sentences in every reporter: a capital or a code span first.
+                    let first = diagnostic.message.first
+                    XCTAssertTrue(first == "`" || first?.isUppercase == true,
+                                  "\(metadata.id): message starts in lower case: \(diagnostic.message)")
                     XCTAssertFalse(diagnostic.suggestion.isEmpty, "\(metadata.id): empty suggestion")
                     XCTAssertFalse(diagnostic.range.isEmpty, "\(metadata.id): empty range")
                 }

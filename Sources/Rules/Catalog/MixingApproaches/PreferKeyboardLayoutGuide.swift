@@ -260,7 +260,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
             let sinkLine = source.file.location(of: source.byteRange(sink).lowerBound).line
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(site),
-                message: "the observer of \(observed) lays out by hand (`\(analysis.snippet(sink))`, line \(sinkLine)) although the iOS \(target) target has `keyboardLayoutGuide`, which does it with one constraint for every kind of keyboard",
+                message: "The observer of \(observed) lays out by hand (`\(analysis.snippet(sink))`, line \(sinkLine)) although the iOS \(target) target has `keyboardLayoutGuide`, which does it with one constraint for every kind of keyboard",
                 suggestion: "Pin the content to `view.keyboardLayoutGuide.topAnchor` and remove this observer's layout code.",
                 related: [RelatedLocation(range: source.byteRange(sink), message: "layout changed by hand here")]))
         }
