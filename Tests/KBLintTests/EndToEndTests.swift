@@ -99,7 +99,7 @@ final class EndToEndTests: XCTestCase {
         try "rules: [".write(toFile: project.path + "/.kblint.yml", atomically: true, encoding: .utf8)
         let broken = try BinaryHarness.run([], in: project.path)
         XCTAssertEqual(broken.status, 2)
-        XCTAssertTrue(broken.standardError.hasPrefix("kblint: error: "), broken.standardError)
+        XCTAssertEqual(broken.standardError, ".kblint.yml:1:8: error: '[' is never closed\n")
         let version = try BinaryHarness.run(["--version"], in: project.path)
         XCTAssertEqual(version.standardOutput, "0.1.0\n")
     }

@@ -102,8 +102,16 @@ struct CommandLineTool: Sendable {
         return ExitCode.failure.rawValue
     }
 
+    /// Configuration errors already read `file:line:column: error: …`, the form editors and
+    /// Xcode jump to; they are printed as they are. Everything else gets the tool's prefix.
     func reportError(_ message: String) {
-        standardError.write("kblint: error: \(message)\n")
+        if message.contains(": error: ") {
+            standardError.write("\(message)\n")
+        } else if message.hasPrefix("error: ") {
+            standardError.write("kblint: \(message)\n")
+        } else {
+            standardError.write("kblint: error: \(message)\n")
+        }
     }
 
     /// Rule metadata of the catalogue and of the engine, for documentation and validation.

@@ -17,6 +17,7 @@ struct Configuration: Sendable {
     /// ids are written.
     static let engineRules: [(id: String, defaultSeverity: Severity)] = [
         ("superfluous_disable_command", .warning),
+        ("invalid_utf8", .info),
     ]
     static let fileName = ".kblint.yml"
 
