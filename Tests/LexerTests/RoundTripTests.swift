@@ -11,7 +11,8 @@ final class RoundTripTests: XCTestCase {
         var files: [URL] = []
         for folder in ["Sources", "Tests", "Benchmarks", "Examples", "Plugins"] {
             let url = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(
+                at: url, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { continue }
             for case let file as URL in walker where file.pathExtension == "swift" { files.append(file) }
         }
         files.append(root.appendingPathComponent("Package.swift"))

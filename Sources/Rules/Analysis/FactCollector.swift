@@ -62,41 +62,42 @@ enum FactCollector {
     static func collectTypes(_ source: TokenizedSource, _ outline: Outline, calls: [CallSite],
                              assignments: [Assignment], into facts: inout FileFacts) {
         let path = source.file.path
-        let importsGuidePackage = (0..<source.code.count).contains {
+        // Byte pre-checks: the token scans below look for names most files never contain.
+        let bytes = source.file.bytes
+        let mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: bytes)
+        let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(["safeArea"], in: bytes)
+        let importsGuidePackage = mentionsKeyboard && (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
         facts.importsKeyboardLayoutGuidePackage = importsGuidePackage
         var byName: [String: TypeFacts] = [:]
         var order: [String] = []
+        var declaresGuide = [Bool](repeating: false, count: outline.types.count)
+        var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
+        for property in outline.properties {
+            guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
+            if property.name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
+            if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
+               property.modifiers.contains("override") {
+                overridesAccessory[owner] = true
+            }
+        }
+        let bodies = scanTypeBodies(
+            source, outline, enabled: scansTypeBodies, importsGuidePackage: importsGuidePackage)
         for (typeIndex, type) in outline.types.enumerated() {
             var typeFacts = TypeFacts(name: type.simpleName)
             typeFacts.isDeclared = type.kind != .extension
             typeFacts.isClass = type.kind == .class || type.kind == .actor
             typeFacts.inheritance = type.inheritance
             typeFacts.paths = [path]
-            for property in outline.properties where property.owner == typeIndex {
-                if property.name == "keyboardLayoutGuide" { typeFacts.declaresKeyboardLayoutGuide = true }
-                if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
-                   property.modifiers.contains("override") {
-                    typeFacts.overridesInputAccessoryView = true
-                }
-            }
+            typeFacts.declaresKeyboardLayoutGuide = declaresGuide[typeIndex]
+            typeFacts.overridesInputAccessoryView = overridesAccessory[typeIndex]
             if typeFacts.declaresKeyboardLayoutGuide, type.kind == .extension,
                type.simpleName == "UIView" || type.simpleName == "UIViewController" {
                 facts.extendsViewsWithKeyboardLayoutGuide = true
             }
-            let extent = type.extent.clamped(to: 0..<source.code.count)
-            for index in extent where source.kind(index) == .identifier {
-                if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
-                    typeFacts.mentionsSafeArea = true
-                }
-                guard !importsGuidePackage, source.isWord(index, "keyboardLayoutGuide"),
-                      source.kind(index + 1) == .period,
-                      source.wordIndex(index + 2, in: guideMembers) != nil,
-                      outline.enclosingType(at: index) == typeIndex else { continue }
-                typeFacts.keyboardLayoutGuideUses.append(
-                    FactLocation(path: path, range: source.byteRange(index..<(index + 1))))
-            }
+            typeFacts.mentionsSafeArea = bodies.mentionsSafeArea[typeIndex]
+            typeFacts.keyboardLayoutGuideUses = bodies.guideUses[typeIndex]
             if byName[type.simpleName] == nil { order.append(type.simpleName) }
             byName[type.simpleName, default: TypeFacts(name: type.simpleName)].merge(typeFacts)
         }
@@ -118,7 +119,9 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
-        for index in 0..<source.code.count where source.isWord(index, "disabledDistanceHandlingClasses") {
+        let listsExclusions = KeyboardVocabulary.mayContain(["disabledDistanceHandlingClasses"], in: bytes)
+        for index in 0..<(listsExclusions ? source.code.count : 0)
+        where source.isWord(index, "disabledDistanceHandlingClasses") {
             let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
             var cursor = index + 1
             while cursor + 2 < end {
@@ -137,6 +140,51 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
+    }
+
+    /// For each type: whether its extent (nested types included) mentions `safeAreaInsets`
+    /// or `safeAreaLayoutGuide`, and the uses of UIKit's keyboard layout guide directly in
+    /// its own code. One pass over the tokens with a stack of the types around the cursor:
+    /// a scan per type was quadratic in the nesting depth, and one property pass per type
+    /// quadratic in the number of types (generated files declare thousands).
+    static func scanTypeBodies(
+        _ source: TokenizedSource, _ outline: Outline, enabled: Bool, importsGuidePackage: Bool
+    ) -> (mentionsSafeArea: [Bool], guideUses: [[FactLocation]]) {
+        let count = outline.types.count
+        var safeArea = [Bool](repeating: false, count: count)
+        var uses = [[FactLocation]](repeating: [], count: count)
+        let codeCount = source.code.count
+        guard enabled, count > 0, codeCount > 0 else { return (safeArea, uses) }
+        let extents = outline.types.map { $0.extent.clamped(to: 0..<codeCount) }
+        // Outer types first where two start together, so that the stack nests.
+        let order = extents.indices.filter { !extents[$0].isEmpty }.sorted {
+            (extents[$0].lowerBound, -extents[$0].upperBound, $0) < (extents[$1].lowerBound, -extents[$1].upperBound, $1)
+        }
+        var open: [Int] = []
+        var next = 0
+        for index in 0..<codeCount {
+            while let top = open.last, extents[top].upperBound <= index { open.removeLast() }
+            while next < order.count, extents[order[next]].lowerBound <= index {
+                open.append(order[next])
+                next += 1
+            }
+            guard source.kind(index) == .identifier else { continue }
+            if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
+                // Every open type whose extent holds the token; one already marked had its
+                // outer types marked with it.
+                for type in open.reversed() where extents[type].contains(index) {
+                    if safeArea[type] { break }
+                    safeArea[type] = true
+                }
+            }
+            guard !importsGuidePackage, source.isWord(index, "keyboardLayoutGuide"),
+                  source.kind(index + 1) == .period,
+                  source.wordIndex(index + 2, in: guideMembers) != nil,
+                  let type = outline.enclosingType(at: index), type < count, extents[type].contains(index)
+            else { continue }
+            uses[type].append(FactLocation(path: source.file.path, range: source.byteRange(index..<(index + 1))))
+        }
+        return (safeArea, uses)
     }
 
     /// `TypeName(…)` at the start of an expression (after an optional `return`).

@@ -173,7 +173,16 @@ public struct ProjectFacts: Sendable {
     }
 }
 
-/// Pass 1 for one file.
+/// Pass 1 for one file. Most files of a project never mention the keyboard; for them only
+/// the types matter (names, inheritance, traits), so the call and assignment matching,
+/// handlers and keyboard values are not built: pass 1 runs on every file, and this is
+/// most of its cost. Every fact that needs matching involves a name that contains a
+/// keyboard marker (`IQKeyboardManager`, `inputAccessoryView`), so the facts are the same.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    FileAnalysis(source, project: .empty).facts
+    if KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes) {
+        return FileAnalysis(source, project: .empty).facts
+    }
+    var facts = FileFacts(path: source.file.path)
+    FactCollector.collectTypes(source, Outline(source), calls: [], assignments: [], into: &facts)
+    return facts
 }
