@@ -13,7 +13,9 @@ let package = Package(
         .target(name: "Lexer"),
         .target(name: "Rules", dependencies: ["Lexer"]),
         .executableTarget(name: "KBLint", dependencies: ["Lexer", "Rules"]),
-        .testTarget(name: "LexerTests", dependencies: ["Lexer"]),
+        // Lexing throughput; run it with Benchmarks/lexer-benchmark.sh.
+        .executableTarget(name: "LexerBenchmark", dependencies: ["Lexer"], path: "Benchmarks/LexerBenchmark"),
+        .testTarget(name: "LexerTests", dependencies: ["Lexer"], exclude: ["Fixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
         .testTarget(
             name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"],

@@ -7,51 +7,65 @@ struct BracketTable {
     var partner: [Int32] = []
 
     init(tokens: [Token]) {
-        code.reserveCapacity(tokens.count)
-        for token in tokens where !token.kind.isComment { code.append(token) }
-        partner = [Int32](repeating: -1, count: code.count)
+        code = tokens.withUnsafeBufferPointer { all in
+            [Token](unsafeUninitializedCapacity: all.count) { buffer, initialized in
+                var count = 0
+                for token in all where !token.kind.isComment {
+                    buffer.initializeElement(at: count, to: token)
+                    count += 1
+                }
+                initialized = count
+            }
+        }
+        let count = code.count
         var stack: [Int32] = []
         // How many openers of each family are on the stack, so that a closer without a
         // matching opener is rejected without searching.
-        var openCounts = [Int](repeating: 0, count: 5)
-        for index in code.indices {
-            let kind = code[index].kind
-            if let family = Self.openerFamily(kind) {
-                stack.append(Int32(index))
-                openCounts[family] += 1
-            } else if let family = Self.closerFamily(kind), openCounts[family] > 0 {
-                while let top = stack.popLast() {
-                    let topFamily = Self.openerFamily(code[Int(top)].kind) ?? 0
-                    openCounts[topFamily] -= 1
-                    if topFamily == family {
-                        partner[Int(top)] = Int32(index)
-                        partner[index] = top
-                        break
+        var openCounts: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
+        partner = [Int32](repeating: -1, count: count)
+        code.withUnsafeBufferPointer { code in
+            partner.withUnsafeMutableBufferPointer { partner in
+                withUnsafeMutableBytes(of: &openCounts) { raw in
+                    let counts = raw.bindMemory(to: Int.self)
+                    for index in 0..<count {
+                        let family = Self.family[Int(code[index].kind.rawValue)]
+                        if family == 0 { continue }
+                        if family > 0 {
+                            stack.append(Int32(truncatingIfNeeded: index))
+                            counts[Int(family) - 1] += 1
+                            continue
+                        }
+                        let wanted = Int(-family) - 1
+                        guard counts[wanted] > 0 else { continue }
+                        while let top = stack.popLast() {
+                            let topFamily = Int(Self.family[Int(code[Int(top)].kind.rawValue)]) - 1
+                            counts[topFamily] -= 1
+                            if topFamily == wanted {
+                                partner[Int(top)] = Int32(truncatingIfNeeded: index)
+                                partner[index] = top
+                                break
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    static func openerFamily(_ kind: TokenKind) -> Int? {
+    /// Per token kind (by raw value): +n opens bracket family n, -n closes it, 0 neither.
+    static let family: [Int8] = TokenKind.allCases.map { kind in
         switch kind {
-        case .leftParen: 0
-        case .leftSquare: 1
-        case .leftBrace: 2
-        case .leftAngle: 3
-        case .stringInterpolationStart: 4
-        default: nil
-        }
-    }
-
-    static func closerFamily(_ kind: TokenKind) -> Int? {
-        switch kind {
-        case .rightParen: 0
-        case .rightSquare: 1
-        case .rightBrace: 2
-        case .rightAngle: 3
-        case .stringInterpolationEnd: 4
-        default: nil
+        case .leftParen: 1
+        case .rightParen: -1
+        case .leftSquare: 2
+        case .rightSquare: -2
+        case .leftBrace: 3
+        case .rightBrace: -3
+        case .leftAngle: 4
+        case .rightAngle: -4
+        case .stringInterpolationStart: 5
+        case .stringInterpolationEnd: -5
+        default: 0
         }
     }
 }

@@ -9,8 +9,17 @@ enum CharacterClass {
 
     @inline(__always)
     static func isASCIIIdentifierContinuation(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x5F || byte == 0x24
+        byteClasses.utf8Start[Int(byte)] & 1 != 0
     }
+
+    /// One entry per byte value, `0x40` plus flags: 1 continues an identifier
+    /// (`[A-Za-z0-9_$]`), 2 starts one, 4 is an ASCII operator character. A string literal
+    /// keeps the table in the binary's constant data: no initialisation, no allocation.
+    static let byteClasses: StaticString = """
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@D@@ADD@@@DD@D@DAAAAAAAAAA@@DDDD@CCCCCCCCCCCCCCCCCCCCCCCCCC@@@DC\
+        @CCCCCCCCCCCCCCCCCCCCCCCCCC@D@D@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+        """
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }

@@ -30,10 +30,16 @@ struct GenericAngleResolution {
     /// a generic type.
     var lastOuterOpen = -1
     var lastOuterClose = -1
+    /// The opener of the first inner list that closed while the outer one was still open.
+    /// When the outer list fails, lists that had not closed fail at the same token, so only
+    /// from here is a second look worthwhile.
+    var firstClosedInner = -1
 
-    static func resolve(_ tokens: inout [Token], bytes: UnsafeBufferPointer<UInt8>) {
+    /// `candidates` are the indices of the tokens that may open a list (lone `<` operators and
+    /// `<` split off operator names), in increasing order.
+    static func resolve(_ tokens: inout [Token], candidates: [Int], bytes: UnsafeBufferPointer<UInt8>) {
         var resolution = GenericAngleResolution(bytes: bytes)
-        resolution.run(&tokens)
+        resolution.run(&tokens, candidates: candidates)
         guard !resolution.acceptedOpens.isEmpty else { return }
         for open in resolution.acceptedOpens { tokens[open].kind = .leftAngle }
         resolution.split(&tokens)
@@ -61,44 +67,76 @@ struct GenericAngleResolution {
         pendingSplits.removeAll(keepingCapacity: true)
     }
 
-    mutating func run(_ tokens: inout [Token]) {
-        var previous = -1
+    /// Scans from each candidate while a list is open. When a list fails, the complete lists
+    /// inside it get their own chance (`a < Box<Int>.max {`), within a budget that keeps the
+    /// whole pass linear.
+    mutating func run(_ tokens: inout [Token], candidates: [Int]) {
+        var retryBudget = 4 * tokens.count + 64
+        var nextCandidate = 0
         var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            if token.kind.isComment {
-                index += 1
+        while nextCandidate < candidates.count {
+            let candidateSlot = nextCandidate
+            let opener = candidates[candidateSlot]
+            nextCandidate += 1
+            guard opener >= index, opener < tokens.count else { continue }
+            guard let typeContext = openerContext(tokens, opener, previous: previousCode(tokens, before: opener)) else {
                 continue
             }
-            defer {
+            outermostIsTypeContext = typeContext
+            firstClosedInner = -1
+            stack.append(Entry(token: opener, isAngle: true))
+            pendingOpens.append(opener)
+            index = opener + 1
+            var previous = opener
+            var failed = false
+            while index < tokens.count, !stack.isEmpty {
+                let token = tokens[index]
+                if token.kind.isComment {
+                    index += 1
+                    continue
+                }
+                if isAngleToken(token), let _ = openerContext(tokens, index, previous: previous) {
+                    stack.append(Entry(token: index, isAngle: true))
+                    pendingOpens.append(index)
+                } else if token.kind.isOperator, byteAt(Int(token.start)) == UInt8(ascii: ">") {
+                    if !close(tokens, index) { failed = true }
+                } else {
+                    switch token.kind {
+                    case .leftParen, .leftSquare:
+                        stack.append(Entry(token: index, isAngle: false))
+                    case .rightParen, .rightSquare:
+                        if let top = stack.last, !top.isAngle {
+                            stack.removeLast()
+                        } else {
+                            failed = true
+                        }
+                    default:
+                        if !isTypeToken(token) { failed = true }
+                    }
+                }
+                if failed { break }
                 previous = index
                 index += 1
             }
-            if let typeContext = openerContext(tokens, index, previous: previous) {
-                if stack.isEmpty { outermostIsTypeContext = typeContext }
-                stack.append(Entry(token: index, isAngle: true))
-                pendingOpens.append(index)
-                continue
-            }
-            guard !stack.isEmpty else { continue }
-
-            if token.kind.isOperator, byteAt(Int(token.start)) == UInt8(ascii: ">") {
-                close(tokens, index)
-                continue
-            }
-            switch token.kind {
-            case .leftParen, .leftSquare:
-                stack.append(Entry(token: index, isAngle: false))
-            case .rightParen, .rightSquare:
-                if let top = stack.last, !top.isAngle {
-                    stack.removeLast()
-                } else {
-                    abandon()
+            if !stack.isEmpty { failed = true }
+            if failed {
+                abandon()
+                let scanned = index - opener
+                if firstClosedInner > opener, retryBudget >= scanned {
+                    retryBudget -= scanned
+                    index = firstClosedInner
+                    var slot = candidateSlot + 1
+                    while slot < candidates.count, candidates[slot] < firstClosedInner { slot += 1 }
+                    nextCandidate = slot
                 }
-            default:
-                if !isTypeToken(token) { abandon() }
             }
         }
+    }
+
+    @inline(__always)
+    func isAngleToken(_ token: Token) -> Bool {
+        token.kind == .leftAngle || (token.length == 1 && token.kind.isOperator
+            && byteAt(Int(token.start)) == UInt8(ascii: "<"))
     }
 
     /// Whether the token at `index` may open generic brackets; if so, whether the name
@@ -146,7 +184,7 @@ struct GenericAngleResolution {
 
     /// Walks the bytes of an operator token that starts with `>`: each `>` closes the
     /// innermost open `<`, a `?` or `!` between closers is an optional marker.
-    mutating func close(_ tokens: [Token], _ index: Int) {
+    mutating func close(_ tokens: [Token], _ index: Int) -> Bool {
         let token = tokens[index]
         let start = Int(token.start)
         var offset = 0
@@ -156,6 +194,7 @@ struct GenericAngleResolution {
             if c == UInt8(ascii: ">") {
                 guard let top = stack.last, top.isAngle else { break }
                 stack.removeLast()
+                if !stack.isEmpty, firstClosedInner < 0 { firstClosedInner = top.token }
                 offset += 1
                 consumed = offset
                 if stack.isEmpty { break }
@@ -165,24 +204,22 @@ struct GenericAngleResolution {
                 break
             }
         }
-        guard consumed > 0 else {
-            abandon()
-            return
-        }
+        guard consumed > 0 else { return false }
         pendingSplits.append(Split(token: index, consumed: consumed))
         if stack.isEmpty {
-            if outermostIsTypeContext || followerAllowsGeneric(tokens, index, consumed: consumed) {
-                lastOuterOpen = pendingOpens[0]
-                lastOuterClose = index
-                acceptedOpens.append(contentsOf: pendingOpens)
-                acceptedSplits.append(contentsOf: pendingSplits)
+            guard outermostIsTypeContext || followerAllowsGeneric(tokens, index, consumed: consumed) else {
+                return false
             }
+            lastOuterOpen = pendingOpens[0]
+            lastOuterClose = index
+            acceptedOpens.append(contentsOf: pendingOpens)
+            acceptedSplits.append(contentsOf: pendingSplits)
             pendingOpens.removeAll(keepingCapacity: true)
             pendingSplits.removeAll(keepingCapacity: true)
-        } else if offset < token.length {
-            // `>` followed by other operator characters inside a list that is still open.
-            abandon()
+            return true
         }
+        // `>` followed by other operator characters inside a list that is still open fails.
+        return offset == token.length
     }
 
     /// Whether the name before the `<` at `index` stands where only a type can.
@@ -263,8 +300,6 @@ struct GenericAngleResolution {
         let closer = tokens[closerToken]
         if consumed < closer.length {
             let next = byteAt(Int(closer.start) + consumed)
-            // `(Node<T>...)`: a variadic parameter of a generic type.
-            if next == UInt8(ascii: "."), closer.length - consumed == 3 { return true }
             return next == UInt8(ascii: "?") || next == UInt8(ascii: "!")
         }
         var next = closerToken + 1
@@ -277,6 +312,9 @@ struct GenericAngleResolution {
             return true
         case .binaryOperator:
             return token.length == 1 && byteAt(Int(token.start)) == UInt8(ascii: "&")
+        case .postfixOperator:
+            // `(Node<T>...)`: a variadic parameter of a generic type.
+            return token.start == closer.end && token.length == 3 && byteAt(Int(token.start)) == UInt8(ascii: ".")
         case .leftParen, .leftSquare:
             return !token.isAtStartOfLine
         default:
@@ -287,18 +325,25 @@ struct GenericAngleResolution {
     /// Rewrites each closing operator token into its `>`, `?` and `!` pieces and the
     /// re-lexed rest.
     func split(_ tokens: inout [Token]) {
-        guard !acceptedSplits.isEmpty else { return }
+        // A lone `>` only changes kind; anything longer is cut into pieces.
+        var needsCutting = false
+        for split in acceptedSplits {
+            if tokens[split.token].length == 1 {
+                tokens[split.token].kind = .rightAngle
+            } else {
+                needsCutting = true
+            }
+        }
+        guard needsCutting else { return }
         let pass = LexingPass(bytes: bytes)
         var result: [Token] = []
         result.reserveCapacity(tokens.count + acceptedSplits.count * 2)
-        var nextSplit = 0
-        for (index, token) in tokens.enumerated() {
-            guard nextSplit < acceptedSplits.count, acceptedSplits[nextSplit].token == index else {
-                result.append(token)
-                continue
-            }
-            let consumed = acceptedSplits[nextSplit].consumed
-            nextSplit += 1
+        var copied = 0
+        for split in acceptedSplits where tokens[split.token].length > 1 {
+            result.append(contentsOf: tokens[copied..<split.token])
+            copied = split.token + 1
+            let token = tokens[split.token]
+            let consumed = split.consumed
             let start = Int(token.start), end = Int(token.end)
             let firstPiece = result.count
             var cursor = start
@@ -319,6 +364,7 @@ struct GenericAngleResolution {
             result[firstPiece].flags.formUnion(token.flags.intersection([.leadingTrivia, .atStartOfLine]))
             result[result.count - 1].flags.formUnion(token.flags.intersection([.trailingTrivia]))
         }
+        result.append(contentsOf: tokens[copied...])
         tokens = result
     }
 }

@@ -6,13 +6,13 @@
 /// and constructs left open at the end of the file are flagged `unterminated`.
 public enum Lexer {
     public static func tokenize(_ file: SourceFile) -> TokenizedSource {
-        var tokens = file.bytes.withUnsafeBufferPointer { buffer -> [Token] in
+        let tokens = file.bytes.withUnsafeBufferPointer { buffer -> [Token] in
             var pass = LexingPass(bytes: buffer)
             pass.run()
+            if !pass.angleCandidates.isEmpty {
+                GenericAngleResolution.resolve(&pass.tokens, candidates: pass.angleCandidates, bytes: buffer)
+            }
             return pass.tokens
-        }
-        file.bytes.withUnsafeBufferPointer { buffer in
-            GenericAngleResolution.resolve(&tokens, bytes: buffer)
         }
         let table = BracketTable(tokens: tokens)
         return TokenizedSource(file: file, tokens: tokens, code: table.code, partner: table.partner)

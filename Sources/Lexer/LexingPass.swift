@@ -6,7 +6,19 @@ struct LexingPass {
     let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     var position = 0
+    /// Finished tokens; the newest token waits in `last` until the next one shows whether
+    /// trivia follows it, so that flags are set on a local value, not inside the array.
     var tokens: [Token] = []
+    /// Storage for tokens while lexing: appending to raw memory keeps the per-token cost to a
+    /// store and a capacity check. `run` copies it into `tokens` and frees it.
+    var storage: UnsafeMutablePointer<Token>? = nil
+    var storageCount = 0
+    var storageCapacity = 0
+    var last = Token(kind: .unknown, start: 0, end: 0)
+    var hasLast = false
+    /// Indices in `tokens` of lone `<` operators and of `<` split off operator names: the
+    /// only places where generic brackets can open.
+    var angleCandidates: [Int] = []
 
     /// Open string literals and interpolations, innermost last. Grows only with nesting
     /// depth, which is why string interpolation needs no recursion.
@@ -20,6 +32,7 @@ struct LexingPass {
 
     // The previous code token, as far as the lexical decisions need it.
     var previousKind: TokenKind? = nil
+    var previousPreviousKind: TokenKind? = nil
     var previousAllowsRegex = true
     var previousKeyword = KeywordFlavor.none
     /// Set after `try?` / `try!`: a `/` that follows starts a regex even when it looks binary.
@@ -59,7 +72,12 @@ struct LexingPass {
     // MARK: - Driver
 
     mutating func run() {
-        tokens.reserveCapacity(count / 5 + 16)
+        storageCapacity = count / 4 + 16
+        storage = UnsafeMutablePointer<Token>.allocate(capacity: storageCapacity)
+        defer {
+            storage?.deallocate()
+            storage = nil
+        }
         if count >= 2, bytes[0] == UInt8(ascii: "#"), bytes[1] == UInt8(ascii: "!") {
             var end = 2
             while end < count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
@@ -75,10 +93,29 @@ struct LexingPass {
             guard position < count else { break }
             lexToken()
         }
-        if !frames.isEmpty, !tokens.isEmpty {
-            tokens[tokens.count - 1].flags.insert(.unterminated)
-        }
+        if !frames.isEmpty { flagLastUnterminated() }
         frames.removeAll()
+        if hasLast { store(last) }
+        hasLast = false
+        if let storage { tokens = Array(UnsafeBufferPointer(start: storage, count: storageCount)) }
+    }
+
+    @inline(__always)
+    mutating func store(_ token: Token) {
+        if storageCount == storageCapacity { grow() }
+        storage.unsafelyUnwrapped[storageCount] = token
+        storageCount += 1
+    }
+
+    mutating func grow() {
+        let capacity = storageCapacity * 2
+        let larger = UnsafeMutablePointer<Token>.allocate(capacity: capacity)
+        if let storage {
+            larger.moveInitialize(from: storage, count: storageCount)
+            storage.deallocate()
+        }
+        storage = larger
+        storageCapacity = capacity
     }
 
     // MARK: - Emitting
@@ -89,9 +126,13 @@ struct LexingPass {
         var flags = extra
         let gap = start > lastEnd
         if gap || lastWasComment { flags.insert(.leadingTrivia) }
-        if (gap || isComment), !tokens.isEmpty { tokens[tokens.count - 1].flags.insert(.trailingTrivia) }
         if isComment ? newlineSinceToken : newlineSinceCode { flags.insert(.atStartOfLine) }
-        tokens.append(Token(kind: kind, start: start, end: end, flags: flags))
+        if hasLast {
+            if gap || isComment { last.flags.insert(.trailingTrivia) }
+            store(last)
+        }
+        last = Token(kind: kind, start: start, end: end, flags: flags)
+        hasLast = true
         lastEnd = end
         lastWasComment = isComment
         newlineSinceToken = false
@@ -106,6 +147,7 @@ struct LexingPass {
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
         preferRegexNext = false
         let before = previousKind
+        previousPreviousKind = before
         previousKind = kind
         if availabilityArmed {
             availabilityArmed = false
@@ -175,21 +217,24 @@ struct LexingPass {
 
     /// Flags the last token as running to the end of its line or file.
     mutating func flagLastUnterminated() {
-        if !tokens.isEmpty { tokens[tokens.count - 1].flags.insert(.unterminated) }
+        if hasLast { last.flags.insert(.unterminated) }
     }
 
     // MARK: - Trivia and comments
 
     /// Skips whitespace, newlines and BOMs, emitting comments as tokens. Inside the
     /// interpolation of a single-line string a newline ends the interpolation and the string.
+    @inline(__always)
     mutating func skipTrivia() {
         while position < count {
             let c = bytes[position]
             switch c {
             case 0x20, 0x09, 0x0B, 0x0C:
                 position += 1
+                while position < count, bytes[position] == 0x20 { position += 1 }
             case 0x0A, 0x0D:
-                if let top = frames.last, !top.isString, frames.count >= 2, !frames[frames.count - 2].isMultiline {
+                if !frames.isEmpty, let top = frames.last, !top.isString, frames.count >= 2,
+                   !frames[frames.count - 2].isMultiline {
                     // A single-line string cannot continue past the end of its line.
                     flagLastUnterminated()
                     frames.removeLast(2)
@@ -198,6 +243,7 @@ struct LexingPass {
                 newlineSinceToken = true
                 newlineSinceCode = true
                 position += 1
+                while position < count, bytes[position] == 0x20 { position += 1 }
             case UInt8(ascii: "/"):
                 let next = byte(position + 1)
                 if next == UInt8(ascii: "/") {
@@ -227,8 +273,8 @@ struct LexingPass {
             if c == 0x0A || c == 0x0D { break }
             end += 1
         }
-        // `///` is documentation, `////` is not.
-        let isDoc = byte(start + 2, is: UInt8(ascii: "/")) && !byte(start + 3, is: UInt8(ascii: "/"))
+        // `///` (and, as the compiler sees it, `////`) is documentation.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "/"))
         emit(isDoc ? .commentDocLine : .commentLine, start, end)
         position = end
     }
@@ -252,10 +298,9 @@ struct LexingPass {
                 index += 1
             }
         }
-        // `/**` opens documentation, but `/**/` and `/***` do not.
-        let third = byte(start + 2), fourth = byte(start + 3)
-        let isDoc = third == UInt8(ascii: "*") && fourth != UInt8(ascii: "*") && fourth != UInt8(ascii: "/")
-            && start + 3 < count
+        // `/**` opens documentation, but `/**/` does not.
+        let isDoc = byte(start + 2, is: UInt8(ascii: "*")) && start + 3 < count
+            && bytes[start + 3] != UInt8(ascii: "/")
         emit(isDoc ? .commentDocBlock : .commentBlock, start, index, depth > 0 ? .unterminated : [])
         if sawNewline { newlineSinceCode = true }
         position = index
@@ -263,6 +308,7 @@ struct LexingPass {
 
     // MARK: - Tokens
 
+    @inline(__always)
     mutating func lexToken() {
         let start = position
         let c = bytes[start]
@@ -390,6 +436,7 @@ struct LexingPass {
         return index
     }
 
+    @inline(__always)
     mutating func lexIdentifier(from start: Int, afterFirst: Int) {
         let end = scanIdentifierContinuation(from: afterFirst)
         var isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
@@ -398,9 +445,10 @@ struct LexingPass {
         position = end
     }
 
-    /// A reserved word after `.` (`x.default`, `node.as(…)`) or in argument-label position
-    /// (`f(for: x)`, `func f(in range: R)`) is a name, as the compiler's parser reads it;
-    /// `self`, `Self`, `init` and `_` keep their keyword meaning.
+    /// A reserved word is a name, as the compiler's parser reads it, after `.` (`x.default`,
+    /// `node.as(…)`) or `@` (`@rethrows`), as an argument label (`f(for: x)`, `s[as: T.self]`,
+    /// `} else: {`) or parameter name (`func f(in range: R)`, `_ protocol: Int32`); `self`,
+    /// `Self`, `init` and `_` keep their keyword meaning.
     func isKeywordUsedAsName(_ start: Int, _ end: Int) -> Bool {
         let length = end - start
         if length == 1 { return false }
@@ -409,11 +457,26 @@ struct LexingPass {
             if KeywordTable.spells(pointer, "self") || KeywordTable.spells(pointer, "Self")
                 || KeywordTable.spells(pointer, "init") { return false }
         }
-        if previousKind == .period { return true }
-        guard previousKind == .leftParen || previousKind == .comma else { return false }
+        if previousKind == .period || previousKind == .atSign { return true }
         var index = end
         while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-        if byte(index, is: UInt8(ascii: ":")) { return !byte(index + 1, is: UInt8(ascii: ":")) }
+        let colonFollows = byte(index, is: UInt8(ascii: ":")) && !byte(index + 1, is: UInt8(ascii: ":"))
+        switch previousKind {
+        case .leftParen, .comma:
+            break
+        case .identifier, .keyword:
+            // A parameter name after its label: `(_ protocol: Int32)`, `(to protocol: String)`.
+            return colonFollows && (previousPreviousKind == .leftParen || previousPreviousKind == .comma)
+        case .rightBrace:
+            // A trailing-closure label: `} else: {`.
+            return colonFollows && !newlineSinceCode
+        case .leftSquare:
+            // A subscript label, but not a dictionary key such as `[true: 1]`.
+            return colonFollows && keywordFlavor(start, length) != .expressionValue
+        default:
+            return false
+        }
+        if colonFollows { return true }
         guard index > end, index < count, CharacterClass.isASCIIIdentifierStart(bytes[index]) else { return false }
         if let base = bytes.baseAddress, length == 5, KeywordTable.spells(base + start, "inout") { return false }
         index = scanIdentifierContinuation(from: index + 1)
@@ -688,6 +751,7 @@ struct LexingPass {
 
     mutating func lexOperator() {
         let start = position
+        if bytes[start] == UInt8(ascii: "<"), byte(start + 1, is: UInt8(ascii: "#")), lexEditorPlaceholder() { return }
         var end = scanOperatorRun(from: start)
 
         // `\.?.value`: in a key path the leading dot is a member access of its own.
@@ -720,13 +784,40 @@ struct LexingPass {
         if previousKeyword == .funcKeyword, end - start >= 2, bytes[end - 1] == UInt8(ascii: "<"),
            end < count, CharacterClass.isASCIIIdentifierStart(bytes[end]) {
             emit(.binaryOperator, start, end - 1)
+            noteAngleCandidate()
             emit(.leftAngle, end - 1, end)
             position = end
             return
         }
         // The name in `func ==(…)` is an infix operator whatever the spacing.
-        emit(previousKeyword == .funcKeyword ? .binaryOperator : classifyOperator(start, end), start, end)
+        let kind = previousKeyword == .funcKeyword ? .binaryOperator : classifyOperator(start, end)
+        if end - start == 1, bytes[start] == UInt8(ascii: "<") { noteAngleCandidate() }
+        emit(kind, start, end)
         position = end
+    }
+
+    /// Remembers that the token about to be emitted may open generic brackets.
+    @inline(__always)
+    mutating func noteAngleCandidate() {
+        angleCandidates.append(storageCount + (hasLast ? 1 : 0))
+    }
+
+    /// `<#name#>`, an Xcode placeholder, is one identifier as far as the compiler is concerned.
+    mutating func lexEditorPlaceholder() -> Bool {
+        let start = position
+        var index = start + 2
+        while index + 1 < count {
+            let c = bytes[index]
+            if c == 0x0A || c == 0x0D { return false }
+            if c == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "#") { return false }
+            if c == UInt8(ascii: "#"), bytes[index + 1] == UInt8(ascii: ">") {
+                emit(.identifier, start, index + 2)
+                position = index + 2
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Swift's whitespace rule: bound on both sides or on neither is infix, bound on the left

@@ -4,8 +4,8 @@ public enum TokenKind: UInt8, Sendable, CaseIterable {
     // Names
     case identifier            // plain, Unicode, backticked, `$0`, `$name`, contextual keywords
     case keyword               // reserved words (`class`, `func`, `self`, `true`, …)
-    case poundKeyword          // `#if` `#elseif` `#else` `#endif` `#sourceLocation` `#available` `#unavailable` `#_hasSymbol`
-    case pound                 // `#` before a macro or `#selector`/`#keyPath`/`#file…` name
+    case poundKeyword          // `#if` `#elseif` `#else` `#endif` `#sourceLocation` `#available` `#unavailable`
+    case pound                 // `#` before a macro or `#selector`/`#keyPath`/`#file…`/`#_hasSymbol` name
     case atSign                // `@` before an attribute name
 
     // Literals

@@ -38,20 +38,13 @@ public func dumpTokens(_ source: TokenizedSource, includeComments: Bool) -> Stri
 }
 
 private func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var remaining = max(value, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-        repeat {
-            buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            count += 1
-        } while remaining > 0 && count < 20
-        while count > 0 {
-            count -= 1
-            output.append(buffer[count])
-        }
-    }
+    let value = max(value, 0)
+    var divisor = 1
+    while divisor <= value / 10 { divisor *= 10 }
+    var remaining = value
+    repeat {
+        output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining / divisor))
+        remaining %= divisor
+        divisor /= 10
+    } while divisor > 0
 }

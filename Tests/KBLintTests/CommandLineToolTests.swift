@@ -54,6 +54,11 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(warned.standardError, "Found 1 problem (1 warning) in 1 of 2 files.\n")
         XCTAssertEqual(runTool(["--strict"], in: tree.path).status, 1)
         XCTAssertEqual(runTool(["--quiet", "--reporter", "xcode"], in: tree.path).standardError, "")
+        let pretty = runTool(["--reporter", "pretty"], in: tree.path).standardOutput
+        XCTAssertTrue(pretty.hasSuffix("Found 1 problem (1 warning) in 1 of 2 files.\n"), pretty)
+        let quietPretty = runTool(["--quiet", "--reporter", "pretty"], in: tree.path)
+        XCTAssertFalse(quietPretty.standardOutput.contains("Found"), quietPretty.standardOutput)
+        XCTAssertEqual(quietPretty.standardError, "")
         try tree.write("Error.swift", "let dangerous = 1\n")
         XCTAssertEqual(runTool([], in: tree.path).status, 1)
     }
@@ -75,6 +80,10 @@ final class CommandLineToolTests: XCTestCase {
         let json = try tree.text("report.json")
         XCTAssertTrue(json.contains("\"test_forbidden_identifier\""), json)
         XCTAssertFalse(run.standardOutput.contains("\"diagnostics\""))
+        // `--output` alone is for the default reporter, chosen as for a non-terminal.
+        let alone = runTool(["--output", "plain.txt"], in: tree.path, terminal: true)
+        XCTAssertEqual(alone.standardOutput, "")
+        XCTAssertEqual(try tree.text("plain.txt"), "\(tree.path)/A.swift:1:5: warning: 'forbidden' is forbidden (test_forbidden_identifier)\n")
         let unwritable = runTool(["--reporter", "json", "--output", "no/such/folder/r.json"], in: tree.path)
         XCTAssertEqual(unwritable.status, 2)
     }

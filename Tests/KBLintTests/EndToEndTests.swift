@@ -40,6 +40,16 @@ final class EndToEndTests: XCTestCase {
         }
     }
 
+    func testOutputDoesNotDependOnTheJobCount() throws {
+        let project = try BinaryHarness.copyFixture("Project")
+        let one = try BinaryHarness.run(["--reporter", "json", "--jobs", "1"], in: project.path)
+        for jobs in ["2", "5"] {
+            let many = try BinaryHarness.run(["--reporter", "json", "--jobs", jobs], in: project.path)
+            XCTAssertEqual(many.standardOutput, one.standardOutput, "--jobs \(jobs)")
+            XCTAssertEqual(many.status, one.status)
+        }
+    }
+
     func testSummaryLineExitCodeAndNoProgressOutsideTerminals() throws {
         let project = try BinaryHarness.copyFixture("Project")
         let run = try BinaryHarness.run(["--reporter", "xcode", "--jobs", "3"], in: project.path)
@@ -47,7 +57,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertFalse(run.standardError.contains("\r"), "no progress line when stderr is a pipe")
         let quiet = try BinaryHarness.run(["--reporter", "xcode", "--quiet"], in: project.path)
         XCTAssertEqual(quiet.standardError, "")
-        XCTAssertEqual(try BinaryHarness.run(["App/ChatViewController.swift"], in: project.path).status, 0)
+        XCTAssertEqual(try BinaryHarness.run(["App/Suppressions.swift"], in: project.path).status, 0, "warnings only")
     }
 
     func testReportersToFilesAndStandardOutputAtOnce() throws {
@@ -113,5 +123,34 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(again.standardOutput, "", "after --fix nothing is left to fix")
         XCTAssertEqual(again.status, 0)
         XCTAssertTrue(fix.standardError.contains("Fixed "), fix.standardError)
+    }
+
+    /// A shipped rule's fix through the binary on a CRLF file with a byte order mark and
+    /// restrictive permissions: all three survive, and a second run changes nothing.
+    func testBinaryFixKeepsCRLFBOMAndPermissions() throws {
+        let tree = try TemporaryDirectory()
+        let lines = [
+            "import UIKit",
+            "final class NotesViewController: UIViewController {",
+            "    let textView = UITextView()",
+            "    @objc func keyboardWillHide(_ notification: Notification) {",
+            "        textView.contentInset = .zero",
+            "    }",
+            "}",
+        ]
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let path = try tree.write("Notes.swift", bytes: bom + Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        let fix = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
+        XCTAssertTrue(fix.standardError.contains("Fixed 1 problem in 1 file."), fix.standardError)
+        var expected = lines
+        expected[4] = "        textView.contentInset.bottom = 0"
+        XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        let again = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
+        XCTAssertTrue(again.standardError.contains("Fixed 0 problems in 0 files."), again.standardError)
+        XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
     }
 }

@@ -13,7 +13,6 @@ final class FileDiscoveryTests: XCTestCase {
         let (targets, errors) = discovery.discover(["."])
         XCTAssertEqual(errors, [])
         XCTAssertEqual(targets.map(\.path), ["A.swift", "b/Z.swift", "b/a.swift"])
-        XCTAssertEqual(targets.map(\.isExplicit), [false, false, false])
     }
 
     func testSymlinkLoopsAreWalkedOnceAndMissingPathsAreErrors() throws {

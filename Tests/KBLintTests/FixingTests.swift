@@ -71,8 +71,8 @@ final class FixingTests: XCTestCase {
         let tree = try TemporaryDirectory()
         let path = try tree.write("A.swift", "edited meanwhile\n")
         let driver = LintDriver(jobs: 1, fixMode: .write(includingUnsafe: false), knownRuleIDs: [],
-                                closeIDs: { _ in [] }, progressSink: nil)
-        let target = LintTarget(path: "A.swift", absolutePath: path, isExplicit: true)
+                                closeMatches: { _, _ in [] }, progressSink: nil)
+        let target = LintTarget(path: "A.swift", absolutePath: path)
         XCTAssertThrowsError(try driver.write(Array("fixed\n".utf8), over: target, expecting: Array("original\n".utf8))) { error in
             XCTAssertTrue("\(error)".contains("changed while kblint was fixing it"), "\(error)")
         }

@@ -3,9 +3,10 @@ import XCTest
 
 final class CommentAndTriviaTests: XCTestCase {
     func testCommentKinds() {
-        XCTAssertEqual(lexed("// a\n/// b\n//// c\n/* d */\n/** e */\n/**/\n/* /* nested */ still */", comments: true), [
-            "comment_line // a", "comment_doc_line /// b", "comment_line //// c", "comment_block /* d */",
-            "comment_doc_block /** e */", "comment_block /**/", "comment_block /* /* nested */ still */",
+        XCTAssertEqual(lexed("// a\n/// b\n//// c\n/* d */\n/** e */\n/**/\n/*** f */\n/* /* nested */ still */", comments: true), [
+            "comment_line // a", "comment_doc_line /// b", "comment_doc_line //// c", "comment_block /* d */",
+            "comment_doc_block /** e */", "comment_block /**/", "comment_doc_block /*** f */",
+            "comment_block /* /* nested */ still */",
         ])
     }
 

@@ -52,6 +52,12 @@ final class NameAndKeywordTests: XCTestCase {
             "keyword func", "identifier f", "left_paren (", "identifier in", "identifier range", "colon :",
             "identifier R", "comma ,", "keyword _", "identifier x", "colon :", "identifier X", "right_paren )",
         ])
+        XCTAssertEqual(lexed("func f(_ protocol: P)")[4], "identifier protocol")
+        XCTAssertEqual(lexed("s[as: T.self]")[2], "identifier as")
+        XCTAssertEqual(lexed("[true: 1]")[1], "keyword true")
+        XCTAssertEqual(lexed("} else: {")[1], "identifier else")
+        XCTAssertEqual(lexed("}\ndefault:")[1], "keyword default")
+        XCTAssertEqual(lexed("@rethrows protocol P {}")[1], "identifier rethrows")
         XCTAssertEqual(lexed("x.self + x.init"), [
             "identifier x", "period .", "keyword self", "binary_operator +", "identifier x", "period .", "keyword init",
         ])

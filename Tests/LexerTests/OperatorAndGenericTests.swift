@@ -67,6 +67,19 @@ final class OperatorAndGenericTests: XCTestCase {
         XCTAssertEqual(lexed("struct S<T> where T: P {}")[4], "right_angle >")
     }
 
+    func testGenericVariadicParameter() {
+        XCTAssertEqual(texts("var f: (Node<T>...) -> Node<U> { get }").prefix(9),
+                       ["var", "f", ":", "(", "Node", "<", "T", ">", "..."])
+        XCTAssertEqual(lexed("(Node<T>...)")[2], "left_angle <")
+    }
+
+    func testEditorPlaceholderIsOneIdentifier() {
+        XCTAssertEqual(lexed("f(<#value#>) < #x"), [
+            "identifier f", "left_paren (", "identifier <#value#>", "right_paren )", "binary_operator <",
+            "pound #", "identifier x",
+        ])
+    }
+
     func testGenericBracketsArePartnered() {
         let result = Lexer.tokenize(SourceFile(path: "a.swift", text: "Set<Array<Int>>()"))
         XCTAssertEqual(result.partner[1], 6)

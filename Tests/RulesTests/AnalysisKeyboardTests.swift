@@ -170,6 +170,45 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertNil(analysis.keyboardValue(of: note..<(note + 1)))
     }
 
+    func testPublisherChainsPassValuesToTheNextClosure() {
+        let analysis = analyze("""
+        func bind() {
+            NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                .compactMap { $0.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect }
+                .filter { !$0.isEmpty }
+                .sink { frame in
+                    let height = frame.height
+                }
+            NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                .map { note in note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0 }
+                .sink { print($0) }
+        }
+        """)
+        XCTAssertTrue(analysis.boundValue("height")?.has([.frameEnd, .height, .screenSpace]) ?? false)
+        let printed = analysis.index(of: "$0", occurrence: 2)!
+        XCTAssertTrue(analysis.keyboardValue(of: printed..<(printed + 1))?.has(.duration) ?? false)
+        let filtered = analysis.index(of: "$0", occurrence: 1)!
+        XCTAssertTrue(analysis.keyboardValue(of: filtered..<(filtered + 1))?.has(.frameEnd) ?? false,
+                      "filter passes the element through")
+    }
+
+    func testSafeAreaTermsAndScreenSpaceMath() {
+        let analysis = analyze("""
+        @objc func keyboardWillShow(_ note: Notification) {
+            guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+            let screenHeight = UIScreen.main.bounds.height
+            let onScreen = screenHeight - frame.origin.y
+            let inView = view.bounds.height - frame.origin.y
+            let padded = view.convert(frame, from: nil).height - bottomSafeAreaInset
+            let plain = view.convert(frame, from: nil).height - footerHeight
+        }
+        """)
+        XCTAssertFalse(analysis.boundValue("onScreen")?.has(.screenSpace) ?? true, "screen minus screen is consistent")
+        XCTAssertTrue(analysis.boundValue("inView")?.has([.screenSpace, .viewGeometry]) ?? false)
+        XCTAssertTrue(analysis.boundValue("padded")?.has(.safeArea) ?? false, "project names that say safe area count")
+        XCTAssertFalse(analysis.boundValue("plain")?.has(.safeArea) ?? true)
+    }
+
     func testAccessorsAndWrapperPropertiesAcrossFiles() {
         let extensionFile = """
         extension Notification {
@@ -187,6 +226,18 @@ final class AnalysisKeyboardTests: XCTestCase {
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Ext.swift", text: extensionFile)))
         XCTAssertEqual(facts.keyboardAccessors["keyboardEndFrame"], .frameEnd)
         XCTAssertEqual(facts.keyboardFrameProperties["endFrame"], .frameEnd)
+        XCTAssertTrue(facts.keyboardHeightAccessors.isEmpty, "a frame accessor is not a height accessor")
+        let heightFacts = collectFacts(Lexer.tokenize(SourceFile(path: "H.swift", text: """
+        func keyboardHeight(_ n: Notification) -> CGFloat {
+            let value = n.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+            return value.cgRectValue.height
+        }
+        func convertedHeight(_ n: Notification, in view: UIView) -> CGFloat {
+            let value = n.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+            return view.convert(value.cgRectValue, from: nil).height
+        }
+        """)))
+        XCTAssertEqual(heightFacts.keyboardHeightAccessors, ["keyboardHeight"])
         let project = ProjectFacts(merging: [facts])
         let analysis = analyze("""
         final class Screen: UIViewController {

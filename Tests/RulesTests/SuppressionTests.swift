@@ -29,7 +29,9 @@ final class SuppressionTests: XCTestCase {
             source: source, project: .empty, deploymentTarget: nil, options: [:]))
         return Suppression.filter(
             diagnostics, in: source, activeRuleIDs: active, knownRuleIDs: known,
-            closeIDs: { id in id == "forbiden_identifier" ? ["forbidden_identifier"] : [] }
+            closeMatches: { word, candidates in
+                word == "forbiden_identifier" && candidates.contains("forbidden_identifier") ? ["forbidden_identifier"] : []
+            }
         ).map { "\(source.file.location(of: $0.range.lowerBound).line):\($0.ruleID)" }
     }
 
@@ -75,9 +77,18 @@ final class SuppressionTests: XCTestCase {
     func testUnknownIDMessageSuggestsCloseIDs() {
         let source = Lexer.tokenize(SourceFile(path: "T.swift", text: "// kblint:disable:next forbiden_identifier\n"))
         let result = Suppression.filter([], in: source, activeRuleIDs: [], knownRuleIDs: known,
-                                        closeIDs: { _ in ["forbidden_identifier"] })
+                                        closeMatches: { _, _ in ["forbidden_identifier"] })
         XCTAssertEqual(result.map(\.message), ["'forbiden_identifier' is not a kblint rule id; did you mean 'forbidden_identifier'?"])
         XCTAssertEqual(result.first?.range, 23..<42)
+    }
+
+    func testUnknownCommandSuggestsTheClosestOne() {
+        let source = Lexer.tokenize(SourceFile(path: "T.swift", text: "// kblint:disabel:next all\n"))
+        let result = Suppression.filter([], in: source, activeRuleIDs: [], knownRuleIDs: known,
+                                        closeMatches: { word, candidates in
+                                            word == "disabel:next" && candidates.contains("disable:next") ? ["disable:next"] : []
+                                        })
+        XCTAssertEqual(result.map(\.message), ["'kblint:disabel:next' is not a kblint command; did you mean 'kblint:disable:next'?"])
     }
 
     func testDisablesOfRulesThatDidNotRunAreNotSuperfluous() {

@@ -36,7 +36,6 @@ struct LintCommand {
         let options = try LintOptions(arguments)
         let clock = ContinuousClock()
         let started = clock.now
-        var errors: [String] = []
         let cwd = tool.currentDirectory
 
         let resolver: ConfigurationResolver
@@ -52,66 +51,16 @@ struct LintCommand {
             return .failure
         }
 
-        // Files.
-        var inputs: [LintInput] = []
-        var seenConfigurationErrors: Set<String> = []
-        func planFor(_ target: LintTarget) -> FilePlan? {
-            do {
-                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
-                return plan(configuration, options)
-            } catch {
-                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
-                return nil
-            }
-        }
-        if options.useStdin {
-            let bytes: [UInt8]
-            do {
-                bytes = try tool.readStandardInput()
-            } catch {
-                tool.reportError(error.description)
-                return .failure
-            }
-            let path = options.stdinPath ?? "<stdin>"
-            let absolute = LexicalPath.absolute(path, relativeTo: cwd)
-            let target = LintTarget(path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute, isExplicit: true)
-            let excluded = options.forceExclude
-                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
-            if !excluded, let plan = planFor(target) {
-                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
-            }
-        } else {
-            var paths = options.paths
-            if let fileList = options.fileList {
-                do {
-                    paths += try readFileList(fileList)
-                } catch {
-                    errors.append(error.description)
-                }
-            }
-            if paths.isEmpty, options.fileList == nil {
-                paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
-            }
-            var discovery = FileDiscovery(currentDirectory: cwd)
-            discovery.forceExclude = options.forceExclude
-            discovery.isExcluded = { absolute, isFolder in
-                guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
-                // `included` is checked on files only: a folder above an included one must be entered.
-                return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
-            }
-            let (targets, discoveryErrors) = discovery.discover(paths)
-            errors += discoveryErrors.map(\.description)
-            for target in targets {
-                if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
-            }
-        }
+        let found = lintInputs(options, resolver: resolver, root: root)
+        let inputs = found.inputs
+        var errors = found.errors
         let discovered = clock.now
 
         // Lint.
         let driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
-            closeIDs: { [known = tool.knownRuleIDs] id in Spelling.closestMatches(to: id, among: known) },
+            closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
         let outcome = driver.run(inputs)
         let linted = clock.now
@@ -167,6 +116,65 @@ struct LintCommand {
         return failing ? .violations : .success
     }
 
+    /// The files to lint with their plans, and the errors met finding them (missing paths,
+    /// unreadable file lists, broken nested configurations, each reported once).
+    private func lintInputs(
+        _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration
+    ) -> (inputs: [LintInput], errors: [String]) {
+        let cwd = tool.currentDirectory
+        var inputs: [LintInput] = []
+        var errors: [String] = []
+        var seenConfigurationErrors: Set<String> = []
+        func planFor(_ target: LintTarget) -> FilePlan? {
+            do {
+                return plan(try resolver.configuration(forFileAt: target.absolutePath), options)
+            } catch {
+                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
+                return nil
+            }
+        }
+        if options.useStdin {
+            let bytes: [UInt8]
+            do {
+                bytes = try tool.readStandardInput()
+            } catch {
+                return ([], ["standard input: \(error.reason)"])
+            }
+            let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
+            let target = LintTarget(
+                path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute)
+            let excluded = options.forceExclude
+                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+            if !excluded, let plan = planFor(target) {
+                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
+            }
+            return (inputs, errors)
+        }
+        var paths = options.paths
+        if let fileList = options.fileList {
+            do {
+                paths += try readFileList(fileList)
+            } catch {
+                errors.append(error.description)
+            }
+        } else if paths.isEmpty {
+            paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
+        }
+        var discovery = FileDiscovery(currentDirectory: cwd)
+        discovery.forceExclude = options.forceExclude
+        discovery.isExcluded = { absolute, isFolder in
+            guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
+            // `included` is checked on files only: a folder above an included one must be entered.
+            return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
+        }
+        let (targets, discoveryErrors) = discovery.discover(paths)
+        errors += discoveryErrors.map(\.description)
+        for target in targets {
+            if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
+        }
+        return (inputs, errors)
+    }
+
     /// The rules that run on a file and the deployment target they see.
     private func plan(_ configuration: Configuration, _ options: LintOptions) -> FilePlan {
         let rules = tool.rules.filter { configuration.isEnabled($0.metadata) }.map { rule in
@@ -211,10 +219,14 @@ struct LintCommand {
             ?? ReporterKind.defaultKind(
                 githubActions: tool.environment["GITHUB_ACTIONS"] == "true",
                 outputIsTerminal: tool.standardOutput.isTerminal)
-        if requests.isEmpty || requests[0].kind == nil {
-            let output = requests.first?.output
-            if !requests.isEmpty { requests.removeFirst() }
-            requests.insert(ReportRequest(kind: defaultKind, output: output), at: 0)
+        if requests.isEmpty {
+            requests = [ReportRequest(kind: defaultKind, output: nil)]
+        } else if requests[0].kind == nil {
+            // `--output FILE` alone: a file is never a terminal.
+            let kind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
+                ?? ReporterKind.defaultKind(
+                    githubActions: tool.environment["GITHUB_ACTIONS"] == "true", outputIsTerminal: false)
+            requests[0] = ReportRequest(kind: kind, output: requests[0].output)
         }
         var errors: [String] = []
         var summaryShown = false
@@ -222,6 +234,7 @@ struct LintCommand {
             let kind = request.kind ?? defaultKind
             var settings = report.settings
             if request.output != nil { settings.useColor = false }
+            settings.showsSummaryLine = !options.quiet
             let text = kind.reporter.render(LintReport(
                 findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
                 toolVersion: report.toolVersion, settings: settings))

@@ -66,11 +66,12 @@ enum RuleDocumentation {
         func examples(_ title: String, _ examples: [RuleExample]) {
             guard !examples.isEmpty else { return }
             output += "\n\(title)\n\(String(repeating: "-", count: title.count))\n"
-            for example in examples {
-                if let note = note(for: example) { output += "// \(note)\n" }
+            for (index, example) in examples.enumerated() {
+                if index > 0 { output += "\n" }
+                if let note = note(for: example) { output += "    // \(note)\n" }
                 output += indented(example.code) + "\n"
                 for (path, code) in example.files.sorted(by: { $0.key < $1.key }) {
-                    output += "// \(path)\n" + indented(code) + "\n"
+                    output += "    // \(path)\n" + indented(code) + "\n"
                 }
             }
         }

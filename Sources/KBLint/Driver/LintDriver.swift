@@ -65,7 +65,8 @@ struct LintDriver: Sendable {
     let fixMode: FixMode
     /// Every id a suppression comment may name.
     let knownRuleIDs: Set<String>
-    let closeIDs: @Sendable (String) -> [String]
+    /// Did-you-mean matches of a word among candidates, for suppression comments.
+    let closeMatches: @Sendable (String, [String]) -> [String]
     /// Shown on a terminal for long runs.
     let progressSink: (any OutputSink)?
 
@@ -74,7 +75,6 @@ struct LintDriver: Sendable {
 
     struct Outcome: Sendable {
         var files: [FileOutcome]
-        var facts: ProjectFacts
         var pass1: Duration
         var pass2: Duration
     }
@@ -82,7 +82,7 @@ struct LintDriver: Sendable {
     func run(_ inputs: [LintInput]) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
-        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts") }
+        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
         let firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
             defer { progress1?.fileFinished() }
             guard let bytes = try? read(inputs[index]) else { return FirstPassResult(facts: nil, needsSecondPass: true, bytes: 0) }
@@ -96,7 +96,7 @@ struct LintDriver: Sendable {
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
-        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting") }
+        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
         let outcomes = parallelMap(count: inputs.count, jobs: jobs) { index -> FileOutcome in
             defer { progress2?.fileFinished() }
             guard firstPass[index].needsSecondPass else {
@@ -109,7 +109,7 @@ struct LintDriver: Sendable {
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
-        return Outcome(files: outcomes, facts: project, pass1: middle - start, pass2: clock.now - middle)
+        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
     /// What pass 1 keeps of a file: its facts, and whether pass 2 must look at it again.
@@ -225,7 +225,7 @@ struct LintDriver: Sendable {
             diagnostics = Suppression.filter(
                 diagnostics, in: source,
                 activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
-                knownRuleIDs: knownRuleIDs, closeIDs: closeIDs)
+                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
         }
         if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
             diagnostics.append(invalid)

@@ -15,14 +15,18 @@ final class ProgressIndicator: @unchecked Sendable {
 
     static let redrawInterval = Duration.milliseconds(100)
 
-    /// Nil when `sink` is not a terminal. Nothing is drawn before `delay` has passed.
-    init?(sink: any OutputSink, total: Int, phase: String, delay: Duration = .seconds(1)) {
+    /// Nil when `sink` is not a terminal. Nothing is drawn before `delay` has passed since
+    /// `started` (the start of the run, so a later phase shows at once in a long run).
+    init?(
+        sink: any OutputSink, total: Int, phase: String,
+        started: ContinuousClock.Instant = ContinuousClock.now, delay: Duration = .seconds(1)
+    ) {
         guard sink.isTerminal, total > 0 else { return nil }
         self.delay = delay
         self.sink = sink
         self.total = total
         self.phase = phase
-        self.started = clock.now
+        self.started = started
     }
 
     func fileFinished() {

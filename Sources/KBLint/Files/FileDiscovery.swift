@@ -3,9 +3,6 @@
 struct LintTarget: Sendable, Hashable {
     let path: String
     let absolutePath: String
-    /// Named on the command line (or in a file list) rather than found in a folder: such a
-    /// file is linted even when `excluded` matches it, unless `--force-exclude`.
-    let isExplicit: Bool
 }
 
 /// Finds the `.swift` files under the paths users give, the way every run must see them:
@@ -47,7 +44,7 @@ struct FileDiscovery {
                 // Non-regular files (FIFOs, devices) are reported when read, not here.
                 if forceExclude, isExcluded(absolute, false) { continue }
                 if seen.insert(absolute).inserted {
-                    targets.append(target(absolute, isExplicit: true))
+                    targets.append(target(absolute))
                 }
             }
         }
@@ -86,7 +83,7 @@ struct FileDiscovery {
             case .regular?:
                 guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
                 if seen.insert(child).inserted {
-                    targets.append(target(child, isExplicit: false))
+                    targets.append(target(child))
                 }
             case .other?, nil:
                 continue
@@ -94,9 +91,9 @@ struct FileDiscovery {
         }
     }
 
-    private func target(_ absolute: String, isExplicit: Bool) -> LintTarget {
+    private func target(_ absolute: String) -> LintTarget {
         LintTarget(
             path: LexicalPath.display(absolute, relativeTo: currentDirectory),
-            absolutePath: absolute, isExplicit: isExplicit)
+            absolutePath: absolute)
     }
 }

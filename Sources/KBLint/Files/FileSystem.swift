@@ -30,7 +30,6 @@ struct FileStatus: Sendable, Hashable {
     let kind: Kind
     let identity: FileIdentity
     let permissions: UInt32
-    let size: Int
 }
 
 struct FileIdentity: Sendable, Hashable {
@@ -201,18 +200,6 @@ enum FileSystem {
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
-    /// Creates a new file, failing when it exists (`kblint init` never overwrites).
-    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw errno == EEXIST
-                ? FileError(path: path, reason: "already exists; not overwritten")
-                : FileError(path: path, errno: errno, doing: "cannot create")
-        }
-        close(descriptor)
-        try writeFile(path, bytes)
-    }
-
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func resolvedPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -240,6 +227,6 @@ extension FileStatus {
         self.init(
             kind: kind,
             identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
-            permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size))
+            permissions: UInt32(info.st_mode & 0o7777))
     }
 }

@@ -18,6 +18,7 @@ struct PrettyReporter: Reporter {
         for finding in report.findings {
             output += block(for: finding, style: style) + "\n"
         }
+        guard report.settings.showsSummaryLine else { return output }
         return output + style.bold(SummaryReporter.summaryLine(report)) + "\n"
     }
 

@@ -17,6 +17,8 @@ struct ReportSettings: Sendable, Hashable {
     var workspaceRoot: String?
     /// Absolute path of the current directory, without a trailing slash; SARIF's `SRCROOT`.
     var currentDirectory: String
+    /// `pretty` ends with the summary line unless `--quiet` asked for none.
+    var showsSummaryLine = true
 
     init(useColor: Bool = false, workspaceRoot: String? = nil, currentDirectory: String) {
         self.useColor = useColor

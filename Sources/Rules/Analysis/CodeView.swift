@@ -38,31 +38,23 @@ extension TokenizedSource {
         return nil
     }
 
-    /// Whether name token `index` starts with `prefix` (byte comparison).
-    func word(_ index: Int, hasPrefix prefix: StaticString) -> Bool {
+    /// Whether name token `index` contains `part` anywhere (byte comparison).
+    func word(_ index: Int, contains part: StaticString) -> Bool {
         guard index >= 0, index < code.count else { return false }
         let token = code[index]
-        let length = prefix.utf8CodeUnitCount
-        guard token.kind == .identifier, token.length >= length else { return false }
+        let length = part.utf8CodeUnitCount
+        guard token.kind == .identifier, token.length >= length, length > 0 else { return false }
         return file.bytes.withUnsafeBufferPointer { buffer in
-            let start = Int(token.start)
-            let expected = prefix.utf8Start
-            for offset in 0..<length where buffer[start + offset] != expected[offset] { return false }
-            return true
-        }
-    }
-
-    /// Whether two code tokens have the same spelling.
-    func sameSpelling(_ first: Int, _ second: Int) -> Bool {
-        guard first >= 0, first < code.count, second >= 0, second < code.count else { return false }
-        let a = code[first], b = code[second]
-        guard a.length == b.length else { return false }
-        return file.bytes.withUnsafeBufferPointer { buffer in
-            let aStart = Int(a.start), bStart = Int(b.start)
-            for offset in 0..<a.length where buffer[aStart + offset] != buffer[bStart + offset] {
-                return false
+            let expected = part.utf8Start
+            var start = Int(token.start)
+            let last = Int(token.end) - length
+            while start <= last {
+                var offset = 0
+                while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
+                if offset == length { return true }
+                start += 1
             }
-            return true
+            return false
         }
     }
 
@@ -116,13 +108,6 @@ extension TokenizedSource {
         }
     }
 
-    func isClosingBracket(_ index: Int) -> Bool {
-        switch kind(index) {
-        case .rightParen, .rightBrace, .rightSquare, .rightAngle, .stringInterpolationEnd: true
-        default: false
-        }
-    }
-
     /// Whether code token `index` begins a line.
     @inline(__always)
     func startsLine(_ index: Int) -> Bool {
@@ -145,6 +130,17 @@ extension TokenizedSource {
         }
         return Double(text)
     }
+}
+
+/// Binary search over records kept in token order (calls by callee, assignments by
+/// operator): the index of the first record whose position is at or after `bound`.
+func firstIndex<Record>(in records: [Record], atOrAfter bound: Int, position: (Record) -> Int) -> Int {
+    var low = 0, high = records.count
+    while low < high {
+        let mid = (low + high) / 2
+        if position(records[mid]) < bound { low = mid + 1 } else { high = mid }
+    }
+    return low
 }
 
 /// FNV-1a over bytes; also used for `StaticString` names so that both sides agree.

@@ -37,6 +37,36 @@ enum FactCollector {
         return found
     }
 
+    /// Accessors of this file (among `accessors`) whose result is the height of a keyboard
+    /// frame still in screen coordinates.
+    static func heightAccessors(_ source: TokenizedSource, _ outline: Outline, _ accessors: [String: KeyboardUserInfoKey],
+                                _ evaluator: KeyboardValueEvaluator) -> Set<String> {
+        var found = Set<String>()
+        func result(of scope: Int) -> Range<Int> {
+            let body = outline.scopes[scope].body
+            // The last top-level `return`, else the whole (single-expression) body.
+            if let last = body.last(where: { source.isWord($0, "return") && outline.scope(at: $0) == scope }) {
+                return (last + 1)..<ExpressionBounds.end(source, from: last + 1, stopAtComma: false)
+            }
+            return body
+        }
+        var scopes: [(String, Int)] = []
+        for property in outline.properties where accessors[property.name] != nil {
+            if let scope = property.accessors.first(where: { $0.kind == .get })?.scope ?? property.bodyScope {
+                scopes.append((property.name, scope))
+            }
+        }
+        for function in outline.functions where accessors[function.name] != nil {
+            if let scope = function.scope { scopes.append((function.name, scope)) }
+        }
+        for (name, scope) in scopes {
+            guard let value = evaluator.value(of: result(of: scope)), value.has([.height, .screenSpace]),
+                  value.screenGeometry != nil else { continue }
+            found.insert(name)
+        }
+        return found
+    }
+
     /// Stored properties of this file's types that receive keyboard frames, in an
     /// assignment (`self.endFrame = frame`) or a memberwise initializer call.
     static func frameProperties(_ source: TokenizedSource, _ outline: Outline, _ assignments: [Assignment],
@@ -89,6 +119,7 @@ enum FactCollector {
             typeFacts.isDeclared = type.kind != .extension
             typeFacts.isClass = type.kind == .class || type.kind == .actor
             typeFacts.inheritance = type.inheritance
+            if type.kind == .class { typeFacts.superclass = type.inheritance.first }
             typeFacts.paths = [path]
             typeFacts.declaresKeyboardLayoutGuide = declaresGuide[typeIndex]
             typeFacts.overridesInputAccessoryView = overridesAccessory[typeIndex]

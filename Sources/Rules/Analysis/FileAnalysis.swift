@@ -47,12 +47,14 @@ public final class FileAnalysis: Sendable {
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
+        var chainLinks: [(producer: Int, consumer: Int)] = []
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(
                 source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
                 callAtCallee: callAtCallee)
             finder.run()
             let found = finder.handlers
+            chainLinks = finder.chainLinks
             handlers = found
             let order = found.indices.sorted {
                 outline.scopes[found[$0].scope].body.count > outline.scopes[found[$1].scope].body.count
@@ -71,23 +73,25 @@ public final class FileAnalysis: Sendable {
 
         var merged = project.including(facts)
         if mentionsKeyboard {
-            var evaluator = KeyboardValueEvaluator(
-                source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                frameProperties: merged.framePropertyHashes)
-            evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
-            let frameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
-            if !frameProperties.isEmpty {
-                facts.keyboardFrameProperties = frameProperties
-                let known = merged.keyboardFrameProperties
-                if frameProperties.keys.contains(where: { known[$0] == nil }) {
-                    merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
-                    evaluator = KeyboardValueEvaluator(
-                        source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                        handlerAtToken: handlerAtToken, accessors: merged.accessorHashes,
-                        frameProperties: merged.framePropertyHashes)
-                    evaluator.build(bindings: matching.bindings, assignments: matching.assignments)
-                }
+            func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
+                var evaluator = KeyboardValueEvaluator(
+                    source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
+                    handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
+                evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
+                return evaluator
+            }
+            var evaluator = evaluate(merged)
+            // Facts that need values (wrapper properties, height accessors) feed back into this
+            // file's own flow once.
+            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            facts.keyboardHeightAccessors = FactCollector.heightAccessors(
+                source, outline, facts.keyboardAccessors, evaluator)
+            let knownProperties = merged.keyboardFrameProperties
+            if facts.keyboardFrameProperties.keys.contains(where: { knownProperties[$0] == nil })
+                || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
+                merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
+                evaluator = evaluate(merged)
             }
             self.evaluator = evaluator
         } else {
@@ -149,7 +153,7 @@ public final class FileAnalysis: Sendable {
             current = outline.scopes[scope].parent
         }
         let body = outline.scopes[handler.scope].body
-        for call in calls where call.callee > body.lowerBound && call.callee < index {
+        for call in calls(in: body.lowerBound..<index) {
             if source.isWord(call.callee, "sleep"), let receiver = call.receiver,
                source.isWord(receiver.upperBound - 1, "Task") {
                 return call.callee
@@ -164,7 +168,20 @@ public final class FileAnalysis: Sendable {
 
     // MARK: Keyboard values
 
-    /// The keyboard value the expression `range` carries, or nil.
+    /// The value of an assignment's right-hand side (computed once, with the file's flow).
+    public func keyboardValue(of assignment: Assignment) -> KeyboardValue? {
+        guard let evaluator else { return nil }
+        return evaluator.flow.valueAt[assignment.op]
+    }
+
+    /// The value bound by a local binding (computed once, with the file's flow).
+    public func keyboardValue(of binding: LocalBinding) -> KeyboardValue? {
+        guard let evaluator else { return nil }
+        return evaluator.flow.valueAt[binding.nameToken]
+    }
+
+    /// The keyboard value the expression `range` carries, or nil. A value may carry only a
+    /// safe-area term or a window-space rect (`isKeyboard` is then false).
     public func keyboardValue(of range: Range<Int>) -> KeyboardValue? {
         evaluator?.value(of: range)
     }
@@ -178,11 +195,7 @@ public final class FileAnalysis: Sendable {
 
     /// Calls whose callee lies in `range`.
     public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
-        var low = 0, high = calls.count
-        while low < high {
-            let mid = (low + high) / 2
-            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
         var end = low
         while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
         return calls[low..<end]
@@ -210,6 +223,62 @@ public final class FileAnalysis: Sendable {
     /// The layout sink an assignment writes, if any.
     public func layoutSink(of assignment: Assignment) -> LayoutSink? {
         LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
+    }
+
+    /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and
+    /// `tableView` are the same receiver).
+    public func receiverKey(_ range: Range<Int>) -> [UInt64] {
+        receiverKey(names: chainNames(range))
+    }
+
+    public func receiverKey(names: [Int]) -> [UInt64] {
+        names.filter { !source.isWord($0, "self") }.map { source.nameHash($0) }
+    }
+
+    /// Whether the type around `index` sets `contentInsetAdjustmentBehavior = .never` on the
+    /// scroll view `receiver` (a `receiverKey`).
+    public func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
+        guard let type = outline.enclosingType(at: index) else { return false }
+        return assignments.contains { other in
+            let names = chainNames(other.lhs)
+            guard let last = names.last, source.isWord(last, "contentInsetAdjustmentBehavior"),
+                  outline.enclosingType(at: other.op) == type,
+                  let value = chainNames(other.rhs).last, source.isWord(value, "never") else { return false }
+            return receiverKey(names: Array(names.dropLast())) == receiver
+        }
+    }
+
+    /// The local binding that name token `name` refers to: the latest binding of that name
+    /// before it in the same or an enclosing body.
+    public func binding(referencedBy name: Int) -> LocalBinding? {
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name) else { return nil }
+        let hash = source.nameHash(name)
+        let low = firstIndex(in: bindings, atOrAfter: name) { $0.nameToken }
+        return bindings[..<low].last { binding in
+            guard binding.nameHash == hash, let bindingScope = outline.executableScope(at: binding.nameToken)
+            else { return false }
+            return outline.scope(scope, isWithin: bindingScope)
+        }
+    }
+
+    /// The local `let` that a one-name expression refers to.
+    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
+              !binding.isVariable, !binding.isShorthand else { return nil }
+        return binding
+    }
+
+    /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
+    /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
+    public func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
+        var range = range
+        if let binding = constantBinding(referencedBy: range), let value = binding.value { range = value }
+        var start = range.lowerBound
+        if source.kind(start) == .period { start += 1 }
+        if source.isWord(start, "UIEdgeInsets"), source.isWord(start + 2, "init") { start += 2 }
+        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
+              let call = call(at: start), call.end + 1 == range.upperBound else { return nil }
+        return call
     }
 
     /// The member names of the chain `range`.

@@ -56,6 +56,9 @@ struct KeyboardHandlerFinder {
     let callAtCallee: [Int: Int]
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
+    /// Closures of a publisher chain whose result the next closure receives as its
+    /// parameter (`.compactMap { … }.sink { frame in … }`): (producer, consumer).
+    var chainLinks: [(producer: Int, consumer: Int)] = []
 
     /// How many calls deep handlers are followed into functions of the same file.
     static let reachDepth = 3
@@ -218,6 +221,8 @@ struct KeyboardHandlerFinder {
         }
         var cursor = current.end
         var deferredBy: Int?
+        // The closure whose result is the chain's current element (nil: the notification).
+        var element: Int?
         var steps = 0
         while steps < 64, source.kind(cursor + 1) == .period {
             steps += 1
@@ -228,13 +233,21 @@ struct KeyboardHandlerFinder {
             }
             let next = calls[index]
             if source.wordIndex(name, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? name }
-            for closure in closures(of: next) {
+            let closures = closures(of: next)
+            for closure in closures {
                 add(form, scope: outline.closures[closure].scope, events: events, registration: registration,
                     deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first)
+                if let element { chainLinks.append((element, closure)) }
+            }
+            if source.wordIndex(name, in: Self.transforms) != nil {
+                element = closures.first
             }
             cursor = next.end
         }
     }
+
+    /// Operators whose closure's result becomes the next element of the chain.
+    static let transforms: [StaticString] = ["map", "compactMap", "flatMap", "tryMap", "tryCompactMap"]
 
     /// The call whose parentheses directly contain `call`.
     func enclosingCall(of call: CallSite) -> CallSite? {
@@ -329,11 +342,7 @@ struct KeyboardHandlerFinder {
 
     /// Indices of calls whose callee lies in `range` (calls are in token order).
     func callIndices(in range: Range<Int>) -> Range<Int> {
-        var low = 0, high = calls.count
-        while low < high {
-            let mid = (low + high) / 2
-            if calls[mid].callee < range.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
         var end = low
         while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
         return low..<end
@@ -363,7 +372,9 @@ struct KeyboardHandlerFinder {
     func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
         guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
         var found: [Int] = []
-        for assignment in assignments where body.contains(assignment.op) {
+        let low = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
+        for assignment in assignments[low...] {
+            guard assignment.op < body.upperBound else { break }
             let names = ExpressionBounds.chainNames(source, assignment.lhs)
             let name: Int
             if names.count == 1 { name = names[0] }

@@ -42,6 +42,8 @@ public struct KeyboardValue: Sendable, Hashable {
     public var screenGeometry: Int?
     /// The first geometry member read on any keyboard frame.
     public var geometry: Int?
+    /// The first `height` read on a keyboard frame itself (not on an intersection).
+    public var heightMember: Int?
     /// The first token that brought a keyboard value in (key, member, accessor).
     public var origin: Int?
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
@@ -58,6 +60,7 @@ public struct KeyboardValue: Sendable, Hashable {
         traits.formUnion(other.traits)
         if screenGeometry == nil { screenGeometry = other.screenGeometry }
         if geometry == nil { geometry = other.geometry }
+        if heightMember == nil { heightMember = other.heightMember }
         if origin == nil { origin = other.origin }
         if beginOrigin == nil { beginOrigin = other.beginOrigin }
         if curveOrigin == nil { curveOrigin = other.curveOrigin }
@@ -86,6 +89,9 @@ struct KeyboardValueFlow: Sendable {
     }
 
     var entries: [UInt64: [Entry]] = [:]
+    /// The value of each binding (by name token) and assignment right-hand side (by operator
+    /// token), as the final pass computed them.
+    var valueAt: [Int: KeyboardValue] = [:]
     /// Per function scope: names of helper-callback parameters whose members are keyboard
     /// values (`info.endFrame`).
     var infoParameters: [Int: Set<UInt64>] = [:]
@@ -100,6 +106,7 @@ struct KeyboardValueEvaluator {
     let calls: [CallSite]
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
+    let heightAccessors: Set<UInt64>
     let frameProperties: [UInt64: KeyboardUserInfoKey]
     var flow = KeyboardValueFlow()
 
@@ -109,6 +116,14 @@ struct KeyboardValueEvaluator {
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
     ]
     static let safeAreaWords: [StaticString] = ["safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset"]
+
+    /// A safe-area term: UIKit's (`safeAreaInsets`, `safeAreaLayoutGuide`,
+    /// `adjustedContentInset`) or a project name that says it holds one (`safeAreaBottom`,
+    /// `bottomSafeAreaInset`).
+    func isSafeAreaTerm(_ index: Int) -> Bool {
+        source.wordIndex(index, in: Self.safeAreaWords) != nil
+            || source.word(index, contains: "safeArea") || source.word(index, contains: "SafeArea")
+    }
     static let infoMembers: [StaticString] = [
         "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
         "duration", "animationDuration",
@@ -132,10 +147,12 @@ struct KeyboardValueEvaluator {
         }
     }
 
-    /// The keyboard value of the expression in `range`, or nil when it carries none.
+    /// The keyboard value of the expression in `range`, or nil when it carries none. Values
+    /// that only hold a window-space rect or a safe-area term are kept too: they change how
+    /// keyboard values combined with them are judged.
     func value(of range: Range<Int>) -> KeyboardValue? {
         let value = scan(range, level: .full)
-        return value.isKeyboard || value.has(.windowSpace) ? value : nil
+        return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) ? value : nil
     }
 
     func scan(_ range: Range<Int>, level: Level) -> KeyboardValue {
@@ -174,20 +191,32 @@ struct KeyboardValueEvaluator {
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
-                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+                var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
+                if heightAccessors.contains(source.nameHash(index)) {
+                    // The accessor reads the height itself: report its uses at the call.
+                    value.traits.insert(.height)
+                    value.geometry = index
+                    value.screenGeometry = index
+                    value.heightMember = index
+                }
+                result.merge(value)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
                     geometry(at: index, into: &result)
-                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                } else if isSafeAreaTerm(index) {
                     result.traits.insert(.safeArea)
+                } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
+                    // `UIScreen.main.bounds` is in screen space, like the keyboard frame (the
+                    // main-screen rule reports it).
+                    result.traits.insert(.windowSpace)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon {
                 if let named = lookup(index) {
                     result.merge(named)
-                } else if source.wordIndex(index, in: Self.safeAreaWords) != nil {
+                } else if isSafeAreaTerm(index) {
                     result.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)
@@ -208,16 +237,24 @@ struct KeyboardValueEvaluator {
         let baseEnd = index - 2
         let baseStart = ExpressionBounds.chainStart(source, endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
-        let base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        var base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
+           let close = calls[call].closeParen {
+            base.merge(scan((open + 1)..<close, level: .atoms))
+        }
         guard base.isFrame else {
             if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
             return
         }
-        if source.isWord(index, "intersection") || source.isWord(index, "minY")
+        let onIntersection = (baseStart...baseEnd).contains { source.isWord($0, "intersection") }
+        if source.isWord(index, "intersection") || source.isWord(index, "minY") || onIntersection
             || (source.isWord(index, "y") && source.isWord(index - 2, "origin")) {
             result.traits.insert(.overlap)
         }
-        if source.isWord(index, "height") { result.traits.insert(.height) }
+        if source.isWord(index, "height"), !onIntersection {
+            result.traits.insert(.height)
+            if result.heightMember == nil { result.heightMember = index }
+        }
         // `frame.size.height`: report the last member, not `size`.
         let continues = source.kind(index + 1) == .period
             && source.wordIndex(index + 2, in: Self.geometryMembers) != nil
@@ -268,7 +305,8 @@ struct KeyboardValueEvaluator {
 
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
-    mutating func build(bindings: [LocalBinding], assignments: [Assignment]) {
+    mutating func build(bindings: [LocalBinding], assignments: [Assignment],
+                        chainLinks: [(producer: Int, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
@@ -302,22 +340,26 @@ struct KeyboardValueEvaluator {
 
         for iteration in 0..<3 {
             flow.entries = parameterEntries
+            flow.valueAt = [:]
             for (_, step) in steps {
                 switch step {
                 case .binding(let index):
                     let binding = bindings[index]
                     guard let scope = outline.executableScope(at: binding.nameToken) else { continue }
                     let value = binding.value.flatMap { self.value(of: $0) }
+                    if let value { flow.valueAt[binding.nameToken] = value }
                     flow.entries[binding.nameHash, default: []].append(.init(
                         token: binding.nameToken, scope: scope, value: value, isPropertyWrite: false))
                 case .assignment(let index):
                     let assignment = assignments[index]
+                    let rhsValue = self.value(of: assignment.rhs)
+                    if let rhsValue { flow.valueAt[assignment.op] = rhsValue }
                     let names = ExpressionBounds.chainNames(source, assignment.lhs)
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard names.count == 1 || isProperty,
                           let scope = outline.executableScope(at: assignment.op) else { continue }
                     let name = names[names.count - 1]
-                    var value = self.value(of: assignment.rhs)
+                    var value = rhsValue
                     if assignment.isCompound, let previous = lookup(name) {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }
@@ -332,6 +374,20 @@ struct KeyboardValueEvaluator {
             // Parameters of same-file functions that receive keyboard values.
             if iteration == 2 { break }
             var changed = false
+            // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
+            for link in chainLinks {
+                let producer = outline.closures[link.producer]
+                let consumer = outline.closures[link.consumer]
+                let body = outline.scopes[producer.scope].body
+                let result = (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body)
+                guard let value = value(of: result), value.isKeyboard else { continue }
+                let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
+                let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")
+                if parameterEntries[hash]?.contains(where: { $0.token == token }) == true { continue }
+                parameterEntries[hash, default: []].append(.init(
+                    token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
+                changed = true
+            }
             for call in calls {
                 let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
                     outline.functions[$0].parameters.count == call.arguments.count && outline.functions[$0].scope != nil

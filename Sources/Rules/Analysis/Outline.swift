@@ -14,6 +14,11 @@ public struct Outline: Sendable {
     /// For each code token, the innermost scope containing it (-1 at file level). Braces
     /// belong to the scope they delimit.
     public internal(set) var scopeOfToken: [Int32] = []
+    /// For each scope: the innermost type declaration around it and the innermost
+    /// executable scope (itself included), -1 when none; precomputed so that the queries
+    /// below cost O(1) whatever the nesting depth.
+    var typeOfScope: [Int32] = []
+    var executableOfScope: [Int32] = []
 
     /// The innermost scope containing code token `index`.
     public func scope(at index: Int) -> Int? {
@@ -24,38 +29,23 @@ public struct Outline: Sendable {
 
     /// The innermost function, closure or accessor body containing `index`.
     public func executableScope(at index: Int) -> Int? {
-        var current = scope(at: index)
-        var steps = 0
-        while let scope = current, steps < 100_000 {
-            if scopes[scope].isExecutableBody { return scope }
-            current = scopes[scope].parent
-            steps += 1
-        }
-        return nil
+        guard let scope = scope(at: index) else { return nil }
+        let value = Int(executableOfScope[scope])
+        return value >= 0 ? value : nil
     }
 
     /// The innermost type declaration containing `index`.
     public func enclosingType(at index: Int) -> Int? {
-        var current = scope(at: index)
-        var steps = 0
-        while let scope = current, steps < 100_000 {
-            if case .type(let type) = scopes[scope].kind { return type }
-            current = scopes[scope].parent
-            steps += 1
-        }
-        return nil
+        guard let scope = scope(at: index) else { return nil }
+        let value = Int(typeOfScope[scope])
+        return value >= 0 ? value : nil
     }
 
-    /// Whether scope `inner` is `outer` or lies inside it.
+    /// Whether scope `inner` is `outer` or lies inside it (braces nest properly, so ranges
+    /// decide).
     public func scope(_ inner: Int, isWithin outer: Int) -> Bool {
-        var current: Int? = inner
-        var steps = 0
-        while let scope = current, steps < 100_000 {
-            if scope == outer { return true }
-            current = scopes[scope].parent
-            steps += 1
-        }
-        return false
+        let a = scopes[inner], b = scopes[outer]
+        return b.open <= a.open && a.close <= b.close
     }
 
     /// The function whose body is `scope`, if any.
@@ -73,9 +63,12 @@ public struct Outline: Sendable {
         return best
     }
 
+    /// Function indices by name hash.
+    var functionsByName: [UInt64: [Int]] = [:]
+
     /// Functions named like `name` (byte hash).
     public func functions(named hash: UInt64) -> [Int] {
-        functions.indices.filter { functions[$0].nameHash == hash }
+        functionsByName[hash] ?? []
     }
 }
 
@@ -147,6 +140,9 @@ private struct OutlineBuilder {
             }
             index += 1
         }
+        for (index, function) in outline.functions.enumerated() {
+            outline.functionsByName[function.nameHash, default: []].append(index)
+        }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
                 ifToken: open.token, endifToken: count, condition: open.condition))
@@ -160,6 +156,10 @@ private struct OutlineBuilder {
         let kind = classifyBrace(index)
         let scopeIndex = outline.scopes.count
         outline.scopes.append(Scope(kind: kind, open: index, close: close, parent: stack.last))
+        let parentType = stack.last.map { outline.typeOfScope[$0] } ?? -1
+        let parentExecutable = stack.last.map { outline.executableOfScope[$0] } ?? -1
+        if case .type(let type) = kind { outline.typeOfScope.append(Int32(type)) } else { outline.typeOfScope.append(parentType) }
+        outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         outline.scopeOfToken[index] = Int32(scopeIndex)
         if close < code.count { outline.scopeOfToken[close] = Int32(scopeIndex) }
         switch kind {

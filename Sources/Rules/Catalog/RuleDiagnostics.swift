@@ -26,6 +26,16 @@ extension FileAnalysis {
         return text
     }
 
+    /// The code that reads geometry member `member` (`kb.size.height`), or the call of an
+    /// accessor that returns it (`keyboardHeight(from: note)`), for messages.
+    func geometryRead(_ member: Int) -> String {
+        if source.kind(member - 1) == .period {
+            return snippet(ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member + 1))
+        }
+        if let call = call(at: member) { return snippet(member..<(call.end + 1)) }
+        return source.text(at: member)
+    }
+
     /// Assignments whose operator lies in reachable keyboard-handler code.
     var handlerAssignments: [Assignment] {
         assignments.filter { isInKeyboardHandler($0.op) }

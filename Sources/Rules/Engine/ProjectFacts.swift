@@ -20,6 +20,9 @@ public struct TypeFacts: Sendable {
     public internal(set) var isClass: Bool
     /// Inherited types and conformances of the declaration and its extensions.
     public internal(set) var inheritance: [String]
+    /// The first inherited name of the class declaration itself (extensions cannot add a
+    /// superclass): the superclass when it is a class.
+    public internal(set) var superclass: String?
     /// The type declares a member named `keyboardLayoutGuide` (a home-made guide that
     /// shadows UIKit's for the type and its subclasses).
     public internal(set) var declaresKeyboardLayoutGuide: Bool
@@ -36,6 +39,7 @@ public struct TypeFacts: Sendable {
         isDeclared = false
         isClass = false
         inheritance = []
+        superclass = nil
         declaresKeyboardLayoutGuide = false
         keyboardLayoutGuideUses = []
         mentionsSafeArea = false
@@ -47,6 +51,7 @@ public struct TypeFacts: Sendable {
         isDeclared = isDeclared || other.isDeclared
         isClass = isClass || other.isClass
         for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
+        if superclass == nil { superclass = other.superclass }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
@@ -71,6 +76,9 @@ public struct FileFacts: Sendable {
     /// Computed properties and functions whose result is a keyboard value
     /// (`extension Notification { var keyboardFrame: CGRect? … }`), by name.
     public internal(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
+    /// Those accessors whose result is the height of a keyboard frame still in screen
+    /// coordinates (`func keyboardHeight(_ n: Notification) -> CGFloat`).
+    public internal(set) var keyboardHeightAccessors: Set<String> = []
     /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
     /// `endFrame`), by name.
     public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
@@ -92,6 +100,7 @@ public struct ProjectFacts: Sendable {
     public let files: [FileFacts]
     public let types: [String: TypeFacts]
     public let keyboardAccessors: [String: KeyboardUserInfoKey]
+    public let keyboardHeightAccessors: Set<String>
     public let keyboardFrameProperties: [String: KeyboardUserInfoKey]
     /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
     public let shadowsKeyboardLayoutGuideEverywhere: Bool
@@ -100,12 +109,14 @@ public struct ProjectFacts: Sendable {
     public let accessoryViewTypes: Set<String>
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     let accessorHashes: [UInt64: KeyboardUserInfoKey]
+    let heightAccessorHashes: Set<UInt64>
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
 
     public init(merging files: [FileFacts]) {
         self.files = files
         var types: [String: TypeFacts] = [:]
         var accessors: [String: KeyboardUserInfoKey] = [:]
+        var heightAccessors = Set<String>()
         var frameProperties: [String: KeyboardUserInfoKey] = [:]
         var switches: [KeyboardManagerSwitch] = []
         var excluded = Set<String>()
@@ -114,6 +125,7 @@ public struct ProjectFacts: Sendable {
         for file in files {
             for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
             accessors.merge(file.keyboardAccessors) { first, _ in first }
+            heightAccessors.formUnion(file.keyboardHeightAccessors)
             frameProperties.merge(file.keyboardFrameProperties) { first, _ in first }
             switches += file.keyboardManagerSwitches
             excluded.formUnion(file.keyboardManagerExcludedTypes)
@@ -122,6 +134,8 @@ public struct ProjectFacts: Sendable {
         }
         self.types = types
         keyboardAccessors = accessors
+        keyboardHeightAccessors = heightAccessors
+        heightAccessorHashes = Set(heightAccessors.map { NameHash.of($0) })
         keyboardFrameProperties = frameProperties
         shadowsKeyboardLayoutGuideEverywhere = shadows
         keyboardManagerSwitches = switches
@@ -138,7 +152,7 @@ public struct ProjectFacts: Sendable {
     public func superclasses(of name: String) -> [String] {
         var chain: [String] = []
         var current = name
-        while chain.count < 32, let facts = types[current], let parent = facts.inheritance.first,
+        while chain.count < 32, let facts = types[current], let parent = facts.superclass,
               !chain.contains(parent), parent != name {
             chain.append(parent)
             current = parent

@@ -46,18 +46,18 @@ public struct RuleContext: Sendable {
 /// diagnostics, never touching files, the environment or the clock.
 public protocol Rule: Sendable {
     static var metadata: RuleMetadata { get }
+    /// Byte strings of which a file must contain at least one for this rule to find
+    /// anything (default: the keyboard markers); see `mayTrigger(on:)`.
+    static var requiredMarkers: [StaticString] { get }
     init()
     func check(_ context: RuleContext) -> [Diagnostic]
-    /// A requirement (not only an extension member) so that a rule's own markers are the
-    /// ones the driver sees through `any Rule.Type`.
-    static var requiredMarkers: [StaticString] { get }
 }
 
 extension Rule {
     public var metadata: RuleMetadata { Self.metadata }
 
-    /// Byte strings of which a file must contain at least one for this rule to find
-    /// anything; the driver skips the rule (and the analysis) for other files.
+    /// Keyboard rules need keyboard code: the driver skips them (and the analysis) for
+    /// files without it.
     public static var requiredMarkers: [StaticString] { KeyboardVocabulary.keyboardMarkers }
 
     /// The cheap byte-level pre-check: false when the rule cannot trigger on `bytes`.

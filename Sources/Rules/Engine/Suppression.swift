@@ -50,13 +50,14 @@ public enum Suppression {
 
     /// The well-formed directives and the malformed `kblint:` comments of a file, in order.
     public static func directives(
-        in source: TokenizedSource
+        in source: TokenizedSource,
+        closeMatches: (_ word: String, _ candidates: [String]) -> [String] = { _, _ in [] }
     ) -> (directives: [SuppressionDirective], malformed: [MalformedSuppression]) {
         var directives: [SuppressionDirective] = []
         var malformed: [MalformedSuppression] = []
         guard mayContainDirectives(source.file) else { return ([], []) }
         for token in source.tokens where token.kind.isComment && token.kind != .commentShebang {
-            switch parse(comment: token, in: source.file) {
+            switch parse(comment: token, in: source.file, closeMatches: closeMatches) {
             case .none: break
             case .directive(let directive)?: directives.append(directive)
             case .malformed(let problem)?: malformed.append(problem)
@@ -74,13 +75,15 @@ public enum Suppression {
     ///     rule that was not enabled (opt-in, switched off, outside its deployment targets) is
     ///     not reported: it may matter under another configuration.
     ///   - knownRuleIDs: every id users may write (all rules, engine ids included).
-    ///   - closeIDs: spelling suggestions for an unknown id, best first.
+    ///   - closeMatches: spelling suggestions for a mistyped word among candidates, best
+    ///     first (the command line passes its did-you-mean matcher); used for unknown ids
+    ///     and unknown commands.
     public static func filter(
         _ diagnostics: [Diagnostic], in source: TokenizedSource,
         activeRuleIDs: Set<String>, knownRuleIDs: Set<String>,
-        closeIDs: (String) -> [String] = { _ in [] }
+        closeMatches: (_ word: String, _ candidates: [String]) -> [String] = { _, _ in [] }
     ) -> [Diagnostic] {
-        let (directives, malformed) = directives(in: source)
+        let (directives, malformed) = directives(in: source, closeMatches: closeMatches)
         if directives.isEmpty && malformed.isEmpty { return diagnostics }
 
         // used[directiveIndex][idIndex]
@@ -105,8 +108,8 @@ public enum Suppression {
             if directive.action == .enableRegion { continue }
             for (idIndex, named) in directive.ids.enumerated() where !used[index][idIndex] {
                 if let message = superfluousMessage(
-                    for: named.id, activeRuleIDs: activeRuleIDs,
-                    knownRuleIDs: knownRuleIDs, closeIDs: closeIDs
+                    for: named.id, activeRuleIDs: activeRuleIDs, knownRuleIDs: knownRuleIDs,
+                    closeIDs: { closeMatches($0, knownRuleIDs.sorted()) }
                 ) {
                     kept.append(superfluous(message, at: named.range))
                 }
@@ -187,7 +190,12 @@ public enum Suppression {
         case malformed(MalformedSuppression)
     }
 
-    private static func parse(comment token: Token, in file: SourceFile) -> ParsedComment? {
+    static let commands = ["disable", "disable:next", "disable:this", "disable:previous", "enable"]
+
+    private static func parse(
+        comment token: Token, in file: SourceFile,
+        closeMatches: (String, [String]) -> [String]
+    ) -> ParsedComment? {
         let bytes = file.bytes
         var cursor = token.start.toInt
         var end = token.end.toInt
@@ -218,9 +226,10 @@ public enum Suppression {
         case ("disable"?, "this"?, 2): action = .disableLine(line(token.start.toInt))
         case ("disable"?, "previous"?, 2): action = .disableLine(line(token.start.toInt) - 1)
         default:
+            let hint = closeMatches(commandText, commands).first.map { "did you mean 'kblint:\($0)'?" }
+                ?? "use " + commands.joined(separator: ", ")
             return .malformed(.init(
-                range: command,
-                problem: "'kblint:\(commandText)' is not a kblint command; use disable, disable:next, disable:this, disable:previous or enable"))
+                range: command, problem: "'kblint:\(commandText)' is not a kblint command; \(hint)"))
         }
 
         var ids: [SuppressionDirective.NamedID] = []

@@ -70,6 +70,16 @@ public struct KeyboardFrameBeginKey: Rule {
                 }
             }
             """),
+            RuleExample("""
+            final class SheetViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .compactMap { $0.userInfo?[UIResponder.↓keyboardFrameBeginUserInfoKey] as? CGRect }
+                        .sink { [weak self] frame in self?.sheetBottom.constant = frame.height }
+                        .store(in: &bag)
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -151,7 +161,7 @@ public struct KeyboardFrameBeginKey: Rule {
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.assignments {
             guard analysis.layoutSink(of: assignment) != nil,
-                  let value = analysis.keyboardValue(of: assignment.rhs),
+                  let value = analysis.keyboardValue(of: assignment),
                   value.has(.frameBegin), !value.has(.frameEnd), let origin = value.beginOrigin
             else { continue }
             // Placing a view at the keyboard's start before animating it to the end frame.

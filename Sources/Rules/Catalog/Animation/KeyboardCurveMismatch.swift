@@ -1,0 +1,215 @@
+import Lexer
+
+/// Views that move with the keyboard must use the keyboard's animation curve.
+public struct KeyboardCurveMismatch: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_curve_mismatch",
+        category: .animation,
+        defaultSeverity: .warning,
+        summary: "A keyboard handler animates with a hard-coded or default curve instead of the keyboard's.",
+        rationale: """
+        The keyboard moves with its own, undocumented curve (raw value 7), delivered in \
+        `keyboardAnimationCurveUserInfoKey`. An animation with `.curveEaseInOut`, `.curveEaseOut`, \
+        `.curveLinear` — or with no curve at all, which means ease-in-out — accelerates differently, so the \
+        view visibly slides apart from the keyboard and catches up at the end. Deferred animations never \
+        share the keyboard's animation context and always mismatch.
+        """,
+        fix: "Build the options from the keyboard's curve: `UIView.AnimationOptions(rawValue: curve << 16)` (or pass the message's `animationCurve`).",
+        triggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let duration = notification.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double else { return }
+                    UIView.↓animate(withDuration: duration) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                func observe() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [weak self] note in
+                        let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0
+                        UIView.↓animate(withDuration: duration, delay: 0, options: .curveEaseOut, animations: {
+                            self?.view.layoutIfNeeded()
+                        })
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .receive(on: DispatchQueue.main)
+                        .sink { [weak self] _ in
+                            UIView.↓animate(withDuration: 0.25, delay: 0, options: [.beginFromCurrentState]) {
+                                self?.view.layoutIfNeeded()
+                            }
+                        }
+                        .store(in: &bag)
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        let animator = ↓UIViewPropertyAnimator(duration: message.animationDuration, curve: .easeInOut) {
+                            self?.view.layoutIfNeeded()
+                        }
+                        animator.startAnimation()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    slideDown(duration: 0.3)
+                }
+                private func slideDown(duration: TimeInterval) {
+                    UIViewPropertyAnimator.↓runningPropertyAnimator(withDuration: duration, delay: 0, options: .curveLinear) {
+                        self.view.layoutIfNeeded()
+                    }
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let info = notification.userInfo,
+                          let duration = info[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double,
+                          let curve = info[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt else { return }
+                    UIView.animate(withDuration: duration, delay: 0, options: UIView.AnimationOptions(rawValue: curve << 16)) {
+                        self.view.layoutIfNeeded()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        let animator = UIViewPropertyAnimator(duration: message.animationDuration, curve: message.animationCurve) {
+                            self?.view.layoutIfNeeded()
+                        }
+                        animator.startAnimation()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class IntroViewController: UIViewController {
+                override func viewDidAppear(_ animated: Bool) {
+                    super.viewDidAppear(animated)
+                    UIView.animate(withDuration: 0.3, delay: 0, options: .curveEaseOut) { self.logo.alpha = 1 }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    isKeyboardVisible = true
+                    analytics.track("keyboard")
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    let raw = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0
+                    let options = UIView.AnimationOptions(rawValue: UInt(raw) << 16)
+                    UIView.animate(withDuration: 0.25, delay: 0, options: [options, .beginFromCurrentState]) {
+                        self.view.layoutIfNeeded()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ notification: Notification) {
+                    UIView.animate(withDuration: 0) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ notification: Notification) {
+                    UIView.animate(withDuration: duration, delay: 0, options: animationOptions) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+        ]
+    )
+
+    /// Members of `UIView.AnimationOptions` that choose a curve.
+    static let optionCurves: [StaticString] = ["curveEaseInOut", "curveEaseIn", "curveEaseOut", "curveLinear"]
+    /// Members of `UIView.AnimationCurve`.
+    static let curves: [StaticString] = ["easeInOut", "easeIn", "easeOut", "linear"]
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        let source = analysis.source
+        var diagnostics: [Diagnostic] = []
+        for animation in analysis.animations where !animation.hasCustomTiming {
+            let call = analysis.calls[animation.call]
+            guard analysis.isInKeyboardHandler(call.callee) else { continue }
+            if let duration = animation.duration, analysis.literalNumber(duration.value)?.value == 0 { continue }
+            let problem: String
+            switch animation.kind {
+            case .animate, .runningPropertyAnimator:
+                if let options = animation.options {
+                    if analysis.keyboardValue(of: options.value)?.has(.curve) == true { continue }
+                    guard Self.isLiteralOptionSet(options.value, source) else { continue }
+                    if let curve = options.value.first(where: { source.wordIndex($0, in: Self.optionCurves) != nil }) {
+                        problem = "uses `.\(source.text(at: curve))`"
+                    } else {
+                        problem = "has no curve option, so it runs ease-in-out"
+                    }
+                } else {
+                    problem = "has no curve option, so it runs ease-in-out"
+                }
+            case .propertyAnimator:
+                guard let curve = animation.curve else { continue }
+                if analysis.keyboardValue(of: curve.value)?.has(.curve) == true { continue }
+                guard let member = curve.value.first(where: { source.wordIndex($0, in: Self.curves) != nil }) else { continue }
+                problem = "uses `.\(source.text(at: member))`"
+            case .keyframes, .transition, .transactionDuration:
+                continue
+            }
+            let deferral = analysis.deferral(at: call.callee)
+            let name = source.text(at: call.callee)
+            var message = "`\(name)` in a keyboard handler \(problem) instead of the keyboard's curve"
+            if let deferral { message += "; after `\(source.text(at: deferral))` it cannot inherit the keyboard's animation" }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: call.callee..<(call.callee + 1), severity: deferral != nil ? .error : nil,
+                message: message,
+                suggestion: "Pass `UIView.AnimationOptions(rawValue: curve << 16)` built from `keyboardAnimationCurveUserInfoKey` (or the message's `animationCurve`)."))
+        }
+        return diagnostics
+    }
+
+    /// Whether an options argument is written out as members (`.curveEaseOut`,
+    /// `[.beginFromCurrentState, .allowUserInteraction]`, `UIView.AnimationOptions.curveLinear`),
+    /// so its curve is known.
+    static func isLiteralOptionSet(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
+        for index in range {
+            switch source.kind(index) {
+            case .leftSquare, .rightSquare, .comma, .period:
+                continue
+            case .identifier:
+                if source.kind(index - 1) == .period { continue }
+                if source.isWord(index, "UIView") || source.isWord(index, "AnimationOptions") { continue }
+                return false
+            default:
+                return false
+            }
+        }
+        return !range.isEmpty
+    }
+}

@@ -1,0 +1,158 @@
+import Lexer
+
+/// Constraints to the keyboard layout guide already move with the keyboard.
+public struct KeyboardGuideManualAnimation: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_guide_manual_animation",
+        category: .animation,
+        defaultSeverity: .info,
+        summary: "A type that uses the keyboard layout guide also animates layout in a keyboard handler.",
+        rationale: """
+        Constraints to `view.keyboardLayoutGuide` are updated and animated by UIKit together with the \
+        keyboard, including height changes of the QuickType bar. An extra `UIView.animate` or \
+        `layoutIfNeeded()` in a keyboard handler adds a second, differently timed animation of the same \
+        layout pass, which shows as a stutter, and keeps notification code alive that the guide replaced.
+        """,
+        fix: "Remove the keyboard handler's animation and let the guide's constraints animate.",
+        triggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in
+                        UIView.↓animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                }
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    view.↓layoutIfNeeded()
+                }
+            }
+            """),
+            RuleExample("""
+            extension ComposerViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    UIView.↓animate(withDuration: 0.3) { self.view.layoutIfNeeded() }
+                }
+            }
+            """, files: ["ComposerViewController.swift": """
+            final class ComposerViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NSLayoutConstraint.activate([textView.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor)])
+                }
+            }
+            """]),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                func bind() {
+                    results.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                        .sink { [weak self] _ in UIView.↓animate(withDuration: 0.2) { self?.view.layoutIfNeeded() } }
+                        .store(in: &bag)
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in
+                        UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    print(view.keyboardLayoutGuide.layoutFrame)
+                    UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleExample("""
+            final class LegacyInputView: UIView {
+                let keyboardLayoutGuide = UILayoutGuide()
+                func pin() {
+                    bar.bottomAnchor.constraint(equalTo: keyboardLayoutGuide.topAnchor).isActive = true
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    UIView.animate(withDuration: 0.25) { self.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+                override func viewDidAppear(_ animated: Bool) {
+                    super.viewDidAppear(animated)
+                    UIView.animate(withDuration: 0.25) { self.banner.alpha = 1 }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+                @objc func keyboardDidShow(_ note: Notification) {
+                    analytics.track("keyboard")
+                }
+            }
+            """),
+            RuleExample("""
+            final class PinnedViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    bar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+            final class OtherViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+        ]
+    )
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        let source = analysis.source
+        var diagnostics: [Diagnostic] = []
+        func report(_ callee: Int, _ what: String) {
+            guard analysis.isInKeyboardHandler(callee), analysis.typeUsesKeyboardLayoutGuide(at: callee),
+                  let type = analysis.typeName(at: callee) else { return }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: callee..<(callee + 1),
+                message: "`\(type)` uses the keyboard layout guide, which already animates with the keyboard; `\(what)` in a keyboard handler animates the layout again",
+                suggestion: "Remove the manual animation (and the handler if nothing else remains); the guide's constraints follow the keyboard."))
+        }
+        for animation in analysis.animations where animation.kind == .animate {
+            let callee = analysis.calls[animation.call].callee
+            report(callee, "UIView.animate")
+        }
+        for call in analysis.calls where source.isWord(call.callee, "layoutIfNeeded") {
+            if analysis.animation(enclosing: call.callee) == nil { report(call.callee, "layoutIfNeeded()") }
+        }
+        return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+}

@@ -1,0 +1,211 @@
+import Lexer
+
+/// Keyboard frames arrive in screen coordinates; views lay out in their own.
+public struct KeyboardFrameScreenSpace: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_frame_screen_space",
+        category: .geometry,
+        defaultSeverity: .error,
+        summary: "Geometry of an unconverted keyboard frame is used for layout.",
+        rationale: """
+        The keyboard frame in a notification is in the screen's coordinate space. It equals the view's \
+        space only for a full-screen, unrotated window: in Split View, Slide Over, Stage Manager, a form \
+        sheet, or on an external display its height and origin do not describe the part of your view the \
+        keyboard covers, so insets and constraints come out too large, too small, or negative.
+        """,
+        fix: "Convert first: `let frame = view.convert(keyboardFrame, from: nil)` (or `from: view.window`, or the screen's coordinate space), then use the converted frame's geometry.",
+        triggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
+                    scrollView.contentInset.bottom = frame.↓height
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                func observe() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillChangeFrameNotification, object: nil, queue: .main) { [weak self] note in
+                        guard let keyboardFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                        self?.bottomConstraint.constant = keyboardFrame.size.↓height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                        .sink { [weak self] note in
+                            guard let self, let endFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                            let overlap = self.view.bounds.maxY - endFrame.↓minY
+                            self.updateResults(visibleHeight: self.view.bounds.height - overlap)
+                        }
+                        .store(in: &bag)
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    move(by: frame.↓height)
+                }
+                private func move(by offset: CGFloat) {
+                    container.frame.origin.y = -offset
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        self?.inputBarBottom.constant = -message.endFrame.↓height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FeedViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    tableView.contentInset.bottom = note.keyboardEndFrame.↓height
+                }
+            }
+            """, files: ["Notification+Keyboard.swift": """
+            extension Notification {
+                var keyboardEndFrame: CGRect {
+                    (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+                }
+            }
+            """]),
+            RuleExample("""
+            final class EditorViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    view.frame.origin.y = -↓keyboardHeight(from: note)
+                }
+                private func keyboardHeight(from note: Notification) -> CGFloat {
+                    let value = note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue
+                    return value.cgRectValue.height
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
+                    let local = view.convert(frame, from: nil)
+                    scrollView.contentInset.bottom = local.height - view.safeAreaInsets.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    bottomConstraint.constant = view.convert(frame, from: view.window).height
+                }
+            }
+            """),
+            RuleExample("""
+            final class DebugViewController: UIViewController {
+                @objc func keyboardDidShow(_ note: Notification) {
+                    let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    print("keyboard height", frame.height)
+                    isKeyboardTall = frame.height > 300
+                }
+            }
+            """),
+            RuleExample("""
+            final class EditorViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ n: Notification) {
+                    guard let info = n.userInfo,
+                          let begin = info[UIResponder.keyboardFrameBeginUserInfoKey] as? CGRect,
+                          let end = info[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect,
+                          begin != end, !end.isEmpty else { return }
+                    view.setNeedsLayout()
+                }
+            }
+            """),
+            RuleExample("""
+            final class FieldViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let fieldInWindow = field.convert(field.bounds, to: nil)
+                    let covered = fieldInWindow.intersection(frame).height
+                    scrollView.contentInset.bottom = covered
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        guard let self else { return }
+                        let local = self.view.convert(message.endFrame, from: screen.coordinateSpace)
+                        self.inputBarBottom.constant = -local.height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ProfileViewController: UIViewController {
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
+                    header.frame.size.height = view.frame.height / 3
+                }
+            }
+            """),
+        ]
+    )
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        var reported = Set<Int>()
+        var diagnostics: [Diagnostic] = []
+        func report(_ value: KeyboardValue, _ use: String) {
+            guard value.has(.screenSpace), let member = value.screenGeometry, reported.insert(member).inserted else { return }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: member..<(member + 1),
+                message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
+                suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry."))
+        }
+        for assignment in analysis.assignments {
+            guard let value = analysis.keyboardValue(of: assignment) else { continue }
+            if analysis.layoutSink(of: assignment) != nil {
+                report(value, "it sets `\(analysis.snippet(assignment.lhs))` without conversion")
+            } else if value.has(.viewGeometry), !Self.isComparison(assignment.rhs, analysis.source) {
+                report(value, "it is combined with view geometry without conversion")
+            }
+        }
+        for binding in analysis.bindings {
+            guard let range = binding.value, let value = analysis.keyboardValue(of: binding), value.has(.viewGeometry),
+                  !Self.isComparison(range, analysis.source) else { continue }
+            report(value, "it is combined with view geometry in `\(analysis.source.text(at: binding.nameToken))` without conversion")
+        }
+        return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// Whether the expression is a comparison (a `Bool`), which needs no common space to be
+    /// harmless in the sense of this rule.
+    static func isComparison(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if source.isOpeningBracket(index), let close = source.partnerIndex(index) {
+                index = close + 1
+                continue
+            }
+            if source.kind(index) == .binaryOperator || source.kind(index) == .leftAngle || source.kind(index) == .rightAngle,
+               ["<", ">", "<=", ">=", "==", "!="].contains(source.text(at: index)) {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,146 @@
+import Lexer
+
+/// What matters is how much of the view the keyboard covers, not how tall the keyboard is.
+public struct KeyboardHeightNotOverlap: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_height_not_overlap",
+        category: .geometry,
+        defaultSeverity: .warning,
+        isOptIn: true,
+        summary: "The keyboard's height is used as an inset or offset instead of its overlap with the view.",
+        rationale: """
+        The keyboard's height equals the part of your view it covers only when the view reaches the bottom \
+        of a full-screen window. With a hardware keyboard (only the shortcut bar is on screen), an iPad form \
+        sheet, a tab bar below the view, Slide Over or Stage Manager, most of the frame lies outside the view \
+        and an inset of its full height leaves a large empty gap. This rule is opt-in because the classic \
+        recipe (`height - safeAreaInsets.bottom`) is widespread.
+        """,
+        fix: "Use the overlap: `max(0, view.bounds.maxY - view.convert(keyboardFrame, from: nil).minY)`, or `view.bounds.intersection(converted).height`.",
+        triggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: nil)
+                    scrollView.contentInset.bottom = converted.↓height - view.safeAreaInsets.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                func observe() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] note in
+                        guard let keyboardFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                        self?.bottomConstraint.constant = keyboardFrame.↓height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        guard let self else { return }
+                        let local = self.view.convert(message.endFrame, from: screen.coordinateSpace)
+                        self.inputBarBottom.constant = -local.size.↓height
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    apply(view.convert(frame, from: nil).↓height)
+                }
+                private func apply(_ inset: CGFloat) {
+                    textView.contentInset.bottom = inset
+                }
+            }
+            """),
+            RuleExample("""
+            final class CardViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(frame, from: nil)
+                    card.transform = CGAffineTransform(translationX: 0, y: -local.↓height)
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(frame, from: nil)
+                    scrollView.contentInset.bottom = max(0, view.bounds.maxY - local.minY - view.safeAreaInsets.bottom)
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(frame, from: nil)
+                    scrollView.contentInset.bottom = view.bounds.intersection(local).height
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    isKeyboardVisible = frame.height > 0
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(frame, from: nil)
+                    if local.height > 0 {
+                        bottomConstraint.constant = view.bounds.height - local.origin.y
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
+                    bottomConstraint.constant = header.frame.height
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    bottomConstraint.constant = 0
+                    scrollView.contentInset.bottom = 0
+                }
+            }
+            """),
+        ]
+    )
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        var reported = Set<Int>()
+        var diagnostics: [Diagnostic] = []
+        for assignment in analysis.assignments {
+            guard analysis.layoutSink(of: assignment) != nil,
+                  let value = analysis.keyboardValue(of: assignment), value.isFrame, value.has(.height),
+                  !value.has(.overlap), let member = value.heightMember, reported.insert(member).inserted else { continue }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: member..<(member + 1),
+                message: "`\(analysis.geometryRead(member))` is the keyboard's full height, not the part of the view it covers; `\(analysis.snippet(assignment.lhs))` is too large with hardware keyboards, sheets, tab bars and Stage Manager",
+                suggestion: "Use the overlap: `max(0, view.bounds.maxY - convertedFrame.minY)`."))
+        }
+        return diagnostics
+    }
+}

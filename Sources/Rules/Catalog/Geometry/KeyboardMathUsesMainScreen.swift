@@ -1,0 +1,170 @@
+import Lexer
+
+/// Keyboard geometry belongs to the window's scene and screen, not to the main screen.
+public struct KeyboardMathUsesMainScreen: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_math_uses_main_screen",
+        category: .geometry,
+        defaultSeverity: .warning,
+        summary: "Keyboard code measures against `UIScreen.main`, the key window or `windows.first`.",
+        rationale: """
+        `UIScreen.main` is the device's built-in screen, and the key window or `windows.first` may belong to \
+        another scene. Under Split View, Slide Over, Stage Manager or with an external display, the app's \
+        window is smaller than (or not on) that screen, so keyboard overlap computed against it is wrong by \
+        the size of the other apps. Apple deprecated `UIScreen.main` for this reason.
+        """,
+        fix: "Use the view's own context: `view.window`, `view.window?.windowScene?.screen`, or convert the keyboard frame into the view.",
+        triggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let offset = ↓UIScreen.main.bounds.height - frame.origin.y
+                    bottomConstraint.constant = offset
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposerViewController: UIViewController {
+                func observe() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] _ in
+                        guard let window = UIApplication.shared.↓keyWindow else { return }
+                        self?.bottomConstraint.constant = window.safeAreaInsets.bottom
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                        .sink { [weak self] _ in
+                            let bottom = UIApplication.shared.↓windows.first?.safeAreaInsets.bottom ?? 0
+                            self?.resultsBottom.constant = bottom
+                        }
+                        .store(in: &bag)
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    relayout()
+                }
+                private func relayout() {
+                    let height = UIApplication.shared.delegate?.↓window??.bounds.height ?? 0
+                    editorHeight.constant = height / 2
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        self?.inputBarBottom.constant = ↓UIScreen.main.bounds.maxY - message.endFrame.minY
+                    }
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    logo.frame.size.width = UIScreen.main.bounds.width / 2
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let screen = view.window?.windowScene?.screen else { return }
+                    print(screen.bounds)
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let window = view.window else { return }
+                    bottomConstraint.constant = window.safeAreaInsets.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let screen = notification.object as? UIScreen else { return }
+                    print(screen.scale)
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let scene = view.window?.windowScene else { return }
+                    print(scene.windows.count)
+                }
+            }
+            """),
+            RuleExample("""
+            final class AppCoordinator {
+                func start() {
+                    let window = UIApplication.shared.windows.first
+                    window?.rootViewController = root
+                }
+            }
+            """),
+        ]
+    )
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        let source = analysis.source
+        var diagnostics: [Diagnostic] = []
+        for index in source.code.indices where source.kind(index) == .identifier {
+            guard let (range, name) = Self.screenWideAPI(at: index, source) else { continue }
+            let inHandler = analysis.isInKeyboardHandler(index)
+            if !inHandler {
+                // Outside handlers only when it meets a keyboard frame in the same expression.
+                let start = ExpressionBounds.statementStart(source, containing: index)
+                let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
+                guard analysis.keyboardValue(of: start..<end)?.isFrame == true else { continue }
+            }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: range,
+                message: "`\(name)` in keyboard code measures the whole device screen or another scene's window; wrong under Split View, Slide Over, Stage Manager and external displays",
+                suggestion: "Use the view's window and its scene's screen (`view.window?.windowScene?.screen`), or convert the keyboard frame into the view."))
+        }
+        return diagnostics
+    }
+
+    /// `UIScreen.main`, `….keyWindow`, `….windows.first`/`….windows[0]`, `….delegate?.window`
+    /// at `index`: the tokens to report and how to name them.
+    static func screenWideAPI(at index: Int, _ source: TokenizedSource) -> (Range<Int>, String)? {
+        if source.isWord(index, "UIScreen"), source.kind(index + 1) == .period, source.isWord(index + 2, "main") {
+            return (index..<(index + 3), "UIScreen.main")
+        }
+        guard source.kind(index - 1) == .period else { return nil }
+        if source.isWord(index, "keyWindow") { return (index..<(index + 1), "keyWindow") }
+        if source.isWord(index, "windows") {
+            if source.kind(index + 1) == .period, source.isWord(index + 2, "first") {
+                return (index..<(index + 1), "windows.first")
+            }
+            if source.kind(index + 1) == .leftSquare, source.isZeroLiteral(index + 2) {
+                return (index..<(index + 1), "windows[0]")
+            }
+            return nil
+        }
+        if source.isWord(index, "window") {
+            var before = index - 2
+            while source.kind(before) == .postfixQuestionMark || source.kind(before) == .exclamationMark { before -= 1 }
+            if source.isWord(before, "delegate") { return (index..<(index + 1), "UIApplication.shared.delegate?.window") }
+        }
+        return nil
+    }
+}

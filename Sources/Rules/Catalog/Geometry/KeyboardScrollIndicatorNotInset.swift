@@ -1,0 +1,154 @@
+import Lexer
+
+/// The scroll indicator has its own insets; the keyboard covers it too.
+public struct KeyboardScrollIndicatorNotInset: Rule {
+    public static let metadata = RuleMetadata(
+        id: "keyboard_scroll_indicator_not_inset",
+        category: .geometry,
+        defaultSeverity: .info,
+        isOptIn: true,
+        summary: "A keyboard handler insets a scroll view's content but not its scroll indicator.",
+        rationale: """
+        `contentInset` moves the content above the keyboard, but the vertical scroll indicator follows \
+        `verticalScrollIndicatorInsets`. Without the matching indicator inset, the indicator runs under the \
+        keyboard, so users cannot see where they are in a long form or conversation while typing.
+        """,
+        fix: "Set `verticalScrollIndicatorInsets.bottom` (or `scrollIndicatorInsets.bottom` before iOS 13) to the same value in the same handler.",
+        triggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    ↓scrollView.contentInset.bottom = view.convert(frame, from: nil).height - view.safeAreaInsets.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class FeedViewController: UIViewController {
+                func observe() {
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [weak self] _ in
+                        ↓self?.tableView.contentInset = self?.savedInsets ?? .zero
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SearchViewController: UIViewController {
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .sink { [weak self] _ in ↓self?.resultsView.contentInset.bottom = 300 }
+                        .store(in: &bag)
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    apply(280)
+                }
+                private func apply(_ inset: CGFloat) {
+                    ↓textView.contentInset.bottom = inset
+                    otherView.verticalScrollIndicatorInsets.bottom = inset
+                }
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    scrollView.contentInset.bottom = 280
+                    scrollView.verticalScrollIndicatorInsets.bottom = 280
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    scrollView.contentInset.bottom = 280
+                    syncIndicator()
+                }
+                private func syncIndicator() {
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class GalleryViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    scrollView.showsVerticalScrollIndicator = false
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    scrollView.contentInset.bottom = 280
+                }
+            }
+            """),
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    scrollView.contentInset.bottom = 80
+                }
+            }
+            """),
+            RuleExample("""
+            final class LegacyFormViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    tableView.contentInset.bottom = 0
+                    tableView.scrollIndicatorInsets.bottom = 0
+                }
+            }
+            """),
+            RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let insets = UIEdgeInsets(top: 0, left: 0, bottom: 280, right: 0)
+                    self.textView.contentInset = insets
+                    textView.verticalScrollIndicatorInsets = insets
+                }
+            }
+            """),
+        ]
+    )
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        guard analysis.mentionsKeyboard else { return [] }
+        let source = analysis.source
+        // Receivers whose indicator is inset, per root handler; receivers without indicators.
+        var indicatorReceivers: [Int: Set<[UInt64]>] = [:]
+        var hiddenIndicators = Set<[UInt64]>()
+        var contentWrites: [(Assignment, LayoutSink, Int)] = []
+        for assignment in analysis.assignments {
+            let names = analysis.chainNames(assignment.lhs)
+            if let last = names.last, source.isWord(last, "showsVerticalScrollIndicator") {
+                hiddenIndicators.insert(analysis.receiverKey(names: Array(names.dropLast())))
+                continue
+            }
+            guard let handler = analysis.handlerIndex(at: assignment.op), let sink = analysis.layoutSink(of: assignment)
+            else { continue }
+            let root = analysis.rootHandler(of: handler)
+            let receiver = analysis.receiverKey(sink.receiver)
+            if sink.kind == .scrollIndicatorInsets {
+                indicatorReceivers[root, default: []].insert(receiver)
+            } else if sink.kind == .contentInset, sink.component.map({ source.isWord($0, "bottom") }) ?? true {
+                contentWrites.append((assignment, sink, root))
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        for (assignment, sink, root) in contentWrites {
+            let receiver = analysis.receiverKey(sink.receiver)
+            guard !(indicatorReceivers[root]?.contains(receiver) ?? false), !hiddenIndicators.contains(receiver) else { continue }
+            let name = analysis.snippet(sink.receiver)
+            let target = name.isEmpty ? "verticalScrollIndicatorInsets" : "\(name).verticalScrollIndicatorInsets"
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: assignment.lhs,
+                message: "`\(analysis.snippet(assignment.lhs))` is set for the keyboard but `\(target)` is not: the scroll indicator runs under the keyboard",
+                suggestion: "Also set `\(target).bottom` to the same value."))
+        }
+        return diagnostics
+    }
+}

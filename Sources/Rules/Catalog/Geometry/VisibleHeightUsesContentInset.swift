@@ -1,0 +1,161 @@
+import Lexer
+
+/// The visible height of a scroll view is its height minus the insets UIKit applies, which
+/// include the safe area; `contentInset` holds only the app's own part.
+public struct VisibleHeightUsesContentInset: Rule {
+    public static let metadata = RuleMetadata(
+        id: "visible_height_uses_content_inset",
+        category: .geometry,
+        defaultSeverity: .warning,
+        summary: "A scroll view's visible height subtracts `contentInset` instead of `adjustedContentInset`.",
+        rationale: """
+        Since iOS 11 the system adds the safe area (home indicator, bars) on top of `contentInset`; the \
+        effective inset is `adjustedContentInset`. Subtracting `contentInset.top`/`.bottom` from the scroll \
+        view's height overestimates the visible area by the safe-area insets (34 points at the bottom of a \
+        Face ID iPhone), so content scrolled "into view" stays under the keyboard or the home indicator.
+        """,
+        fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
+        triggering: [
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                scrollView.bounds.height - scrollView.↓contentInset.top - scrollView.↓contentInset.bottom
+            }
+            """),
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                let inset = tableView.↓contentInset
+                return tableView.bounds.height - inset.top - inset.bottom
+            }
+            """),
+            RuleExample("""
+            final class PagingScrollView: UIScrollView {
+                var pageHeight: CGFloat { bounds.size.height - ↓contentInset.bottom }
+            }
+            """),
+            RuleExample("""
+            @objc func keyboardDidShow(_ note: Notification) {
+                let visible = self.collectionView.frame.height - collectionView.↓contentInset.bottom
+                scroll(toFit: visible)
+            }
+            """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                let adjusted = scrollView.adjustedContentInset
+                return scrollView.bounds.height - adjusted.top - adjusted.bottom
+            }
+            """),
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                scrollView.bounds.height - scrollView.adjustedContentInset.bottom
+            }
+            """),
+            RuleExample("""
+            func maxOffset() -> CGFloat {
+                scrollView.contentSize.height + scrollView.contentInset.bottom
+            }
+            """),
+            RuleExample("""
+            func apply(height: CGFloat) {
+                scrollView.contentInset.bottom = height
+            }
+            """),
+            RuleExample("""
+            func headerSpace() -> CGFloat {
+                view.bounds.height - scrollView.contentInset.top
+            }
+            """),
+            RuleExample("""
+            final class ZoomViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    scrollView.contentInsetAdjustmentBehavior = .never
+                }
+                func visibleHeight() -> CGFloat {
+                    scrollView.bounds.height - scrollView.contentInset.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            func saveInsets() {
+                savedBottom = scrollView.contentInset.bottom
+                savedHeight = scrollView.bounds.height
+            }
+            """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            let visible = scrollView.bounds.height - scrollView.contentInset.bottom
+            """, """
+            let visible = scrollView.bounds.height - scrollView.adjustedContentInset.bottom
+            """),
+        ]
+    )
+
+    public static var requiredMarkers: [StaticString] { ["contentInset"] }
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        let analysis = context.analysis
+        let source = analysis.source
+        guard Self.mayTrigger(on: source.file.bytes) else { return [] }
+        var reported = Set<Int>()
+        var diagnostics: [Diagnostic] = []
+        // Locals bound to a scroll view's whole `contentInset`: name hash → the member token.
+        var insetLocals: [UInt64: Int] = [:]
+        for binding in analysis.bindings {
+            guard let value = binding.value, let last = value.last, source.isWord(last, "contentInset"),
+                  source.kind(last - 1) == .period,
+                  ExpressionBounds.chainStart(source, endingAt: last) == value.lowerBound else { continue }
+            insetLocals[binding.nameHash] = last
+        }
+        for index in source.code.indices where source.kind(index) == .identifier {
+            // `x.contentInset.top` or `inset.top` for a local bound to `x.contentInset`.
+            guard source.kind(index + 1) == .period,
+                  source.isWord(index + 2, "top") || source.isWord(index + 2, "bottom") else { continue }
+            let member: Int
+            if source.isWord(index, "contentInset") {
+                member = index
+            } else if source.kind(index - 1) != .period, let bound = insetLocals[source.nameHash(index)] {
+                member = bound
+            } else {
+                continue
+            }
+            let chainStart = ExpressionBounds.chainStart(source, endingAt: index)
+            guard source.kind(chainStart - 1) == .binaryOperator,
+                  source.token(source.code[chainStart - 1], is: "-") else { continue }
+            let receiver = Self.receiverKey(source, ExpressionBounds.chainStart(source, endingAt: member)..<member)
+            let statementStart = ExpressionBounds.statementStart(source, containing: chainStart)
+            guard Self.subtractsFromHeight(source, statementStart..<chainStart, receiver: receiver),
+                  !analysis.setsInsetAdjustmentNever(on: receiver, inTypeAt: member),
+                  reported.insert(member).inserted else { continue }
+            let edit = Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: member..<(member + 1),
+                message: "`\(analysis.snippet(chainStart..<(index + 3)))` leaves out the safe-area part of the inset; the visible height is too large",
+                suggestion: "Use `adjustedContentInset`, which includes what the system adds for the safe area.",
+                fix: Fix(.safe, edits: [edit])))
+        }
+        return diagnostics
+    }
+
+    /// The names of a receiver chain without `self`, as hashes.
+    static func receiverKey(_ source: TokenizedSource, _ range: Range<Int>) -> [UInt64] {
+        ExpressionBounds.chainNames(source, range).filter { !source.isWord($0, "self") }.map { source.nameHash($0) }
+    }
+
+    /// Whether `range` reads `bounds.height`, `bounds.size.height`, `frame.height` or
+    /// `frame.size.height` of the scroll view named by `receiver`.
+    static func subtractsFromHeight(_ source: TokenizedSource, _ range: Range<Int>, receiver: [UInt64]) -> Bool {
+        for index in range where source.isWord(index, "height") && source.kind(index - 1) == .period {
+            var base = index - 2
+            if source.isWord(base, "size"), source.kind(base - 1) == .period { base -= 2 }
+            guard source.isWord(base, "bounds") || source.isWord(base, "frame") else { continue }
+            let start = ExpressionBounds.chainStart(source, endingAt: base)
+            if receiverKey(source, start..<base) == receiver { return true }
+        }
+        return false
+    }
+}
