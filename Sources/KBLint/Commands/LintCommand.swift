@@ -125,9 +125,20 @@ struct LintCommand {
         var inputs: [LintInput] = []
         var errors: [String] = []
         var seenConfigurationErrors: Set<String> = []
+        // Files under the same configuration share one plan (its rule list and options are
+        // copy-on-write storage): a plan per file made memory grow with the number of files.
+        var planByDirectory: [String: FilePlan] = [:]
+        var planBySignature: [String: FilePlan] = [:]
         func planFor(_ target: LintTarget) -> FilePlan? {
+            let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
+            if let shared = planByDirectory[directory] { return shared }
             do {
-                return plan(try resolver.configuration(forFileAt: target.absolutePath), options)
+                let fresh = plan(try resolver.configuration(forFileAt: target.absolutePath), options)
+                let signature = fresh.signature
+                let shared = planBySignature[signature] ?? fresh
+                planBySignature[signature] = shared
+                planByDirectory[directory] = shared
+                return shared
             } catch {
                 if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
                 return nil
@@ -399,5 +410,18 @@ struct TimingReport {
         let whole = scaled / Int(scale)
         let fraction = String(abs(scaled) % Int(scale))
         return places == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    }
+}
+
+extension FilePlan {
+    /// Everything that makes two plans behave differently, as text: equal signatures, same plan.
+    var signature: String {
+        let rules = self.rules.map { selection in
+            let options = selection.options.keys.sorted().map { "\($0)=\(String(describing: selection.options[$0]!))" }
+            return "\(selection.rule.metadata.id):\(String(describing: selection.severity)):\(options.joined(separator: ","))"
+        }
+        let engine = engineSeverities.keys.sorted().map { "\($0)=\(engineSeverities[$0]!)" }
+        return [rules.joined(separator: ";"), String(describing: deploymentTarget), deploymentTargetDescription,
+                engine.joined(separator: ",")].joined(separator: "|")
     }
 }

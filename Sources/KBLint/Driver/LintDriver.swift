@@ -235,15 +235,21 @@ struct LintDriver: Sendable {
 
     /// The selected rules whose byte pre-check passes on `file`.
     private func candidates(_ selections: [RuleSelection], for file: SourceFile) -> [RuleSelection] {
-        // Most rules share their markers: scan the file once per distinct marker list.
-        var verdicts: [[UInt]: Bool] = [:]
+        // Most rules share their markers: scan the file once per distinct marker list. The
+        // lists are compared by address, so that this per-file step allocates nothing.
+        var verdicts: [(markers: [StaticString], verdict: Bool)] = []
         return selections.filter { selection in
             let markers = selection.rule.requiredMarkers
-            let key = markers.map { UInt(bitPattern: $0.utf8Start) &+ UInt($0.utf8CodeUnitCount) }
-            if let verdict = verdicts[key] { return verdict }
+            if let known = verdicts.first(where: { Self.sameMarkers($0.markers, markers) }) { return known.verdict }
             let verdict = selection.rule.mayTrigger(on: file.bytes)
-            verdicts[key] = verdict
+            verdicts.append((markers, verdict))
             return verdict
+        }
+    }
+
+    private static func sameMarkers(_ left: [StaticString], _ right: [StaticString]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy {
+            $0.utf8Start == $1.utf8Start && $0.utf8CodeUnitCount == $1.utf8CodeUnitCount
         }
     }
 
