@@ -214,6 +214,43 @@ enum FileSystem {
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// The reason `createFile` gives when the file is already there.
+    static let alreadyExists = "already exists"
+
+    /// Creates a new file with `bytes`, failing (with `alreadyExists`) when something is
+    /// already at `path`: `kblint init` never overwrites.
+    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { throw FileError(path: path, reason: alreadyExists) }
+            throw FileError(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+        try writeFile(path, bytes)
+    }
+
+    /// The process environment, read from the C library (Foundation's `ProcessInfo` is not
+    /// linked, to keep start-up short).
+    static func environment() -> [String: String] {
+        #if canImport(Darwin)
+        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = _NSGetEnviron().pointee
+        #else
+        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        #endif
+        var variables: [String: String] = [:]
+        guard let table else { return variables }
+        var index = 0
+        while let pointer = table[index] {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            index += 1
+        }
+        return variables
+    }
 }
 
 extension FileStatus {
