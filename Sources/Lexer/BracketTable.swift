@@ -17,35 +17,43 @@ struct BracketTable {
                 initialized = count
             }
         }
-        let count = code.count
+        partner = [Int32](repeating: -1, count: code.count)
+        code.withUnsafeBufferPointer { code in
+            partner.withUnsafeMutableBufferPointer { partner in
+                Self.family.withUnsafeBufferPointer { family in
+                    Self.pair(code, family: family, into: partner)
+                }
+            }
+        }
+    }
+
+    private static func pair(
+        _ code: UnsafeBufferPointer<Token>, family: UnsafeBufferPointer<Int8>,
+        into partner: UnsafeMutableBufferPointer<Int32>
+    ) {
         var stack: [Int32] = []
         // How many openers of each family are on the stack, so that a closer without a
         // matching opener is rejected without searching.
-        var openCounts: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
-        partner = [Int32](repeating: -1, count: count)
-        code.withUnsafeBufferPointer { code in
-            partner.withUnsafeMutableBufferPointer { partner in
-                withUnsafeMutableBytes(of: &openCounts) { raw in
-                    let counts = raw.bindMemory(to: Int.self)
-                    for index in 0..<count {
-                        let family = Self.family[Int(code[index].kind.rawValue)]
-                        if family == 0 { continue }
-                        if family > 0 {
-                            stack.append(Int32(truncatingIfNeeded: index))
-                            counts[Int(family) - 1] += 1
-                            continue
-                        }
-                        let wanted = Int(-family) - 1
-                        guard counts[wanted] > 0 else { continue }
-                        while let top = stack.popLast() {
-                            let topFamily = Int(Self.family[Int(code[Int(top)].kind.rawValue)]) - 1
-                            counts[topFamily] -= 1
-                            if topFamily == wanted {
-                                partner[Int(top)] = Int32(truncatingIfNeeded: index)
-                                partner[index] = top
-                                break
-                            }
-                        }
+        var openCounts = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &openCounts) { raw in
+            let counts = raw.bindMemory(to: Int.self)
+            for index in 0..<code.count {
+                let kindFamily = family[Int(code[index].kind.rawValue)]
+                if kindFamily == 0 { continue }
+                if kindFamily > 0 {
+                    stack.append(Int32(truncatingIfNeeded: index))
+                    counts[Int(kindFamily) - 1] += 1
+                    continue
+                }
+                let wanted = Int(-kindFamily) - 1
+                guard counts[wanted] > 0 else { continue }
+                while let top = stack.popLast() {
+                    let topFamily = Int(family[Int(code[Int(top)].kind.rawValue)]) - 1
+                    counts[topFamily] -= 1
+                    if topFamily == wanted {
+                        partner[Int(top)] = Int32(truncatingIfNeeded: index)
+                        partner[index] = top
+                        break
                     }
                 }
             }

@@ -91,7 +91,7 @@ enum KeywordTable {
     }
 
     /// Words that act as keywords only in some positions and otherwise lex as identifiers.
-    static let contextual: Set<String> = [
+    static let contextual: [StaticString] = [
         "actor", "any", "associativity", "async", "await", "borrowing", "consume", "consuming",
         "convenience", "copy", "didSet", "discardSourceLocation", "distributed", "dynamic", "each",
         "final", "get", "indirect", "infix", "isolated", "lazy", "left", "macro",
@@ -108,7 +108,14 @@ extension TokenizedSource {
     /// (`get`, `set`, `willSet`, `override`, `weak`, `async`, `await`, `some`, …). Rules use it
     /// to read declarations without mistaking such a word for a name.
     public func isContextualKeyword(_ token: Token) -> Bool {
-        guard token.kind == .identifier, token.length > 0, token.length <= 24 else { return false }
-        return KeywordTable.contextual.contains(text(of: token))
+        guard token.kind == .identifier, token.length > 0, token.length <= 24,
+              Int(token.end) <= file.bytes.count else { return false }
+        return file.bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            for word in KeywordTable.contextual where word.utf8CodeUnitCount == token.length {
+                if KeywordTable.spells(base + Int(token.start), word) { return true }
+            }
+            return false
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import KBLint
 @testable import Rules
@@ -102,5 +103,49 @@ final class UnifiedDiffTests: XCTestCase {
         let changes = UnifiedDiff.changes(old, new)
         let edits = changes.reduce(0) { $0 + ($1.oldEnd - $1.oldStart) + ($1.newEnd - $1.newStart) }
         XCTAssertEqual(edits, 5)  // the classic example: D = 5
+    }
+}
+
+/// Random edits rendered by `UnifiedDiff` and applied by patch(1) reproduce the new file: an
+/// independent check of hunk headers, context and line counts.
+final class UnifiedDiffPatchTests: XCTestCase {
+    func testRandomDiffsApplyWithPatch() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/patch"), "patch(1) not installed")
+        // A fixed linear congruential sequence, so failures reproduce.
+        var state: UInt64 = 42
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let tree = try TemporaryDirectory()
+        for round in 0..<30 {
+            let old = (0..<Int(next() % 40)).map { _ in "line \(next() % 6)\n" }
+            var new = old
+            for _ in 0..<Int(next() % 5) {
+                let position = new.isEmpty ? 0 : Int(next() % UInt64(new.count))
+                switch next() % 3 {
+                case 0: new.insert("inserted \(next() % 100)\n", at: position)
+                case 1: if !new.isEmpty { new.remove(at: position) }
+                default: if !new.isEmpty { new[position] = "changed \(next() % 100)\n" }
+                }
+            }
+            let oldText = old.joined(), newText = new.joined()
+            try tree.write("File.swift", oldText)
+            let diff = UnifiedDiff.render(path: "File.swift", old: Array(oldText.utf8), new: Array(newText.utf8))
+            XCTAssertEqual(diff.isEmpty, oldText == newText, "round \(round)")
+            guard !diff.isEmpty else { continue }
+            let patch = Process()
+            patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
+            patch.arguments = ["-s", "-p1", "--no-backup-if-mismatch"]
+            patch.currentDirectoryURL = URL(fileURLWithPath: tree.path)
+            let input = Pipe()
+            patch.standardInput = input
+            try patch.run()
+            input.fileHandleForWriting.write(Data(diff))
+            try input.fileHandleForWriting.close()
+            patch.waitUntilExit()
+            XCTAssertEqual(patch.terminationStatus, 0, "round \(round):\n\(String(decoding: diff, as: UTF8.self))")
+            XCTAssertEqual(try tree.text("File.swift"), newText, "round \(round):\n\(String(decoding: diff, as: UTF8.self))")
+        }
     }
 }

@@ -80,6 +80,16 @@ final class OperatorAndGenericTests: XCTestCase {
         ])
     }
 
+    func testSplitClosersKeepTheirTriviaFlags() {
+        let result = Lexer.tokenize(SourceFile(path: "a.swift", text: "let b: A<B<C>> = x"))
+        let closers = result.code.filter { $0.kind == .rightAngle }
+        XCTAssertEqual(closers.count, 2)
+        XCTAssertFalse(closers[0].flags.contains(.leadingTrivia))
+        XCTAssertFalse(closers[0].flags.contains(.trailingTrivia))
+        XCTAssertTrue(closers[1].flags.contains(.trailingTrivia))
+        XCTAssertEqual(closers.map { Int($0.start) }, [12, 13])
+    }
+
     func testGenericBracketsArePartnered() {
         let result = Lexer.tokenize(SourceFile(path: "a.swift", text: "Set<Array<Int>>()"))
         XCTAssertEqual(result.partner[1], 6)

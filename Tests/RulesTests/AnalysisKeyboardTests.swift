@@ -52,6 +52,7 @@ final class AnalysisKeyboardTests: XCTestCase {
                     print(message.endFrame)
                 }
                 keyboard.on(.willHide) { info in print(info) }
+                callbacks[.didChangeFrame] = { [weak self] note in self?.relayout() }
             }
             @objc func onShow(_ note: Notification) {}
             func hide(_ note: Notification) {}
@@ -68,7 +69,7 @@ final class AnalysisKeyboardTests: XCTestCase {
         let summaries = analysis.handlerSummaries()
         XCTAssertEqual(Set(summaries), [
             "selector:onShow", "blockObserver:{addObserver}", "combine:{sink}", "rxSwift:{subscribe}",
-            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}",
+            "asyncSequence:for", "typedMessage:{addObserver}", "wrapperEvent:{on}", "wrapperEvent:{?}",
             "helperCallback:keyboardHelper", "notificationReader:parse", "reached:hide", "reached:change",
         ])
         let sink = analysis.handlers.first { $0.form == .combine }!
@@ -77,6 +78,76 @@ final class AnalysisKeyboardTests: XCTestCase {
         let changeCall = analysis.index(of: "change", occurrence: 0)!
         XCTAssertEqual(analysis.deferral(at: changeCall).map { analysis.source.text(at: $0) }, "receive")
         XCTAssertNil(analysis.handler(at: analysis.index(of: "unrelated")! + 3))
+    }
+
+    func testRegistrationsAndWhatHappensToTheirTokens() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            var token: NSObjectProtocol?
+            var tokens: [NSObjectProtocol] = []
+            func observe() {
+                NotificationCenter.default.addObserver(self, selector: #selector(onShow), name: UIResponder.keyboardWillShowNotification, object: nil)
+                token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: textField, queue: .main) { _ in }
+                _ = NotificationCenter.default.addObserver(forName: .NSCalendarDayChanged, object: nil, queue: nil) { _ in }
+                NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: nil) { _ in }
+                let local: NSObjectProtocol = NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidHideNotification, object: nil, queue: nil) { _ in }
+                tokens.append(NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillChangeFrameNotification, object: nil, queue: nil) { _ in })
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                    .sink { _ in }
+                    .store(in: &bag)
+                let cancellable = NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).sink { _ in }
+                observation = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { _ in }
+            }
+            @objc func onShow(_ n: Notification) {}
+        }
+        """)
+        let summary = analysis.registrations.map { registration -> String in
+            let result: String
+            switch registration.result {
+            case .discarded: result = "discarded"
+            case .assigned(let lhs): result = "assigned \(analysis.text(lhs))"
+            case .bound(let name): result = "bound \(analysis.source.text(at: name))"
+            case .storedInCollection: result = "store(in:)"
+            case .passedOn: result = "passed on"
+            case .other: result = "other"
+            }
+            return "\(registration.kind) \(registration.events.map { "\($0)" }.joined(separator: ",")) \(result)"
+        }
+        XCTAssertEqual(summary, [
+            "selector willShow discarded",
+            "block willHide assigned token",
+            "block  discarded",
+            "block didShow discarded",
+            "block didHide bound local",
+            "block willChangeFrame passed on",
+            "publisher willShow store(in:)",
+            "publisher willHide bound cancellable",
+            "typedMessage willShow assigned observation",
+        ])
+        XCTAssertEqual(analysis.registrations[1].object.map { analysis.text($0) }, "textField")
+        XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline.functions[$0].name }, "observe")
+    }
+
+    func testNotificationNamesFromLoops() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func observe() {
+                [UIResponder.keyboardWillShowNotification, UIResponder.keyboardWillHideNotification].forEach {
+                    NotificationCenter.default.addObserver(self, selector: #selector(relayout), name: $0, object: nil)
+                }
+                for name in [UIResponder.keyboardDidShowNotification] {
+                    NotificationCenter.default.addObserver(self, selector: #selector(settle), name: name, object: nil)
+                }
+                NotificationCenter.default.addObserver(self, selector: #selector(other), name: someName, object: nil)
+            }
+            @objc func relayout() { view.layoutIfNeeded() }
+            @objc func settle() {}
+            @objc func other() {}
+        }
+        """)
+        XCTAssertEqual(Set(analysis.handlerSummaries()), ["selector:relayout", "selector:settle"])
+        XCTAssertEqual(analysis.handlers.first?.events, [.willShow, .willHide])
+        XCTAssertEqual(analysis.registrations.map(\.events), [[.willShow, .willHide], [.didShow], []])
     }
 
     func testReachedFunctionsObserversAndUnreachableCode() {
@@ -302,6 +373,25 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertFalse(ProjectFacts(merging: [uses, shadowing]).usesKeyboardLayoutGuide("Pinned"))
         let imported = facts("D.swift", "import KeyboardLayoutGuide\nclass V: UIViewController { func f() { a.topAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor) } }")
         XCTAssertFalse(ProjectFacts(merging: [imported]).usesKeyboardLayoutGuide("V"))
+    }
+
+    func testAccessoryTraitsOfTypes() {
+        let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Chat.swift", text: """
+        final class ChatViewController: UIViewController {
+            override var inputAccessoryView: UIView? { bar }
+        }
+        extension ChatViewController {
+            override var canBecomeFirstResponder: Bool { true }
+        }
+        final class Plain: UIViewController {
+            override var canBecomeFirstResponder: Bool { false }
+        }
+        """)))
+        let project = ProjectFacts(merging: [facts])
+        XCTAssertTrue(project.types["ChatViewController"]?.overridesInputAccessoryView ?? false)
+        XCTAssertTrue(project.types["ChatViewController"]?.canBecomeFirstResponder ?? false)
+        XCTAssertFalse(project.types["Plain"]?.canBecomeFirstResponder ?? true)
+        XCTAssertEqual(project.types["ChatViewController"]?.superclass, "UIViewController")
     }
 
     func testKeyboardManagerSwitchesAndAccessoryTypes() {

@@ -170,6 +170,49 @@ final class AnalysisOutlineTests: XCTestCase {
         XCTAssertEqual(sink.map { analysis.text($0.receiver) }, "scrollView")
         XCTAssertEqual(analysis.layoutSink(of: analysis.assignments[1])?.kind, .constraintConstant)
         XCTAssertNil(analysis.layoutSink(of: analysis.assignments[2]))
+        let local = analyze("""
+        func f() {
+            var frame = CGRect.zero
+            frame.origin.y = 10
+            view.frame.origin.y = 10
+        }
+        final class Bar: UIView {
+            func move() { frame.origin.y = 10 }
+        }
+        """)
+        XCTAssertEqual(local.assignments.map { local.layoutSink(of: $0)?.kind }, [nil, .frame, .frame],
+                       "a local CGRect named frame is not a view's frame")
+    }
+
+    func testExpressionAndStatementBounds() {
+        let analysis = analyze("""
+        func f() {
+            let height = view.bounds.height
+                - keyboard.minY
+                + padding
+            let next = 1
+            let chained = NotificationCenter.default
+                .publisher(for: name)
+                .sink { _ in }
+            scrollView.contentInset.bottom = max(0,
+                overlap)
+        }
+        """)
+        let source = analysis.source
+        XCTAssertEqual(analysis.bindings.map { $0.value.map { analysis.text($0) } ?? "" }, [
+            "view.bounds.height\n        - keyboard.minY\n        + padding", "1",
+            "NotificationCenter.default\n        .publisher(for: name)\n        .sink { _ in }",
+        ])
+        let minY = analysis.index(of: "minY")!
+        XCTAssertEqual(source.text(at: ExpressionBounds.statementStart(source, containing: minY)), "let")
+        let overlap = analysis.index(of: "overlap")!
+        XCTAssertEqual(source.text(at: ExpressionBounds.statementStart(source, containing: overlap)), "0",
+                       "inside parentheses the statement starts after the opening bracket")
+        XCTAssertEqual(analysis.text(analysis.assignments[0].rhs), "max(0,\n        overlap)")
+        let sink = analysis.index(of: "sink")!
+        let start = ExpressionBounds.chainStart(source, endingAt: sink)
+        XCTAssertEqual(source.text(at: start), "NotificationCenter")
+        XCTAssertEqual(ExpressionBounds.chainEnd(source, startingAt: start), sink)
     }
 
     func testSurvivesPathologicalInput() {

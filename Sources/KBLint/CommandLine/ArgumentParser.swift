@@ -140,7 +140,7 @@ func parseArguments(_ arguments: [String], for spec: CommandSpec) throws(UsageEr
     }
     if !parsed.wantsHelp, !spec.positionalCount.contains(parsed.positionals.count) {
         let expected = spec.positionalUsage.isEmpty ? "no arguments" : spec.positionalUsage
-        throw UsageError(message: "'kblint \(spec.name)' takes \(expected), got \(parsed.positionals.count) argument(s); see 'kblint \(spec.name) --help'")
+        throw UsageError(message: "'kblint \(spec.name)' takes \(expected), got \(parsed.positionals.count). See 'kblint \(spec.name) --help'.")
     }
     return parsed
 }

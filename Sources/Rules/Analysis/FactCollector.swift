@@ -104,12 +104,19 @@ enum FactCollector {
         var order: [String] = []
         var declaresGuide = [Bool](repeating: false, count: outline.types.count)
         var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
+        var becomesFirstResponder = [Bool](repeating: false, count: outline.types.count)
+        // One pass over the properties (one per type was quadratic in generated files).
         for property in outline.properties {
             guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
             if property.name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
             if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                property.modifiers.contains("override") {
                 overridesAccessory[owner] = true
+            }
+            if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
+               let scope = property.bodyScope,
+               outline.scopes[scope].body.contains(where: { source.isWord($0, "true") }) {
+                becomesFirstResponder[owner] = true
             }
         }
         let bodies = scanTypeBodies(
@@ -123,6 +130,7 @@ enum FactCollector {
             typeFacts.paths = [path]
             typeFacts.declaresKeyboardLayoutGuide = declaresGuide[typeIndex]
             typeFacts.overridesInputAccessoryView = overridesAccessory[typeIndex]
+            typeFacts.canBecomeFirstResponder = becomesFirstResponder[typeIndex]
             if typeFacts.declaresKeyboardLayoutGuide, type.kind == .extension,
                type.simpleName == "UIView" || type.simpleName == "UIViewController" {
                 facts.extendsViewsWithKeyboardLayoutGuide = true

@@ -12,6 +12,8 @@ public final class FileAnalysis: Sendable {
     public let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     public let animations: [AnimationCall]
+    /// Notification registrations of the file (any notification), in call order.
+    public let registrations: [ObserverRegistration]
     /// The project's facts, with this file's own included.
     public let project: ProjectFacts
     /// This file's pass-1 facts.
@@ -43,6 +45,7 @@ public final class FileAnalysis: Sendable {
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
         animations = Self.findAnimations(source, matching.calls)
+        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
@@ -222,7 +225,11 @@ public final class FileAnalysis: Sendable {
 
     /// The layout sink an assignment writes, if any.
     public func layoutSink(of assignment: Assignment) -> LayoutSink? {
-        LayoutSink.classify(source, ExpressionBounds.chainNames(source, assignment.lhs), lhs: assignment.lhs)
+        guard let sink = LayoutSink.classify(source, chainNames(assignment.lhs), lhs: assignment.lhs) else { return nil }
+        // `frame.origin.y = …` on a local `var frame: CGRect` (or a local copy of insets) is
+        // arithmetic, not layout.
+        if sink.receiver.isEmpty, binding(referencedBy: sink.member) != nil { return nil }
+        return sink
     }
 
     /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and

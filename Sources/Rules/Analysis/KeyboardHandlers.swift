@@ -74,6 +74,7 @@ struct KeyboardHandlerFinder {
 
     mutating func run() {
         for index in calls.indices { registrations(calls[index]) }
+        subscriptRegistrations()
         asyncSequences()
         helperCallbacks()
         notificationReaders()
@@ -96,20 +97,47 @@ struct KeyboardHandlerFinder {
         return true
     }
 
-    /// Events named anywhere in `range` (notification names or typed messages).
-    func events(in range: Range<Int>, messages: Bool) -> [KeyboardEvent] {
-        var found: [KeyboardEvent] = []
-        for index in range {
-            let event = messages ? KeyboardVocabulary.message(source, at: index)
-                                 : KeyboardVocabulary.notification(source, at: index)
-            if let event, !found.contains(event) { found.append(event) }
-        }
-        return found
+    func argumentEvents(_ call: CallSite, messages: Bool) -> [KeyboardEvent] {
+        Self.registeredEvents(call, messages: messages, source, outline, calls)
     }
 
-    func argumentEvents(_ call: CallSite, messages: Bool) -> [KeyboardEvent] {
+    /// The keyboard notifications (or typed messages) a registration names: in its
+    /// arguments, or — when the name is a loop variable (`for name in [….keyboardWillShowNotification,
+    /// …]`, `[…].forEach { addObserver(…, name: $0, …) }`) — in the sequence it iterates.
+    static func registeredEvents(_ call: CallSite, messages: Bool, _ source: TokenizedSource, _ outline: Outline,
+                                 _ calls: [CallSite]) -> [KeyboardEvent] {
+        func events(in range: Range<Int>) -> [KeyboardEvent] {
+            var found: [KeyboardEvent] = []
+            for index in range {
+                let event = messages ? KeyboardVocabulary.message(source, at: index)
+                                     : KeyboardVocabulary.notification(source, at: index)
+                if let event, !found.contains(event) { found.append(event) }
+            }
+            return found
+        }
         guard let open = call.openParen, let close = call.closeParen else { return [] }
-        return events(in: (open + 1)..<close, messages: messages)
+        let direct = events(in: (open + 1)..<close)
+        guard direct.isEmpty, !messages,
+              call.arguments.contains(where: { $0.value.count == 1 && source.kind($0.value.lowerBound) == .identifier })
+        else { return direct }
+        var current = outline.scope(at: call.callee)
+        var steps = 0
+        while let scope = current, steps < 8 {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .closure(let closure):
+                if let loop = outline.closures[closure].call, source.isWord(calls[loop].callee, "forEach"),
+                   let receiver = calls[loop].receiver {
+                    return events(in: receiver)
+                }
+            case .block(let keyword):
+                if source.isWord(keyword, "for") { return events(in: keyword..<outline.scopes[scope].open) }
+            case .function, .type, .property, .accessor:
+                return []
+            }
+            current = outline.scopes[scope].parent
+        }
+        return []
     }
 
     func closures(of call: CallSite) -> [Int] {
@@ -161,6 +189,23 @@ struct KeyboardHandlerFinder {
                 add(.wrapperEvent, scope: outline.closures[closure].scope, events: wrapperEvents(call),
                     registration: callee, parameter: outline.closures[closure].parameters.first)
             }
+        }
+    }
+
+    /// Wrapper callbacks stored by event: `callbacks[.willShow] = { notification in … }`.
+    mutating func subscriptRegistrations() {
+        for assignment in assignments where !assignment.isCompound {
+            let close = assignment.lhs.upperBound - 1
+            let brace = assignment.rhs.lowerBound
+            guard source.kind(close) == .rightSquare, let open = source.partnerIndex(close),
+                  isWrapperEvent((open + 1)..<close),
+                  let position = source.wordIndex(open + 2, in: KeyboardVocabulary.wrapperEvents),
+                  source.kind(brace) == .leftBrace,
+                  source.partnerIndex(brace) == assignment.rhs.upperBound - 1,
+                  let scope = outline.scope(at: brace), case .closure(let closure) = outline.scopes[scope].kind
+            else { continue }
+            add(.wrapperEvent, scope: scope, events: [KeyboardEvent(rawValue: position)!], registration: nil,
+                parameter: outline.closures[closure].parameters.first)
         }
     }
 

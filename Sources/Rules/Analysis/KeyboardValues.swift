@@ -210,6 +210,9 @@ struct KeyboardValueEvaluator {
                     // `UIScreen.main.bounds` is in screen space, like the keyboard frame (the
                     // main-screen rule reports it).
                     result.traits.insert(.windowSpace)
+                } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
+                    // A window's bounds are window space: keyboard-space math.
+                    result.traits.insert(.windowSpace)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     result.traits.insert(.viewGeometry)
                 }
@@ -229,6 +232,14 @@ struct KeyboardValueEvaluator {
             result.screenGeometry = nil
         }
         return result
+    }
+
+    /// Whether the chain ending at `index` names a window (`window`, `view.window?`,
+    /// `keyWindow`).
+    static func isWindow(_ source: TokenizedSource, _ index: Int) -> Bool {
+        var last = index
+        while source.kind(last) == .postfixQuestionMark || source.kind(last) == .exclamationMark { last -= 1 }
+        return source.isWord(last, "window") || source.isWord(last, "keyWindow")
     }
 
     /// A geometry member (`height`, `minY`, `intersection`, …) at `index`: classifies what
@@ -356,8 +367,23 @@ struct KeyboardValueEvaluator {
                     if let rhsValue { flow.valueAt[assignment.op] = rhsValue }
                     let names = ExpressionBounds.chainNames(source, assignment.lhs)
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
-                    guard names.count == 1 || isProperty,
-                          let scope = outline.executableScope(at: assignment.op) else { continue }
+                    guard let scope = outline.executableScope(at: assignment.op) else { continue }
+                    if names.count > 1, !isProperty, !source.isWord(names[0], "self"),
+                       let rhsValue, let previous = lookup(names[0]),
+                       flow.entries[source.nameHash(names[0])]?.last(where: { $0.token < assignment.op })?.isPropertyWrite == false {
+                        // `frame.size.height = …` on a local keyboard frame: it now also
+                        // carries what was written into it.
+                        var merged = previous
+                        merged.merge(rhsValue)
+                        if merged.has(.screenSpace), merged.has(.windowSpace) {
+                            merged.traits.remove(.screenSpace)
+                            merged.screenGeometry = nil
+                        }
+                        flow.entries[source.nameHash(names[0]), default: []].append(.init(
+                            token: assignment.op, scope: scope, value: merged, isPropertyWrite: false))
+                        continue
+                    }
+                    guard names.count == 1 || isProperty else { continue }
                     let name = names[names.count - 1]
                     var value = rhsValue
                     if assignment.isCompound, let previous = lookup(name) {

@@ -269,10 +269,8 @@ private struct OutlineBuilder {
                 guard let end = source.partnerIndex(cursor), end < close else { return closure }
                 cursor = end + 1
             case .identifier:
-                if cursor == signatureStart || source.kind(cursor - 1) == .comma,
-                   closure.inToken == nil, !names.contains(where: { source.kind($0 + 1) == .arrow }) {
-                    names.append(cursor)
-                }
+                // `{ a, b in`: names at the start or after a comma (types follow `:` or `->`).
+                if cursor == signatureStart || source.kind(cursor - 1) == .comma { names.append(cursor) }
                 cursor += 1
             case .keyword:
                 guard source.wordIndex(cursor, in: ["throws", "async", "rethrows", "_", "Any", "Self"]) != nil

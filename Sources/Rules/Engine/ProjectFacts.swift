@@ -32,6 +32,8 @@ public struct TypeFacts: Sendable {
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool
+    /// The type overrides `canBecomeFirstResponder` with a body that returns `true`.
+    public internal(set) var canBecomeFirstResponder: Bool
     public internal(set) var paths: [String]
 
     init(name: String) {
@@ -44,6 +46,7 @@ public struct TypeFacts: Sendable {
         keyboardLayoutGuideUses = []
         mentionsSafeArea = false
         overridesInputAccessoryView = false
+        canBecomeFirstResponder = false
         paths = []
     }
 
@@ -56,6 +59,7 @@ public struct TypeFacts: Sendable {
         keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
+        canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
     }
 }

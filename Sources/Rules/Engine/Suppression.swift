@@ -95,9 +95,7 @@ public enum Suppression {
                 continue
             }
             let line = source.file.location(of: diagnostic.range.lowerBound).line
-            if let (directive, id) = coveringDirective(
-                for: diagnostic, line: line, in: directives, file: source.file
-            ) {
+            if let (directive, id) = coveringDirective(for: diagnostic, line: line, in: directives) {
                 used[directive][id] = true
             } else {
                 kept.append(diagnostic)
@@ -127,8 +125,7 @@ public enum Suppression {
     /// Line directives win over regions; for regions the last `disable`/`enable` before the
     /// diagnostic that names its rule (or `all`) decides.
     private static func coveringDirective(
-        for diagnostic: Diagnostic, line: Int, in directives: [SuppressionDirective],
-        file: SourceFile
+        for diagnostic: Diagnostic, line: Int, in directives: [SuppressionDirective]
     ) -> (Int, Int)? {
         for (index, directive) in directives.enumerated() {
             guard case .disableLine(let target) = directive.action, target == line,

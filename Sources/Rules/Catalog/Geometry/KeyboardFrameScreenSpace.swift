@@ -151,6 +151,16 @@ public struct KeyboardFrameScreenSpace: Rule {
             }
             """),
             RuleExample("""
+            final class DragDismissController {
+                func track(_ note: Notification, dragY: CGFloat, in window: UIWindow) {
+                    guard var frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    frame.origin.y = max(dragY, window.bounds.height - frame.height)
+                    frame.size.height = window.bounds.height - frame.origin.y
+                    barBottom.constant = -frame.height
+                }
+            }
+            """),
+            RuleExample("""
             final class ProfileViewController: UIViewController {
                 override func viewDidLayoutSubviews() {
                     super.viewDidLayoutSubviews()
@@ -200,10 +210,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 index = close + 1
                 continue
             }
-            if source.kind(index) == .binaryOperator || source.kind(index) == .leftAngle || source.kind(index) == .rightAngle,
-               ["<", ">", "<=", ">=", "==", "!="].contains(source.text(at: index)) {
-                return true
-            }
+            if source.wordIndexOperator(index, in: ["<", ">", "<=", ">=", "==", "!="]) { return true }
             index += 1
         }
         return false

@@ -52,6 +52,13 @@ public struct KeyboardInsetsInTableViewController: Rule {
             """, files: ["SettingsViewController.swift": """
             final class SettingsViewController: UITableViewController, UITextFieldDelegate {}
             """]),
+            RuleExample("""
+            final class ProfileEditor: UITableViewController {
+                @objc func keyboardDidShow(_ note: Notification) {
+                    ↓tableView.setContentOffset(CGPoint(x: 0, y: 240), animated: true)
+                }
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -109,18 +116,28 @@ public struct KeyboardInsetsInTableViewController: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard else { return [] }
+        let tableView = [NameHash.of("tableView")]
         var diagnostics: [Diagnostic] = []
+        func report(_ range: Range<Int>, at index: Int) {
+            guard let type = analysis.typeName(at: index),
+                  analysis.project.type(type, inheritsFrom: "UITableViewController") else { return }
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: range,
+                message: "`\(type)` is a `UITableViewController`, which already adjusts its table view for the keyboard; `\(analysis.snippet(range))` moves the content a second time",
+                suggestion: "Drop this keyboard adjustment and let `UITableViewController` handle it, or host the table in a plain `UIViewController`."))
+        }
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment),
                   sink.kind == .contentInset || sink.kind == .contentOffset,
-                  analysis.receiverKey(sink.receiver) == [NameHash.of("tableView")],
-                  let type = analysis.typeName(at: assignment.op),
-                  analysis.project.type(type, inheritsFrom: "UITableViewController") else { continue }
-            diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: assignment.lhs,
-                message: "`\(type)` is a `UITableViewController`, which already adjusts its table view for the keyboard; `\(analysis.snippet(assignment.lhs))` moves the content a second time",
-                suggestion: "Drop this keyboard adjustment and let `UITableViewController` handle it, or host the table in a plain `UIViewController`."))
+                  analysis.receiverKey(sink.receiver) == tableView else { continue }
+            report(assignment.lhs, at: assignment.op)
         }
-        return diagnostics
+        // `tableView.setContentOffset(_:animated:)`
+        for call in analysis.calls where analysis.source.isWord(call.callee, "setContentOffset") {
+            guard let receiver = call.receiver, analysis.receiverKey(receiver) == tableView,
+                  analysis.isInKeyboardHandler(call.callee) else { continue }
+            report(receiver.lowerBound..<(call.callee + 1), at: call.callee)
+        }
+        return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 }

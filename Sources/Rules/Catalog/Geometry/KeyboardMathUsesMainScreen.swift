@@ -109,6 +109,14 @@ public struct KeyboardMathUsesMainScreen: Rule {
             }
             """),
             RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    let pixel = 1 / UIScreen.main.scale
+                    separatorHeight.constant = pixel
+                }
+            }
+            """),
+            RuleExample("""
             final class AppCoordinator {
                 func start() {
                     let window = UIApplication.shared.windows.first
@@ -147,6 +155,12 @@ public struct KeyboardMathUsesMainScreen: Rule {
     /// at `index`: the tokens to report and how to name them.
     static func screenWideAPI(at index: Int, _ source: TokenizedSource) -> (Range<Int>, String)? {
         if source.isWord(index, "UIScreen"), source.kind(index + 1) == .period, source.isWord(index + 2, "main") {
+            // Pixel scale and display properties are not geometry.
+            if source.kind(index + 3) == .period,
+               source.wordIndex(index + 4, in: ["scale", "nativeScale", "brightness", "traitCollection",
+                                                "maximumFramesPerSecond"]) != nil {
+                return nil
+            }
             return (index..<(index + 3), "UIScreen.main")
         }
         guard source.kind(index - 1) == .period else { return nil }
