@@ -75,9 +75,25 @@ enum FileSystem {
         guard Int(info.st_size) <= maximumFileSize else {
             throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // Read straight into the array at the size `fstat` gave (every file of a run is read,
+        // so no intermediate buffer); a file that grew meanwhile is read on in chunks.
+        let expected = Int(info.st_size)
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            while initialized < expected {
+                let count = read(descriptor, buffer.baseAddress! + initialized, expected - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                initialized += count
+            }
+        }
+        if let failure { throw FileError(path: path, errno: failure, doing: "cannot read") }
+        guard bytes.count == expected else { return bytes }  // shrank while being read
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
