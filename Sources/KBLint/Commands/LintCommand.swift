@@ -127,16 +127,19 @@ struct LintCommand {
         var seenConfigurationErrors: Set<String> = []
         // Files under the same configuration share one plan (its rule list and options are
         // copy-on-write storage): a plan per file made memory grow with the number of files.
+        // A plan follows from the configuration files that apply and the deployment target
+        // (the command line is the same for every file), so that pair is its key.
         var planByDirectory: [String: FilePlan] = [:]
-        var planBySignature: [String: FilePlan] = [:]
+        var planBySource: [String: FilePlan] = [:]
         func planFor(_ target: LintTarget) -> FilePlan? {
             let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
             if let shared = planByDirectory[directory] { return shared }
             do {
-                let fresh = plan(try resolver.configuration(forFileAt: target.absolutePath), options)
-                let signature = fresh.signature
-                let shared = planBySignature[signature] ?? fresh
-                planBySignature[signature] = shared
+                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
+                let source = configuration.files.joined(separator: "\n") + "\u{0}"
+                    + (configuration.deploymentTarget?.description ?? "")
+                let shared = planBySource[source] ?? plan(configuration, options)
+                planBySource[source] = shared
                 planByDirectory[directory] = shared
                 return shared
             } catch {
@@ -413,15 +416,3 @@ struct TimingReport {
     }
 }
 
-extension FilePlan {
-    /// Everything that makes two plans behave differently, as text: equal signatures, same plan.
-    var signature: String {
-        let rules = self.rules.map { selection in
-            let options = selection.options.keys.sorted().map { "\($0)=\(String(describing: selection.options[$0]!))" }
-            return "\(selection.rule.metadata.id):\(String(describing: selection.severity)):\(options.joined(separator: ","))"
-        }
-        let engine = engineSeverities.keys.sorted().map { "\($0)=\(engineSeverities[$0]!)" }
-        return [rules.joined(separator: ";"), String(describing: deploymentTarget), deploymentTargetDescription,
-                engine.joined(separator: ",")].joined(separator: "|")
-    }
-}
