@@ -46,7 +46,7 @@ if [[ ! -f $dest/.complete ]]; then
         find "$target" \( -type f ! -name '*.swift' -o -type f -name '.*' -o ! -type f ! -type d \) -delete
         find "$target" -depth -type d -empty -delete
         if [[ -d $target ]]; then
-            total=$((total + $(find "$target" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')))
+            total=$((total + $(find "$target" -type f -print0 | xargs -0 cat | wc -c)))
         fi
         if [[ $limit -gt 0 && $total -ge $limit ]]; then break; fi
     done < <(find "$mirror" -mindepth 2 -maxdepth 2 -name '*.git' | LC_ALL=C sort)
@@ -57,11 +57,15 @@ for n in "${copies[@]}"; do
     scaled="$dest-x$n"
     if [[ ! -f $scaled/.complete ]]; then
         rm -rf "$scaled"; mkdir -p "$scaled"
-        for i in $(seq 1 "$n"); do cp -al "$dest" "$scaled/copy-$i"; rm -f "$scaled/copy-$i/.complete"; done
+        for i in $(seq 1 "$n"); do
+            # Hard links where cp supports them (GNU), plain copies elsewhere.
+            cp -al "$dest" "$scaled/copy-$i" 2>/dev/null || cp -R "$dest" "$scaled/copy-$i"
+            rm -f "$scaled/copy-$i/.complete"
+        done
         touch "$scaled/.complete"
     fi
 done
 
 files=$(find "$dest" -type f -name '*.swift' | wc -l)
-bytes=$(find "$dest" -type f -name '*.swift' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
+bytes=$(find "$dest" -type f -name '*.swift' -print0 | xargs -0 cat | wc -c)
 echo "corpus: $dest: $files files, $((bytes / 1000000)) MB"

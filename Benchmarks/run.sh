@@ -13,7 +13,7 @@
 # It prints MB/s, files/s and peak memory (GNU time; "n/a" without it), the ratios
 # kblint/grep and kblint/cat, then kblint on --scales copies of the corpus (hard links)
 # to show that time grows linearly and memory does not grow with the corpus.
-# Results are also written to Benchmarks/.results/latest.txt.
+# Results are also written to Benchmarks/.results/latest.txt. Needs bash 5 (EPOCHREALTIME).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
