@@ -80,7 +80,7 @@ if [[ $fix -eq 1 ]]; then
     while IFS= read -r repository; do
         copy="$work/sample/$(basename "$(dirname "$repository")")+$(basename "$repository")"
         cp -al "$repository" "$copy" 2>/dev/null || cp -R "$repository" "$copy"
-        total=$((total + $(find "$repository" -type f -name '*.swift' -print0 | xargs -0 cat | wc -c)))
+        total=$((total + $(find "$repository" -type f -name '*.swift' -print0 | xargs -0 cat /dev/null | wc -c)))
         [[ $total -lt $((sample * 1000000)) ]] || break
     done < <(find "$corpus" -mindepth 2 -maxdepth 2 -type d | LC_ALL=C sort)
     echo "corpus-check: --fix safety on $(find "$work/sample" -name '*.swift' | wc -l) files ($((total / 1000000)) MB)"

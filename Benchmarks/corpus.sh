@@ -46,7 +46,7 @@ if [[ ! -f $dest/.complete ]]; then
         find "$target" \( -type f ! -name '*.swift' -o -type f -name '.*' -o ! -type f ! -type d \) -delete
         find "$target" -depth -type d -empty -delete
         if [[ -d $target ]]; then
-            total=$((total + $(find "$target" -type f -print0 | xargs -0 cat | wc -c)))
+            total=$((total + $(find "$target" -type f -print0 | xargs -0 cat /dev/null | wc -c)))
         fi
         if [[ $limit -gt 0 && $total -ge $limit ]]; then break; fi
     done < <(find "$mirror" -mindepth 2 -maxdepth 2 -name '*.git' | LC_ALL=C sort)
@@ -67,5 +67,5 @@ for n in "${copies[@]}"; do
 done
 
 files=$(find "$dest" -type f -name '*.swift' | wc -l)
-bytes=$(find "$dest" -type f -name '*.swift' -print0 | xargs -0 cat | wc -c)
+bytes=$(find "$dest" -type f -name '*.swift' -print0 | xargs -0 cat /dev/null | wc -c)
 echo "corpus: $dest: $files files, $((bytes / 1000000)) MB"
