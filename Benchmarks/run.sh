@@ -106,7 +106,7 @@ row() { printf '%-24s %9.3f s %9s MB/s %9s files/s %8s MB\n' "$1" "$2" "$(rate "
 
 mkdir -p Benchmarks/.results
 {
-    echo "corpus: $files files, $mb MB ($corpus)"
+    echo "corpus: $files files, $mb MB (${corpus#"$root"/})"
     echo "machine: $(nproc) cores, $(uname -sm); $runs runs each, median wall clock"
     echo
     row "cat (I/O floor)" "$t_cat" "-"
