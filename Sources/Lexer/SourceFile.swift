@@ -13,8 +13,22 @@ public struct SourceFile: Sendable {
         self.bytes = bytes
         var starts = [0]
         bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<buffer.count where buffer[index] == 0x0A {
-                starts.append(index + 1)
+            // Eight bytes at a time: a word without a line feed (no zero byte after XOR with
+            // 0x0A in every lane) is skipped whole. Every file is indexed, so this matters.
+            let count = buffer.count
+            var index = 0
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                let lanes = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                if (lanes &- 0x0101_0101_0101_0101) & ~lanes & 0x8080_8080_8080_8080 != 0 {
+                    for offset in index..<(index + 8) where buffer[offset] == 0x0A {
+                        starts.append(offset + 1)
+                    }
+                }
+                index += 8
+            }
+            for offset in index..<count where buffer[offset] == 0x0A {
+                starts.append(offset + 1)
             }
         }
         self.lineStarts = starts

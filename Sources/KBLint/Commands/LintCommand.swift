@@ -138,9 +138,23 @@ struct LintCommand {
         var inputs: [LintInput] = []
         var errors: [String] = []
         var seenConfigurationErrors: Set<String> = []
+        // Files under the same configuration share one plan (its rule list and options are
+        // copy-on-write storage): a plan per file made memory grow with the number of files.
+        // A plan follows from the configuration files that apply and the deployment target
+        // (the command line is the same for every file), so that pair is its key.
+        var planByDirectory: [String: FilePlan] = [:]
+        var planBySource: [String: FilePlan] = [:]
         func planFor(_ target: LintTarget) -> FilePlan? {
+            let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
+            if let shared = planByDirectory[directory] { return shared }
             do {
-                return plan(try resolver.configuration(forFileAt: target.absolutePath), options)
+                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
+                let source = configuration.files.joined(separator: "\n") + "\u{0}"
+                    + (configuration.deploymentTarget?.description ?? "")
+                let shared = planBySource[source] ?? plan(configuration, options)
+                planBySource[source] = shared
+                planByDirectory[directory] = shared
+                return shared
             } catch {
                 if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
                 return nil
@@ -447,3 +461,4 @@ struct TimingReport {
         return places == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
     }
 }
+

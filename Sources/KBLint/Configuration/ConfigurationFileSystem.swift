@@ -1,5 +1,3 @@
-import Foundation
-
 /// The little of the file system that configuration lookup needs, behind a protocol so tests
 /// can count reads and the lookup stays independent of where files come from.
 protocol ConfigurationFileSystem: Sendable {
@@ -10,21 +8,20 @@ protocol ConfigurationFileSystem: Sendable {
     func namesInDirectory(atPath path: String) -> [String]
 }
 
-/// The real disk, through Foundation.
+/// The real disk, through the same POSIX calls as the rest of the tool (Foundation is not
+/// linked: loading it was most of the start-up time).
 struct DiskFileSystem: ConfigurationFileSystem {
     init() {}
 
     func contentsOfFile(atPath path: String) -> [UInt8]? {
-        guard isFile(atPath: path), let data = FileManager.default.contents(atPath: path) else { return nil }
-        return [UInt8](data)
+        try? FileSystem.readFile(path)
     }
 
     func isFile(atPath path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        (try? FileSystem.status(of: path))?.kind == .regular
     }
 
     func namesInDirectory(atPath path: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        ((try? FileSystem.contentsOfDirectory(path)) ?? []).map(\.name)
     }
 }

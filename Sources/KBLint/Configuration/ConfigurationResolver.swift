@@ -1,4 +1,3 @@
-import Foundation
 import Rules
 
 /// Answers "which configuration applies to this file?" for every linted file.
@@ -23,7 +22,7 @@ final class ConfigurationResolver: @unchecked Sendable {
     private let fileSystem: any ConfigurationFileSystem
     private let explicitFile: ConfigurationFile?
 
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var layeredByDirectory: [String: Result<Configuration, ConfigurationError>] = [:]
     private var resolvedByDirectory: [String: Result<Configuration, ConfigurationError>] = [:]
     private var detectedByDirectory: [String: DetectedDeploymentTarget?] = [:]
@@ -42,7 +41,7 @@ final class ConfigurationResolver: @unchecked Sendable {
         fileSystem: any ConfigurationFileSystem = DiskFileSystem()
     ) throws(ConfigurationError) {
         let workingDirectory = LexicalPath.absolute(
-            currentDirectory ?? FileManager.default.currentDirectoryPath, relativeTo: "/")
+            currentDirectory ?? FileSystem.currentDirectory(), relativeTo: "/")
         self.knownRules = knownRules
         self.knownReporters = knownReporters
         self.overrides = overrides

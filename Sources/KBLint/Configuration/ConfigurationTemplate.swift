@@ -1,4 +1,3 @@
-import Foundation
 import Rules
 
 /// The `.kblint.yml` that `kblint init` writes: every key, commented, with the project's
@@ -90,13 +89,12 @@ enum ConfigurationTemplate {
     /// than replace a file that is already there.
     static func write(_ contents: String, inDirectory directory: String) throws(ConfigurationError) -> String {
         let path = LexicalPath.appending(Configuration.fileName, to: directory)
-        if FileManager.default.fileExists(atPath: path) {
-            throw ConfigurationError(path: path, location: nil, message: "already exists; kblint init never overwrites it")
-        }
         do {
-            try Data(contents.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            try FileSystem.createFile(path, Array(contents.utf8))
         } catch {
-            throw ConfigurationError(path: path, location: nil, message: "cannot be written: \(error.localizedDescription)")
+            let message = error.reason == FileSystem.alreadyExists
+                ? "already exists; kblint init never overwrites it" : "cannot be written: \(error.reason)"
+            throw ConfigurationError(path: path, location: nil, message: message)
         }
         return path
     }

@@ -76,7 +76,7 @@ enum DeploymentTargetDetector {
         lowest(in: text, commentPrefix: "//") { line in
             var versions: [OSVersion] = []
             var rest = Substring(line)
-            while let range = rest.range(of: ".iOS(") {
+            while let range = rest.firstRange(of: ".iOS(") {
                 rest = rest[range.upperBound...].drop { $0 == " " }
                 if rest.hasPrefix(".v") {
                     let digits = rest.dropFirst(2).prefix { $0.isASCII && ($0.isNumber || $0 == "_") }
@@ -93,7 +93,7 @@ enum DeploymentTargetDetector {
     /// Every `IPHONEOS_DEPLOYMENT_TARGET = 14.0;` of the project's build configurations; the lowest.
     static func versionInXcodeProject(_ text: String) -> OSVersion? {
         lowest(in: text, commentPrefix: nil) { line in
-            guard let range = line.range(of: "IPHONEOS_DEPLOYMENT_TARGET") else { return [] }
+            guard let range = line.firstRange(of: "IPHONEOS_DEPLOYMENT_TARGET") else { return [] }
             var value = line[range.upperBound...].drop { $0 == " " || $0 == "\t" }
             guard value.first == "=" else { return [] }
             value = value.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\"" }
@@ -106,7 +106,7 @@ enum DeploymentTargetDetector {
     static func versionInPodfile(_ text: String) -> OSVersion? {
         lowest(in: text, commentPrefix: "#") { line in
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            guard trimmed.hasPrefix("platform"), let range = trimmed.range(of: ":ios") else { return [] }
+            guard trimmed.hasPrefix("platform"), let range = trimmed.firstRange(of: ":ios") else { return [] }
             var value = trimmed[range.upperBound...].drop { $0 == " " }
             guard value.first == "," else { return [] }
             value = value.dropFirst().drop { $0 == " " || $0 == "'" || $0 == "\"" }
@@ -121,7 +121,7 @@ enum DeploymentTargetDetector {
         var lowest: OSVersion?
         for line in text.split(whereSeparator: \.isNewline) {
             var code = line
-            if let commentPrefix, let comment = line.range(of: commentPrefix) { code = line[..<comment.lowerBound] }
+            if let commentPrefix, let comment = line.firstRange(of: commentPrefix) { code = line[..<comment.lowerBound] }
             for version in versions(code) where lowest.map({ version < $0 }) ?? true {
                 lowest = version
             }

@@ -5,6 +5,9 @@ enum LexicalPath {
     /// `path` made absolute against `directory` (itself absolute), with `.`, `..`, empty and
     /// repeated separators removed. `..` above the root stays at the root.
     static func absolute(_ path: String, relativeTo directory: String) -> String {
+        // Discovery produces standardized absolute paths and asks about each file several
+        // times; splitting and joining them was a tenth of a whole run.
+        if isStandardizedAbsolute(path) { return path }
         let joined = path.hasPrefix("/") ? path : directory + "/" + path
         var components: [Substring] = []
         for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
@@ -15,6 +18,29 @@ enum LexicalPath {
             }
         }
         return "/" + components.joined(separator: "/")
+    }
+
+    /// Whether `path` starts with `/` and has no empty, `.` or `..` component and no
+    /// trailing slash (the root itself qualifies): `absolute` would return it unchanged.
+    static func isStandardizedAbsolute(_ path: String) -> Bool {
+        var path = path
+        path.makeContiguousUTF8()  // a no-op for native strings
+        return path.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            if bytes.count == 1 { return true }
+            guard bytes.last != UInt8(ascii: "/") else { return false }
+            var componentStart = 1
+            for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                let length = index - componentStart
+                if length == 0 { return false }
+                if bytes[componentStart] == UInt8(ascii: "."),
+                   length == 1 || (length == 2 && bytes[componentStart + 1] == UInt8(ascii: ".")) {
+                    return false
+                }
+                componentStart = index + 1
+            }
+            return true
+        } ?? false
     }
 
     /// The folder that holds `path` (an absolute, standardized path); nil for the root.

@@ -83,24 +83,49 @@ struct LintDriver: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
-        let facts = parallelMap(count: inputs.count, jobs: jobs) { index -> FileFacts? in
+        let firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
             defer { progress1?.fileFinished() }
-            guard let bytes = try? read(inputs[index]) else { return nil }
+            guard let bytes = try? read(inputs[index]) else { return FirstPassResult(facts: nil, needsSecondPass: true, bytes: 0) }
             let source = SourceFile(path: inputs[index].target.path, bytes: bytes)
-            return collectFacts(Lexer.tokenize(source))
+            return FirstPassResult(
+                facts: collectFacts(Lexer.tokenize(source)),
+                needsSecondPass: needsSecondPass(source, plan: inputs[index].plan), bytes: bytes.count)
         }
         progress1?.finish()
-        let project = ProjectFacts(merging: facts.compactMap { $0 })
+        let project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
         let outcomes = parallelMap(count: inputs.count, jobs: jobs) { index -> FileOutcome in
             defer { progress2?.fileFinished() }
+            guard firstPass[index].needsSecondPass else {
+                // Pass 1 saw that nothing can be reported or fixed here: not read again.
+                var outcome = FileOutcome()
+                outcome.bytes = firstPass[index].bytes
+                outcome.linted = true
+                return outcome
+            }
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
+    }
+
+    /// What pass 1 keeps of a file: its facts, and whether pass 2 must look at it again.
+    private struct FirstPassResult: Sendable {
+        let facts: FileFacts?
+        let needsSecondPass: Bool
+        let bytes: Int
+    }
+
+    /// Whether pass 2 can report anything on `file`: a rule's byte pre-check passes, it has
+    /// suppression comments (which may be superfluous), or it is not valid UTF-8. Most files
+    /// of a project fail all three, and pass 2 then skips reading them again.
+    private func needsSecondPass(_ file: SourceFile, plan: FilePlan) -> Bool {
+        let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
+        return !candidates(selections, for: file).isEmpty || Suppression.mayContainDirectives(file)
+            || EngineDiagnostics.invalidUTF8Diagnostic(in: file) != nil
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
@@ -186,16 +211,7 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        // Most rules share their markers: scan the file once per distinct marker list.
-        var verdicts: [[UInt]: Bool] = [:]
-        let candidates = selections.filter { selection in
-            let markers = selection.rule.requiredMarkers
-            let key = markers.map { UInt(bitPattern: $0.utf8Start) &+ UInt($0.utf8CodeUnitCount) }
-            if let verdict = verdicts[key] { return verdict }
-            let verdict = selection.rule.mayTrigger(on: file.bytes)
-            verdicts[key] = verdict
-            return verdict
-        }
+        let candidates = candidates(selections, for: file)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
             let source = Lexer.tokenize(file)
@@ -217,6 +233,26 @@ struct LintDriver: Sendable {
             diagnostics.append(invalid)
         }
         return diagnostics
+    }
+
+    /// The selected rules whose byte pre-check passes on `file`.
+    private func candidates(_ selections: [RuleSelection], for file: SourceFile) -> [RuleSelection] {
+        // Most rules share their markers: scan the file once per distinct marker list. The
+        // lists are compared by address, so that this per-file step allocates nothing.
+        var verdicts: [(markers: [StaticString], verdict: Bool)] = []
+        return selections.filter { selection in
+            let markers = selection.rule.requiredMarkers
+            if let known = verdicts.first(where: { Self.sameMarkers($0.markers, markers) }) { return known.verdict }
+            let verdict = selection.rule.mayTrigger(on: file.bytes)
+            verdicts.append((markers, verdict))
+            return verdict
+        }
+    }
+
+    private static func sameMarkers(_ left: [StaticString], _ right: [StaticString]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy {
+            $0.utf8Start == $1.utf8Start && $0.utf8CodeUnitCount == $1.utf8CodeUnitCount
+        }
     }
 
     /// Whether a rule can apply anywhere in a file built for `target`. `#available` and

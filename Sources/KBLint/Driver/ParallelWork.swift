@@ -76,6 +76,10 @@ final class PThreadLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    func lock() { pthread_mutex_lock(mutex) }
+
+    func unlock() { pthread_mutex_unlock(mutex) }
+
     func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -75,9 +75,25 @@ enum FileSystem {
         guard Int(info.st_size) <= maximumFileSize else {
             throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // Read straight into the array at the size `fstat` gave (every file of a run is read,
+        // so no intermediate buffer); a file that grew meanwhile is read on in chunks.
+        let expected = Int(info.st_size)
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            while initialized < expected {
+                let count = read(descriptor, buffer.baseAddress! + initialized, expected - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                initialized += count
+            }
+        }
+        if let failure { throw FileError(path: path, errno: failure, doing: "cannot read") }
+        guard bytes.count == expected else { return bytes }  // shrank while being read
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -214,6 +230,43 @@ enum FileSystem {
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// The reason `createFile` gives when the file is already there.
+    static let alreadyExists = "already exists"
+
+    /// Creates a new file with `bytes`, failing (with `alreadyExists`) when something is
+    /// already at `path`: `kblint init` never overwrites.
+    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { throw FileError(path: path, reason: alreadyExists) }
+            throw FileError(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+        try writeFile(path, bytes)
+    }
+
+    /// The process environment, read from the C library (Foundation's `ProcessInfo` is not
+    /// linked, to keep start-up short).
+    static func environment() -> [String: String] {
+        #if canImport(Darwin)
+        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = _NSGetEnviron().pointee
+        #else
+        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        #endif
+        var variables: [String: String] = [:]
+        guard let table else { return variables }
+        var index = 0
+        while let pointer = table[index] {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            index += 1
+        }
+        return variables
+    }
 }
 
 extension FileStatus {

@@ -18,13 +18,16 @@ enum ExpressionBounds {
             let kind = source.kind(cursor)
             if cursor > start, source.startsLine(cursor), !continuesLine(source, cursor) { return cursor }
             switch kind {
+            // An opener without a partner (unbalanced code) is passed over like any token.
+            // Running to the end of the file instead made every expression after a stray
+            // bracket span the rest of the file: quadratic analysis time on broken input.
             case .leftParen, .leftSquare, .leftAngle, .stringInterpolationStart:
-                guard let end = source.partnerIndex(cursor) else { return count }
+                guard let end = source.partnerIndex(cursor) else { cursor += 1; continue }
                 cursor = end + 1
                 continue
             case .leftBrace:
                 if stopAtBrace { return cursor }
-                guard let end = source.partnerIndex(cursor) else { return count }
+                guard let end = source.partnerIndex(cursor) else { cursor += 1; continue }
                 cursor = end + 1
                 continue
             case .rightParen, .rightSquare, .rightBrace, .rightAngle, .stringInterpolationEnd, .semicolon:

@@ -95,13 +95,36 @@ enum FactCollector {
                              assignments: [Assignment], bindings: [LocalBinding] = [],
                              into facts: inout FileFacts) {
         let path = source.file.path
-        let aliases = KeyboardLayoutGuideAliases(source, outline, bindings: bindings)
-        let importsGuidePackage = (0..<source.code.count).contains {
+        // Byte pre-checks: the token scans below look for names most files never contain.
+        let bytes = source.file.bytes
+        let mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: bytes)
+        let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(["safeArea"], in: bytes)
+        let importsGuidePackage = mentionsKeyboard && (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
         facts.importsKeyboardLayoutGuidePackage = importsGuidePackage
         var byName: [String: TypeFacts] = [:]
         var order: [String] = []
+        var declaresGuide = [Bool](repeating: false, count: outline.types.count)
+        var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
+        var becomesFirstResponder = [Bool](repeating: false, count: outline.types.count)
+        // One pass over the properties (one per type was quadratic in generated files).
+        for property in outline.properties {
+            guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
+            if property.name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
+            if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
+               property.modifiers.contains("override") {
+                overridesAccessory[owner] = true
+            }
+            if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
+               let scope = property.bodyScope,
+               outline.scopes[scope].body.contains(where: { source.isWord($0, "true") }) {
+                becomesFirstResponder[owner] = true
+            }
+        }
+        let bodies = scanTypeBodies(
+            source, outline, enabled: scansTypeBodies, importsGuidePackage: importsGuidePackage,
+            aliases: mentionsKeyboard ? KeyboardLayoutGuideAliases(source, outline, bindings: bindings) : nil)
         for (typeIndex, type) in outline.types.enumerated() {
             var typeFacts = TypeFacts(name: type.simpleName)
             typeFacts.isDeclared = type.kind != .extension
@@ -109,40 +132,17 @@ enum FactCollector {
             typeFacts.inheritance = type.inheritance
             if type.kind == .class { typeFacts.superclass = type.inheritance.first }
             typeFacts.paths = [path]
-            for property in outline.properties where property.owner == typeIndex {
-                if property.name == "keyboardLayoutGuide" { typeFacts.declaresKeyboardLayoutGuide = true }
-                if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
-                   property.modifiers.contains("override") {
-                    typeFacts.overridesInputAccessoryView = true
-                }
-                if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
-                   let scope = property.bodyScope,
-                   outline.scopes[scope].body.contains(where: { source.isWord($0, "true") }) {
-                    typeFacts.canBecomeFirstResponder = true
-                }
-            }
+            typeFacts.declaresKeyboardLayoutGuide = declaresGuide[typeIndex]
+            typeFacts.overridesInputAccessoryView = overridesAccessory[typeIndex]
+            typeFacts.canBecomeFirstResponder = becomesFirstResponder[typeIndex]
             if typeFacts.declaresKeyboardLayoutGuide, type.kind == .extension,
                type.simpleName == "UIView" || type.simpleName == "UIViewController" {
                 facts.extendsViewsWithKeyboardLayoutGuide = true
             }
-            let extent = type.extent.clamped(to: 0..<source.code.count)
-            for index in extent where source.kind(index) == .identifier {
-                if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
-                    typeFacts.mentionsSafeArea = true
-                }
-                guard !importsGuidePackage, aliases.refersToKeyboardLayoutGuide(source, at: index),
-                      source.kind(index + 1) == .period,
-                      source.wordIndex(index + 2, in: guideMembers) != nil,
-                      outline.enclosingType(at: index) == typeIndex else { continue }
-                typeFacts.keyboardLayoutGuideUses.append(
-                    FactLocation(path: path, range: source.byteRange(index..<(index + 1))))
-                if source.isWord(index + 2, "followsUndockedKeyboard"), source.kind(index + 3) == .equal,
-                   source.isWord(index + 4, "true") {
-                    typeFacts.followsUndockedKeyboard.append(
-                        FactLocation(path: path, range: source.byteRange(index..<(index + 5))))
-                }
-                if source.isWord(index + 2, "setConstraints") { typeFacts.usesEdgeAwareGuideConstraints = true }
-            }
+            typeFacts.mentionsSafeArea = bodies.mentionsSafeArea[typeIndex]
+            typeFacts.keyboardLayoutGuideUses = bodies.guideUses[typeIndex]
+            typeFacts.followsUndockedKeyboard = bodies.followsUndocked[typeIndex]
+            typeFacts.usesEdgeAwareGuideConstraints = bodies.edgeAware[typeIndex]
             if byName[type.simpleName] == nil { order.append(type.simpleName) }
             byName[type.simpleName, default: TypeFacts(name: type.simpleName)].merge(typeFacts)
         }
@@ -164,7 +164,9 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
-        for index in 0..<source.code.count where source.isWord(index, "disabledDistanceHandlingClasses") {
+        let listsExclusions = KeyboardVocabulary.mayContain(["disabledDistanceHandlingClasses"], in: bytes)
+        for index in 0..<(listsExclusions ? source.code.count : 0)
+        where source.isWord(index, "disabledDistanceHandlingClasses") {
             let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
             var cursor = index + 1
             while cursor + 2 < end {
@@ -183,6 +185,70 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
+    }
+
+    /// For each type: whether its extent (nested types included) mentions `safeAreaInsets`
+    /// or `safeAreaLayoutGuide`, and the uses of UIKit's keyboard layout guide directly in
+    /// its own code (through a local alias too), with `followsUndockedKeyboard = true` and
+    /// edge-aware `setConstraints` among them. One pass over the tokens with a stack of the types around the cursor:
+    /// a scan per type was quadratic in the nesting depth, and one property pass per type
+    /// quadratic in the number of types (generated files declare thousands).
+    static func scanTypeBodies(
+        _ source: TokenizedSource, _ outline: Outline, enabled: Bool, importsGuidePackage: Bool,
+        aliases: KeyboardLayoutGuideAliases?
+    ) -> TypeBodyFacts {
+        let count = outline.types.count
+        var found = TypeBodyFacts(
+            mentionsSafeArea: [Bool](repeating: false, count: count),
+            guideUses: [[FactLocation]](repeating: [], count: count),
+            followsUndocked: [[FactLocation]](repeating: [], count: count),
+            edgeAware: [Bool](repeating: false, count: count))
+        let codeCount = source.code.count
+        guard enabled, count > 0, codeCount > 0 else { return found }
+        let extents = outline.types.map { $0.extent.clamped(to: 0..<codeCount) }
+        // Outer types first where two start together, so that the stack nests.
+        let order = extents.indices.filter { !extents[$0].isEmpty }.sorted {
+            (extents[$0].lowerBound, -extents[$0].upperBound, $0) < (extents[$1].lowerBound, -extents[$1].upperBound, $1)
+        }
+        var open: [Int] = []
+        var next = 0
+        for index in 0..<codeCount {
+            while let top = open.last, extents[top].upperBound <= index { open.removeLast() }
+            while next < order.count, extents[order[next]].lowerBound <= index {
+                open.append(order[next])
+                next += 1
+            }
+            guard source.kind(index) == .identifier else { continue }
+            if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") {
+                // Every open type whose extent holds the token; one already marked had its
+                // outer types marked with it.
+                for type in open.reversed() where extents[type].contains(index) {
+                    if found.mentionsSafeArea[type] { break }
+                    found.mentionsSafeArea[type] = true
+                }
+            }
+            guard !importsGuidePackage, let aliases, aliases.refersToKeyboardLayoutGuide(source, at: index),
+                  source.kind(index + 1) == .period,
+                  source.wordIndex(index + 2, in: guideMembers) != nil,
+                  let type = outline.enclosingType(at: index), type < count, extents[type].contains(index)
+            else { continue }
+            let path = source.file.path
+            found.guideUses[type].append(FactLocation(path: path, range: source.byteRange(index..<(index + 1))))
+            if source.isWord(index + 2, "followsUndockedKeyboard"), source.kind(index + 3) == .equal,
+               source.isWord(index + 4, "true") {
+                found.followsUndocked[type].append(FactLocation(path: path, range: source.byteRange(index..<(index + 5))))
+            }
+            if source.isWord(index + 2, "setConstraints") { found.edgeAware[type] = true }
+        }
+        return found
+    }
+
+    /// What `scanTypeBodies` finds, indexed by type.
+    struct TypeBodyFacts {
+        var mentionsSafeArea: [Bool]
+        var guideUses: [[FactLocation]]
+        var followsUndocked: [[FactLocation]]
+        var edgeAware: [Bool]
     }
 
     /// `TypeName(…)` at the start of an expression (after an optional `return`).

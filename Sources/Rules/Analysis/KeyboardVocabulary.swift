@@ -115,23 +115,7 @@ public enum KeyboardVocabulary {
     /// are built. A file without them cannot trigger the rules that list them.
     public static func mayContain(_ markers: [StaticString], in bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            markers.contains { marker in
-                let length = marker.utf8CodeUnitCount
-                guard length > 0, buffer.count >= length else { return false }
-                let needle = marker.utf8Start
-                let first = needle[0]
-                var index = 0
-                let last = buffer.count - length
-                while index <= last {
-                    if buffer[index] == first {
-                        var offset = 1
-                        while offset < length, buffer[index + offset] == needle[offset] { offset += 1 }
-                        if offset == length { return true }
-                    }
-                    index += 1
-                }
-                return false
-            }
+            markers.contains { ByteSearch.contains($0, in: buffer) }
         }
     }
 }

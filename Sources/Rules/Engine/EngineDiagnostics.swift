@@ -56,6 +56,13 @@ public enum EngineDiagnostics {
             var index = 0
             let count = buffer.count
             while index < count {
+                // Source files are nearly all ASCII: skip eight ASCII bytes at a time.
+                while index + 8 <= count,
+                      UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                        & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                }
+                guard index < count else { break }
                 let lead = buffer[index]
                 if lead < 0x80 { index += 1; continue }
                 let length: Int

@@ -216,7 +216,9 @@ public struct ProjectFacts: Sendable {
     }
 }
 
-/// Pass 1 for one file.
+/// Pass 1 for one file: the full analysis, whose facts include those that can sit in any
+/// file (a class's property types, a token released in an extension, a singleton), so no
+/// byte pre-check can skip it without losing facts that keep cross-file rules precise.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
     let analysis = FileAnalysis(source, project: .empty)
     var facts = analysis.facts

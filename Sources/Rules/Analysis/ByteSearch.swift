@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Substring search over raw bytes for the pre-checks that run on every file. A loop
+/// anchored on the needle's first byte was the largest single cost of a run, because
+/// markers such as `eyboard` start with the most common letter of source code. Instead the
+/// search jumps with `memchr` (vectorised in every C library) to the needle's rarest byte
+/// and compares the rest around it.
+enum ByteSearch {
+    static func contains(_ needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = needle.utf8CodeUnitCount
+        guard length > 0, let base = haystack.baseAddress, haystack.count >= length else { return false }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: length)
+        let anchor = rarestPosition(in: pattern)
+        let anchorByte = Int32(pattern[anchor])
+        // The anchor of a match lies in anchor..<(count - length + anchor + 1).
+        var position = anchor
+        let end = haystack.count - length + anchor + 1
+        while position < end {
+            guard let found = memchr(base + position, anchorByte, end - position) else { return false }
+            let hit = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let start = hit - anchor
+            if memcmp(base + start, pattern.baseAddress!, length) == 0 { return true }
+            position = hit + 1
+        }
+        return false
+    }
+
+    /// Letters from rarest to most common in Swift code; capitals are rarer still.
+    private static let lettersByRarity: [UInt8] = Array("zqjxkvywbgpfmhudclrsnoiate".utf8)
+
+    private static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        func score(_ byte: UInt8) -> Int {
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return 0 }
+            if let rank = lettersByRarity.firstIndex(of: byte) { return 1 + rank }
+            return 100
+        }
+        var best = 0
+        for index in pattern.indices where score(pattern[index]) < score(pattern[best]) { best = index }
+        return best
+    }
+}

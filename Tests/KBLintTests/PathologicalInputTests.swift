@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+import Rules
+@testable import KBLint
+
+/// Inputs no one writes on purpose, through the built binary with a deadline: each run must
+/// end with a clear message and the documented exit code, never hang or crash, and still
+/// lint the other files. Every file starts with a keyboard observer so that the whole
+/// analysis runs on it, not only the lexer.
+final class PathologicalInputTests: XCTestCase {
+    /// Makes the byte pre-checks pass, so that every rule and the analysis see the file.
+    static let keyboardPrefix = "NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil); "
+
+    /// A file that every run also lints and that has one finding, to prove the run went on.
+    static let witness = """
+        import UIKit
+        final class Witness: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                let frame = (note.userInfo?[UIResponder.keyboardFrameBeginUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+                view.frame.size.height -= frame.height
+            }
+        }
+
+        """
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: BinaryHarness.executable.path),
+                          "kblint executable not built next to the tests")
+    }
+
+    /// Lints `Weird.swift` with `bytes` next to the witness; returns the run.
+    func lint(_ bytes: [UInt8], name: String = "Weird.swift", extra: [String] = []) throws -> BoundedRun.Result {
+        let folder = try TemporaryDirectory()
+        try folder.write(name, bytes: bytes)
+        try folder.write("Witness.swift", Self.witness)
+        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + extra + ["."], in: folder.path)
+        XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"),
+                      "the other file is still linted\n\(run.standardOutput)\n\(run.standardError)")
+        XCTAssertFalse(run.standardError.contains("Fatal error"), run.standardError)
+        return run
+    }
+
+    /// A run that read everything: findings decide between 0 and 1 (rules change; the
+    /// witness alone has findings), but no file or usage error (2) and no crash.
+    func assertCompleted(_ run: BoundedRun.Result, _ context: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue([0, 1].contains(run.status), "exit \(run.status) \(context)\n\(run.standardError)", file: file, line: line)
+        XCTAssertFalse(run.standardError.contains("kblint: error:"), "\(context)\n\(run.standardError)", file: file, line: line)
+    }
+
+    func keyboard(_ text: String) -> [UInt8] { Array((Self.keyboardPrefix + text).utf8) }
+
+    func testEmptyFileAndByteOrderMarkOnly() throws {
+        for bytes in [[], [0xEF, 0xBB, 0xBF], [0xEF, 0xBB, 0xBF] + Array("\n".utf8)] as [[UInt8]] {
+            let run = try lint(bytes)
+            assertCompleted(run)
+            XCTAssertFalse(run.standardOutput.contains("Weird.swift"), run.standardOutput)
+        }
+    }
+
+    func testInvalidUTF8AndNULBytesAreReportedNotFatal() throws {
+        let invalid = try lint(keyboard("let a = \"\u{0}\"\n") + [0xFF, 0xFE, 0xC3, 0x28, 0x0A] + keyboard("let b = 1\n"))
+        assertCompleted(invalid, "invalid_utf8 is informational")
+        XCTAssertTrue(invalid.standardOutput.contains("Weird.swift:2:1:") && invalid.standardOutput.contains("invalid_utf8"),
+                      invalid.standardOutput)
+        let nuls = try lint(keyboard(String(repeating: "\u{0}", count: 1000)))
+        assertCompleted(nuls)
+    }
+
+    func testBinaryFileNamedSwift() throws {
+        // Every byte value, in a fixed pseudo-random order, 256 KB.
+        var state: UInt32 = 12345
+        let bytes = (0..<(256 << 10)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        let run = try lint(keyboard("") + bytes)
+        assertCompleted(run)
+        XCTAssertTrue(run.standardOutput.contains("invalid_utf8"), run.standardOutput)
+    }
+
+    func testFiveMegabyteSingleLine() throws {
+        let line = keyboard(String(repeating: "view.frame.origin.y -= keyboardFrame.height; ", count: 5_300_000 / 46))
+        XCTAssertGreaterThan(line.count, 5_000_000)
+        let run = try lint(line)
+        assertCompleted(run)
+    }
+
+    func testFiftyThousandNestedBracketsClosuresAndInterpolations() throws {
+        let depth = 50_000
+        let shapes: [(open: String, close: String)] = [
+            ("(", ")"), ("[", "]"), ("{", "}"), ("{ _ in ", "}"), ("foo { ", " }"),
+            ("\"\\(", ")\""), ("#\"\\#(", ")\"#"), ("a<", ">"), ("/* ", " */"),
+        ]
+        for shape in shapes {
+            let open = String(repeating: shape.open, count: depth)
+            for closed in [true, false] {
+                let text = "let x = " + open + "1" + (closed ? String(repeating: shape.close, count: depth) : "") + "\n"
+                let run = try lint(keyboard(text))
+                assertCompleted(run, "\(shape.open) closed: \(closed)")
+            }
+        }
+    }
+
+    func testUnterminatedConstructs() throws {
+        let endings = [
+            "let s = \"abc", "let s = \"\"\"\nabc", "/* never closed /* nested", "let r = #\"raw",
+            "let r = ##\"\"\"\nraw", "let i = \"\\(keyboardFrame", "let re = #/abc", "let re = /abc",
+            "let `name", "#if os(iOS)\nlet a = 1", "func f() {", "let c = '", "@", "#", "\\", "0x", "1e", "let a = 0b",
+        ]
+        for ending in endings {
+            let run = try lint(keyboard(ending))
+            assertCompleted(run, ending)
+        }
+    }
+
+    func testFileListNamingAMissingFileReportsItAndLintsTheRest() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Witness.swift", Self.witness)
+        try folder.write("Gone.swift", "let a = 1\n")
+        try folder.write("list.txt", "Witness.swift\nGone.swift\n")
+        try FileManager.default.removeItem(atPath: folder.path + "/Gone.swift")
+        let run = try BoundedRun.run(["--reporter", "xcode", "--file-list", "list.txt"], in: folder.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.standardError.contains("Gone.swift: no such file or directory"), run.standardError)
+        XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"), run.standardOutput)
+    }
+
+    /// A file discovered and then deleted before it is read (the race cannot be staged with
+    /// the binary, so the driver gets a target that no longer exists).
+    func testFileDeletedAfterDiscoveryIsAnErrorForThatFileOnly() throws {
+        let folder = try TemporaryDirectory()
+        let kept = try folder.write("Witness.swift", Self.witness)
+        let rules = RuleRegistry.all.map { rule in
+            RuleSelection(rule: rule, severity: nil, options: Dictionary(
+                uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
+        }
+        let plan = FilePlan(rules: rules, deploymentTarget: nil)
+        let driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: [], closeMatches: { _, _ in [] }, progressSink: nil)
+        let outcome = driver.run([
+            LintInput(target: LintTarget(path: "Gone.swift", absolutePath: folder.path + "/Gone.swift"), plan: plan),
+            LintInput(target: LintTarget(path: "Witness.swift", absolutePath: kept), plan: plan),
+        ])
+        XCTAssertEqual(outcome.files[0].errors.map(\.description), ["Gone.swift: cannot open: No such file or directory"])
+        XCTAssertFalse(outcome.files[0].linted)
+        XCTAssertTrue(outcome.files[1].linted)
+        XCTAssertFalse(outcome.files[1].findings.isEmpty)
+    }
+
+    func testUnreadableFile() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Witness.swift", Self.witness)
+        let locked = try folder.write("Locked.swift", "let a = 1\n")
+        chmod(locked, 0)
+        defer { chmod(locked, 0o644) }
+        if open(locked, O_RDONLY) >= 0 {
+            // Root reads anything: a dangling symbolic link named on the command line is the
+            // unreadable file instead.
+            try FileManager.default.createSymbolicLink(atPath: folder.path + "/Dangling.swift", withDestinationPath: "Missing.swift")
+            let run = try BoundedRun.run(["--reporter", "xcode", "Dangling.swift", "Witness.swift"], in: folder.path)
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.standardError.contains("Dangling.swift: broken symbolic link"), run.standardError)
+            XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"), run.standardOutput)
+            return
+        }
+        let run = try BoundedRun.run(["--reporter", "xcode", "."], in: folder.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.standardError.contains("Locked.swift: cannot open: Permission denied"), run.standardError)
+        XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"), run.standardOutput)
+    }
+
+    func testDirectoryNamedLikeASwiftFileIsWalked() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Odd.swift/Witness.swift", Self.witness)
+        let run = try BoundedRun.run(["--reporter", "xcode", "Odd.swift"], in: folder.path)
+        assertCompleted(run)
+        XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"), run.standardOutput)
+    }
+
+    func testDirectorySymlinkLoopsAreWalkedOnce() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("A/Witness.swift", Self.witness)
+        try FileManager.default.createDirectory(atPath: folder.path + "/B", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/A/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/A/toB", withDestinationPath: "../B")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/B/toA", withDestinationPath: "../A")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/self", withDestinationPath: "self")
+        let run = try BoundedRun.run(["--reporter", "xcode", "."], in: folder.path)
+        assertCompleted(run)
+        XCTAssertEqual(run.standardOutput.components(separatedBy: "Witness.swift:4:").count - 1, 1, run.standardOutput)
+    }
+
+    func testFIFOIsRefusedWithoutBlocking() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Witness.swift", Self.witness)
+        XCTAssertEqual(mkfifo(folder.path + "/Pipe.swift", 0o644), 0)
+        // Found in a folder: not a source file, skipped.
+        let walked = try BoundedRun.run(["--reporter", "xcode", "."], in: folder.path, seconds: 30)
+        assertCompleted(walked)
+        XCTAssertTrue(walked.standardOutput.contains("Witness.swift:4:"), walked.standardOutput)
+        // Named explicitly: an error for that path, the others still linted.
+        let named = try BoundedRun.run(["--reporter", "xcode", "Pipe.swift", "Witness.swift"], in: folder.path, seconds: 30)
+        XCTAssertEqual(named.status, 2)
+        XCTAssertTrue(named.standardError.contains("Pipe.swift: not a regular file"), named.standardError)
+        XCTAssertTrue(named.standardOutput.contains("Witness.swift:4:"), named.standardOutput)
+    }
+}
