@@ -130,6 +130,26 @@ extension TokenizedSource {
         }
         return Double(text)
     }
+
+    /// The method name token inside the first `#selector(…)` of `range` (the last name of
+    /// `#selector(Type.method(_:))`), or nil. One reading for handlers and observers alike.
+    func selectedMethodName(in range: Range<Int>) -> Int? {
+        for index in range where isWord(index, "selector") && kind(index - 1) == .pound {
+            guard let close = partnerIndex(index + 1) else { continue }
+            var cursor = index + 2
+            var name: Int?
+            while cursor < close {
+                if isOpeningBracket(cursor), let end = partnerIndex(cursor) {
+                    cursor = end + 1
+                    continue
+                }
+                if kind(cursor) == .identifier { name = cursor }
+                cursor += 1
+            }
+            return name
+        }
+        return nil
+    }
 }
 
 /// Binary search over records kept in token order (calls by callee, assignments by

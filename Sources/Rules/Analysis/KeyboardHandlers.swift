@@ -232,20 +232,7 @@ struct KeyboardHandlerFinder {
     /// Functions of the file named by `#selector(…)` in `value`, preferring those of the
     /// type that registers.
     func selectorTargets(_ value: Range<Int>, near registration: Int) -> [Int] {
-        var nameToken: Int?
-        for index in value where source.isWord(index, "selector") && source.kind(index - 1) == .pound {
-            guard let close = source.partnerIndex(index + 1) else { continue }
-            var cursor = index + 2
-            while cursor < close {
-                if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) {
-                    cursor = end + 1
-                    continue
-                }
-                if source.kind(cursor) == .identifier { nameToken = cursor }
-                cursor += 1
-            }
-        }
-        guard let nameToken else { return [] }
+        guard let nameToken = source.selectedMethodName(in: value) else { return [] }
         let candidates = outline.functions(named: source.nameHash(nameToken))
         let type = outline.enclosingType(at: registration)
         let local = candidates.filter { outline.functions[$0].owner == type || type == nil }

@@ -225,21 +225,7 @@ extension FileAnalysis {
         guard registration.kind == .selector, let argument = argument(calls[registration.call], "selector") else {
             return nil
         }
-        for index in argument.value where source.isWord(index, "selector") && source.kind(index - 1) == .pound {
-            guard let close = source.partnerIndex(index + 1) else { continue }
-            var cursor = index + 2
-            var name: Int?
-            while cursor < close {
-                if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) {
-                    cursor = end + 1
-                    continue
-                }
-                if source.kind(cursor) == .identifier { name = cursor }
-                cursor += 1
-            }
-            return name
-        }
-        return nil
+        return source.selectedMethodName(in: argument.value)
     }
 
     /// For each root handler (index into `handlers`), the first token of layout work in it
