@@ -53,6 +53,8 @@ struct FileOutcome: Sendable {
     /// The fixed source (`--fix` with standard input).
     var fixedSource: [UInt8]?
     var fixesApplied = 0
+    /// Types looked up whose files pass 1 did not analyse (name hashes).
+    var unanalysedTypeLookups: Set<UInt64> = []
     var bytes = 0
     var linted = false
 }
@@ -69,6 +71,9 @@ struct LintDriver: Sendable {
     let closeMatches: @Sendable (String, [String]) -> [String]
     /// Shown on a terminal for long runs.
     let progressSink: (any OutputSink)?
+    /// Analyse every file in pass 1 instead of those `FactScope` selects: the reference the
+    /// selection is tested against.
+    var analysesEveryFile = false
 
     /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
     static let maximumFixRounds = 8
@@ -83,21 +88,17 @@ struct LintDriver: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
-        let firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
+        var firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
             defer { progress1?.fileFinished() }
-            guard let bytes = try? read(inputs[index]) else { return FirstPassResult(facts: nil, needsSecondPass: true, bytes: 0) }
-            let source = SourceFile(path: inputs[index].target.path, bytes: bytes)
-            return FirstPassResult(
-                facts: collectFacts(Lexer.tokenize(source)),
-                needsSecondPass: needsSecondPass(source, plan: inputs[index].plan), bytes: bytes.count)
+            return firstPassResult(inputs[index])
         }
         progress1?.finish()
-        let project = ProjectFacts(merging: firstPass.compactMap(\.facts))
+        var project = projectFacts(firstPass)
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
-        let outcomes = parallelMap(count: inputs.count, jobs: jobs) { index -> FileOutcome in
+        var outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
             defer { progress2?.fileFinished() }
             guard firstPass[index].needsSecondPass else {
                 // Pass 1 saw that nothing can be reported or fixed here: not read again.
@@ -109,23 +110,69 @@ struct LintDriver: Sendable {
             return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
+        // Rules looked up types declared in files pass 1 only scanned: analyse those files and
+        // check again the files that looked them up, until every lookup met complete facts.
+        while true {
+            let lookedUp = outcomes.reduce(into: Set<UInt64>()) { $0.formUnion($1.unanalysedTypeLookups) }
+            guard !lookedUp.isEmpty else { break }
+            let round = firstPass.indices.filter { firstPass[$0].declaredTypeNames?.contains(where: lookedUp.contains) ?? false }
+            let analysed = parallelMap(count: round.count, jobs: jobs) { position -> FileFacts? in
+                let input = inputs[round[position]]
+                guard let bytes = try? read(input) else { return nil }
+                return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+            }
+            for (index, facts) in zip(round, analysed) {
+                firstPass[index].declaredTypeNames = nil
+                // A file gone since pass 1 adds no facts; it was not to be checked.
+                firstPass[index].facts = facts
+            }
+            project = projectFacts(firstPass)
+            let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
+            let checked = parallelMap(count: again.count, jobs: jobs) { [project] position in
+                lint(inputs[again[position]], project: project, targetsByPath: targetsByPath)
+            }
+            for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
+        }
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
-    /// What pass 1 keeps of a file: its facts, and whether pass 2 must look at it again.
+    /// What pass 1 keeps of a file: its facts, or the type names it may declare when it was
+    /// not analysed, and whether pass 2 must look at it again.
     private struct FirstPassResult: Sendable {
-        let facts: FileFacts?
+        var facts: FileFacts?
+        var declaredTypeNames: [UInt64]?
         let needsSecondPass: Bool
         let bytes: Int
     }
 
-    /// Whether pass 2 can report anything on `file`: a rule's byte pre-check passes, it has
+    /// Pass 1 for one file: analysed when pass 2 will check it or it may hold project-wide
+    /// facts (see `FactScope`), else only scanned for the types it declares.
+    private func firstPassResult(_ input: LintInput) -> FirstPassResult {
+        // Pass 2 reports what went wrong.
+        guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
+        let needsSecondPass = needsSecondPass(bytes, plan: input.plan)
+        // Fixes edit files: every fact must be there before the first edit.
+        if !analysesEveryFile, fixMode == .report, !needsSecondPass, !FactScope.holdsProjectWideFacts(bytes),
+           let declared = FactScope.declaredTypeNames(in: bytes) {
+            return FirstPassResult(declaredTypeNames: declared, needsSecondPass: false, bytes: bytes.count)
+        }
+        let facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+        return FirstPassResult(facts: facts, needsSecondPass: needsSecondPass, bytes: bytes.count)
+    }
+
+    private func projectFacts(_ firstPass: [FirstPassResult]) -> ProjectFacts {
+        var unanalysed = Set<UInt64>()
+        for result in firstPass { unanalysed.formUnion(result.declaredTypeNames ?? []) }
+        return ProjectFacts(merging: firstPass.compactMap(\.facts), unanalysedTypeNames: unanalysed)
+    }
+
+    /// Whether pass 2 can report anything on a file: a rule's byte pre-check passes, it has
     /// suppression comments (which may be superfluous), or it is not valid UTF-8. Most files
     /// of a project fail all three, and pass 2 then skips reading them again.
-    private func needsSecondPass(_ file: SourceFile, plan: FilePlan) -> Bool {
+    private func needsSecondPass(_ bytes: [UInt8], plan: FilePlan) -> Bool {
         let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
-        return !candidates(selections, for: file).isEmpty || Suppression.mayContainDirectives(file)
-            || EngineDiagnostics.invalidUTF8Diagnostic(in: file) != nil
+        return !candidates(selections, for: bytes).isEmpty || Suppression.mayContainDirectives(bytes)
+            || EngineDiagnostics.firstInvalidUTF8Offset(bytes) != nil
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
@@ -148,9 +195,10 @@ struct LintDriver: Sendable {
         let plan = input.plan
         let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
 
+        let lookups = TypeLookups()
+        var project = project.noting(lookups: lookups)
         var current = SourceFile(path: input.target.path, bytes: original)
         let initial = check(current, selections: selections, plan: plan, project: project)
-        var project = project
         var diagnostics = initial
         if fixMode != .report {
             for _ in 0..<Self.maximumFixRounds {
@@ -204,6 +252,7 @@ struct LintDriver: Sendable {
                     return (SourceFile(path: target.path, bytes: bytes), target.path)
                 })
         }
+        outcome.unanalysedTypeLookups = lookups.unanalysedNames
         return outcome
     }
 
@@ -211,9 +260,9 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        let candidates = candidates(selections, for: file)
+        let candidates = candidates(selections, for: file.bytes)
         var diagnostics: [Diagnostic] = []
-        if !candidates.isEmpty || Suppression.mayContainDirectives(file) {
+        if !candidates.isEmpty || Suppression.mayContainDirectives(file.bytes) {
             let source = Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -236,14 +285,14 @@ struct LintDriver: Sendable {
     }
 
     /// The selected rules whose byte pre-check passes on `file`.
-    private func candidates(_ selections: [RuleSelection], for file: SourceFile) -> [RuleSelection] {
+    private func candidates(_ selections: [RuleSelection], for bytes: [UInt8]) -> [RuleSelection] {
         // Most rules share their markers: scan the file once per distinct marker list. The
         // lists are compared by address, so that this per-file step allocates nothing.
         var verdicts: [(markers: [StaticString], verdict: Bool)] = []
         return selections.filter { selection in
             let markers = selection.rule.requiredMarkers
             if let known = verdicts.first(where: { Self.sameMarkers($0.markers, markers) }) { return known.verdict }
-            let verdict = selection.rule.mayTrigger(on: file.bytes)
+            let verdict = selection.rule.mayTrigger(on: bytes)
             verdicts.append((markers, verdict))
             return verdict
         }

@@ -267,7 +267,7 @@ extension FileAnalysis {
         if let preferred {
             return FactLocation(path: source.file.path, range: source.byteRange(preferred..<(preferred + 1)))
         }
-        let uses = project.types[name]?.keyboardLayoutGuideUses ?? []
+        let uses = project.types.keyboardFacts(of: name)?.keyboardLayoutGuideUses ?? []
         return uses.first { $0.path == source.file.path } ?? uses.first
     }
 }

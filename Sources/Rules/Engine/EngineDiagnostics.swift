@@ -51,7 +51,7 @@ public enum EngineDiagnostics {
     }
 
     /// The offset of the first byte that does not start or continue a valid sequence.
-    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+    public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             let count = buffer.count

@@ -112,10 +112,48 @@ public struct FileFacts: Sendable {
     public init(path: String) { self.path = path }
 }
 
-/// The merge of every file's facts.
+/// The lookups of type names made while checking one file that met a type some file not
+/// analysed yet declares (see `FactScope`). One file's check runs on one thread, and the
+/// driver reads the log after it: no lock is needed.
+public final class TypeLookups: @unchecked Sendable {
+    /// Name hashes, as `FactScope.declaredTypeNames(in:)` records them.
+    public private(set) var unanalysedNames: Set<UInt64> = []
+
+    public init() {}
+
+    func note(_ hash: UInt64) { unanalysedNames.insert(hash) }
+}
+
+/// The project's types by simple name, noting lookups of types whose facts are not all
+/// collected yet.
+public struct TypeTable: Sendable {
+    let facts: [String: TypeFacts]
+    /// Names declared by files pass 1 did not analyse (hashes).
+    let unanalysedNames: Set<UInt64>
+    var lookups: TypeLookups?
+
+    public subscript(name: String) -> TypeFacts? {
+        if let lookups, !unanalysedNames.isEmpty {
+            let hash = FactScope.hash(ofTypeName: name)
+            if unanalysedNames.contains(hash) { lookups.note(hash) }
+        }
+        return facts[name]
+    }
+
+    /// For the facts that only files with keyboard or accessory words hold (the keyboard
+    /// layout guide's uses and declarations, `followsUndockedKeyboard`, edge-aware guide
+    /// constraints): pass 1 analyses every such file, so these lookups are complete and not
+    /// noted. Ask `self[name]` for anything else.
+    public func keyboardFacts(of name: String) -> TypeFacts? { facts[name] }
+
+    /// Every type the analysed files declare or extend.
+    var names: Dictionary<String, TypeFacts>.Keys { facts.keys }
+}
+
+/// The merge of every analysed file's facts.
 public struct ProjectFacts: Sendable {
     public let files: [FileFacts]
-    public let types: [String: TypeFacts]
+    public private(set) var types: TypeTable
     public let keyboardAccessors: [String: KeyboardUserInfoKey]
     public let keyboardHeightAccessors: Set<String>
     public let keyboardFrameProperties: [String: KeyboardUserInfoKey]
@@ -130,7 +168,8 @@ public struct ProjectFacts: Sendable {
     let heightAccessorHashes: Set<UInt64>
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
 
-    public init(merging files: [FileFacts]) {
+    /// `unanalysedTypeNames`: name hashes declared by files whose facts are left out.
+    public init(merging files: [FileFacts], unanalysedTypeNames: Set<UInt64> = []) {
         self.files = files
         var types: [String: TypeFacts] = [:]
         var accessors: [String: KeyboardUserInfoKey] = [:]
@@ -152,7 +191,7 @@ public struct ProjectFacts: Sendable {
             accessoryFacts.merge(file.accessories)
             shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
         }
-        self.types = types
+        self.types = TypeTable(facts: types, unanalysedNames: unanalysedTypeNames)
         keyboardAccessors = accessors
         keyboardHeightAccessors = heightAccessors
         heightAccessorHashes = Set(heightAccessors.map { NameHash.of($0) })
@@ -168,12 +207,20 @@ public struct ProjectFacts: Sendable {
 
     public static let empty = ProjectFacts(merging: [])
 
+    /// These facts, noting in `lookups` the lookups of types not all of whose files are
+    /// analysed.
+    public func noting(lookups: TypeLookups?) -> ProjectFacts {
+        var noting = self
+        noting.types.lookups = lookups
+        return noting
+    }
+
     /// The project with one file's facts replaced (or added): after `--fix` edits a file,
     /// cross-file rules must see what the file says now, not what it said before the edit.
     public func replacing(_ file: FileFacts) -> ProjectFacts {
         var updated = files.filter { $0.path != file.path }
         updated.append(file)
-        return ProjectFacts(merging: updated)
+        return ProjectFacts(merging: updated, unanalysedTypeNames: types.unanalysedNames).noting(lookups: types.lookups)
     }
 
     /// The project superclass chain of `name` (first inherited name that is a project
@@ -197,12 +244,12 @@ public struct ProjectFacts: Sendable {
     /// Whether a project-declared `keyboardLayoutGuide` shadows UIKit's for `name`.
     public func keyboardLayoutGuideIsShadowed(for name: String) -> Bool {
         if shadowsKeyboardLayoutGuideEverywhere { return true }
-        return ([name] + superclasses(of: name)).contains { types[$0]?.declaresKeyboardLayoutGuide ?? false }
+        return ([name] + superclasses(of: name)).contains { types.keyboardFacts(of: $0)?.declaresKeyboardLayoutGuide ?? false }
     }
 
     /// Whether type `name` (its declaration and extensions) uses UIKit's keyboard layout guide.
     public func usesKeyboardLayoutGuide(_ name: String) -> Bool {
-        guard let facts = types[name], !facts.keyboardLayoutGuideUses.isEmpty else { return false }
+        guard let facts = types.keyboardFacts(of: name), !facts.keyboardLayoutGuideUses.isEmpty else { return false }
         return !keyboardLayoutGuideIsShadowed(for: name)
     }
 
@@ -212,7 +259,7 @@ public struct ProjectFacts: Sendable {
     /// This project's facts with `file` added when the project does not hold it yet.
     func including(_ file: FileFacts) -> ProjectFacts {
         if files.contains(where: { $0.path == file.path }) { return self }
-        return ProjectFacts(merging: files + [file])
+        return ProjectFacts(merging: files + [file], unanalysedTypeNames: types.unanalysedNames).noting(lookups: types.lookups)
     }
 }
 

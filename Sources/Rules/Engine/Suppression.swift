@@ -44,8 +44,8 @@ public enum Suppression {
 
     /// Cheap byte search: a file without `kblint:` anywhere has no directives, so the driver
     /// can skip lexing it when no rule needs its tokens.
-    public static func mayContainDirectives(_ file: SourceFile) -> Bool {
-        KeyboardVocabulary.mayContain([marker], in: file.bytes)
+    public static func mayContainDirectives(_ bytes: [UInt8]) -> Bool {
+        KeyboardVocabulary.mayContain([marker], in: bytes)
     }
 
     /// The well-formed directives and the malformed `kblint:` comments of a file, in order.
@@ -55,7 +55,7 @@ public enum Suppression {
     ) -> (directives: [SuppressionDirective], malformed: [MalformedSuppression]) {
         var directives: [SuppressionDirective] = []
         var malformed: [MalformedSuppression] = []
-        guard mayContainDirectives(source.file) else { return ([], []) }
+        guard mayContainDirectives(source.file.bytes) else { return ([], []) }
         for token in source.tokens where token.kind.isComment && token.kind != .commentShebang {
             switch parse(comment: token, in: source.file, closeMatches: closeMatches) {
             case .none: break

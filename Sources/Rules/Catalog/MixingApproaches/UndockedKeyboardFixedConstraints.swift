@@ -180,7 +180,7 @@ public struct UndockedKeyboardFixedConstraints: Rule {
         var seen = Set<String>()
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
             let name = type.simpleName
-            guard let facts = project.types[name], let follows = facts.followsUndockedKeyboard.first,
+            guard let facts = project.types.keyboardFacts(of: name), let follows = facts.followsUndockedKeyboard.first,
                   !facts.usesEdgeAwareGuideConstraints, project.usesKeyboardLayoutGuide(name) else { continue }
             // Directly activated constraints to the guide, grouped by type once per file.
             let fixed = fixedByType ?? Dictionary(grouping: analysis.anchorConstraints().filter {

@@ -1,0 +1,173 @@
+import Lexer
+
+/// Which files a run analyses for the project's facts.
+///
+/// Nearly every fact of a file is about the types it declares or extends (their lineage,
+/// observers, properties, keyboard layout guide…), and rules look types up by name. The few
+/// facts that are not about the file's own types (keyboard accessors, accessory uses,
+/// IQKeyboardManager switches) need words that `projectWideMarkers` lists. So pass 1
+/// analyses the files that pass 2 checks or that hold such words, and only scans the others
+/// for the names of the types they declare. A lookup of such a name in pass 2 is noted (see
+/// `TypeLookups`); the driver then analyses the files declaring it and checks again the
+/// files that looked it up. Every answer a rule gets is then the one analysing every file
+/// gives, at the cost of a byte scan for most files (most files of most projects have
+/// nothing to do with the keyboard). A test compares both on multi-file projects.
+public enum FactScope {
+    /// Words without which a file holds no fact beyond those about its own types.
+    static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
+        + ["disabledDistanceHandlingClasses"]
+
+    /// Whether the file may hold facts about other types than its own, or about no type.
+    public static func holdsProjectWideFacts(_ bytes: [UInt8]) -> Bool {
+        KeyboardVocabulary.mayContain(projectWideMarkers, in: bytes)
+    }
+
+    /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`).
+    static func hash(ofTypeName name: String) -> UInt64 {
+        var name = name
+        return name.withUTF8 { buffer in
+            var start = 0, end = buffer.count
+            if end - start >= 2, buffer[start] == 0x60, buffer[end - 1] == 0x60 {
+                start += 1
+                end -= 1
+            }
+            return NameHash.of(buffer, start, end)
+        }
+    }
+
+    /// Name hashes of the words after every `class`, `struct`, `enum`, `extension`,
+    /// `protocol` and `actor` of a file (each part of a dotted name), read off its bytes: a
+    /// superset of the names of the types it declares or extends. Comments and strings may
+    /// add names, which costs an analysis but never a fact. Nil when a name is not plain
+    /// ASCII: where such a name ends is the lexer's decision, so the file must be analysed.
+    public static func declaredTypeNames(in bytes: [UInt8]) -> [UInt64]? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scan = DeclarationScan(buffer)
+            return scan.run() ? scan.names : nil
+        }
+    }
+}
+
+/// The byte loop behind `FactScope.declaredTypeNames(in:)`. Words are runs of ASCII
+/// identifier bytes; anything else separates them, which can only find more keywords than
+/// the lexer does, never fewer.
+private struct DeclarationScan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var names: [UInt64] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// False when a declared name holds non-ASCII bytes.
+    mutating func run() -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            guard Self.isWordByte(bytes[index]) else {
+                index += 1
+                continue
+            }
+            let start = index
+            index += 1
+            while index < count, Self.isWordByte(bytes[index]) { index += 1 }
+            guard isDeclarationKeyword(start, index) else { continue }
+            guard let next = readNames(after: index) else { return false }
+            index = next
+        }
+        return true
+    }
+
+    @inline(__always)
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x5F || byte == 0x24
+    }
+
+    func isDeclarationKeyword(_ start: Int, _ end: Int) -> Bool {
+        switch (bytes[start], end - start) {
+        case (0x63, 5): matches(start, "class")
+        case (0x73, 6): matches(start, "struct")
+        case (0x65, 4): matches(start, "enum")
+        case (0x65, 9): matches(start, "extension")
+        case (0x70, 8): matches(start, "protocol")
+        case (0x61, 5): matches(start, "actor")
+        default: false
+        }
+    }
+
+    func matches(_ start: Int, _ word: StaticString) -> Bool {
+        let expected = word.utf8Start
+        for offset in 0..<word.utf8CodeUnitCount where bytes[start + offset] != expected[offset] { return false }
+        return true
+    }
+
+    /// Records the name after a keyword (and `.Part`s after it); returns where it ends, or
+    /// nil when it is not plain ASCII.
+    mutating func readNames(after keyword: Int) -> Int? {
+        var index = skipTrivia(from: keyword)
+        while index < bytes.count {
+            let start: Int, end: Int, next: Int
+            if bytes[index] == 0x60 {
+                // `Name`: the name without its backticks, as the rules compare names.
+                start = index + 1
+                var close = start
+                while close < bytes.count, bytes[close] != 0x60, bytes[close] != 0x0A, bytes[close] != 0x0D { close += 1 }
+                guard close < bytes.count, bytes[close] == 0x60 else { return index }
+                end = close
+                next = close + 1
+            } else {
+                start = index
+                var cursor = index
+                while cursor < bytes.count, Self.isWordByte(bytes[cursor]) { cursor += 1 }
+                end = cursor
+                next = cursor
+            }
+            if next < bytes.count, bytes[next] >= 0x80, !isTriviaScalar(next) { return nil }
+            for offset in start..<end where bytes[offset] >= 0x80 { return nil }
+            if end > start { names.append(NameHash.of(bytes, start, end)) }
+            guard end > start else { return next }
+            let afterName = skipTrivia(from: next)
+            guard afterName < bytes.count, bytes[afterName] == 0x2E else { return next }
+            index = skipTrivia(from: afterName + 1)
+        }
+        return index
+    }
+
+    /// A no-break space or a byte order mark: trivia to the lexer.
+    func isTriviaScalar(_ index: Int) -> Bool {
+        (bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0)
+            || (bytes[index] == 0xEF && index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF)
+    }
+
+    /// Past whitespace, newlines, comments (nested block comments too), no-break spaces and
+    /// byte order marks.
+    func skipTrivia(from start: Int) -> Int {
+        var index = start
+        let count = bytes.count
+        while index < count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0B, 0x0C, 0x0A, 0x0D:
+                index += 1
+            case 0xC2, 0xEF:
+                guard isTriviaScalar(index) else { return index }
+                index += bytes[index] == 0xC2 ? 2 : 3
+            case 0x2F where index + 1 < count && bytes[index + 1] == 0x2F:
+                while index < count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+            case 0x2F where index + 1 < count && bytes[index + 1] == 0x2A:
+                var depth = 0
+                repeat {
+                    if bytes[index] == 0x2F, index + 1 < count, bytes[index + 1] == 0x2A {
+                        depth += 1
+                        index += 2
+                    } else if bytes[index] == 0x2A, index + 1 < count, bytes[index + 1] == 0x2F {
+                        depth -= 1
+                        index += 2
+                    } else {
+                        index += 1
+                    }
+                } while depth > 0 && index < count
+            default:
+                return index
+            }
+        }
+        return index
+    }
+}

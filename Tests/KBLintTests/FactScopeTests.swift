@@ -1,0 +1,98 @@
+import XCTest
+@testable import KBLint
+import Rules
+
+/// Pass 1 analyses only the files rules check or that hold project-wide facts, and
+/// analyses more when a rule looks up a type declared elsewhere (`FactScope`). Every
+/// finding must be the one analysing every file gives.
+final class FactScopeTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples").path
+
+    /// Facts that only marker-free files hold: a superclass chain, a singleton declared in an
+    /// class, each in a file without a keyboard word.
+    func writeProjectWithFactsInPlainFiles(_ folder: TemporaryDirectory) throws {
+        try folder.write("Screens/AddressFormViewController.swift", """
+            import Combine
+            import UIKit
+
+            final class AddressFormViewController: FormTableViewController {
+                private var bag = Set<AnyCancellable>()
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                        .sink { [weak self] _ in self?.tableView.contentOffset = CGPoint(x: 0, y: 120) }
+                        .store(in: &bag)
+                }
+            }
+            """)
+        try folder.write("Base/FormTableViewController.swift", """
+            import UIKit
+
+            /// Forms share their cells.
+            class FormTableViewController: BaseTableViewController {
+                var rows: [String] = []
+            }
+            """)
+        try folder.write("Base/BaseTableViewController.swift", """
+            import UIKit
+
+            class BaseTableViewController: UITableViewController {}
+            """)
+        try folder.write("Services/InsetTracker.swift", """
+            final class InsetTracker {
+                static let shared = InsetTracker()
+            }
+            """)
+        try folder.write("Services/InsetTracker+Observing.swift", """
+            import UIKit
+
+            extension InsetTracker {
+                func start() {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in }
+                }
+            }
+            """)
+        for index in 0..<20 {
+            try folder.write("Model/Model\(index).swift", "struct Model\(index) { var name = \"\" }\n")
+        }
+    }
+
+    func findings(under folder: String, analysingEveryFile: Bool) -> [String] {
+        let (targets, errors) = FileDiscovery(currentDirectory: folder).discover([folder])
+        XCTAssertEqual(errors.count, 0)
+        let rules = RuleRegistry.all.map { rule in
+            RuleSelection(rule: rule, severity: nil, options: Dictionary(
+                uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
+        }
+        let plan = FilePlan(rules: rules, deploymentTarget: nil)
+        let ids = RuleRegistry.all.map { $0.metadata.id }
+        var driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: Set(ids),
+                                closeMatches: { _, _ in [] }, progressSink: nil)
+        driver.analysesEveryFile = analysingEveryFile
+        let outcome = driver.run(targets.map { LintInput(target: $0, plan: plan) })
+        return outcome.files.flatMap(\.findings).map { "\($0.path):\($0.range) \($0.ruleID): \($0.message)" }
+    }
+
+    func testFactsInFilesWithoutKeyboardWordsReachTheRules() throws {
+        let folder = try TemporaryDirectory()
+        try writeProjectWithFactsInPlainFiles(folder)
+        let selected = findings(under: folder.path, analysingEveryFile: false)
+        XCTAssertEqual(selected, findings(under: folder.path, analysingEveryFile: true))
+        // The table view controller is known through two plain files; the tracker is a
+        // singleton declared in a plain file, so its discarded token is not reported.
+        XCTAssertTrue(selected.contains { $0.contains("keyboard_insets_in_table_view_controller") }, "\(selected)")
+        XCTAssertFalse(selected.contains { $0.contains("InsetTracker") }, "\(selected)")
+    }
+
+    func testFixtureProjectsGetTheSameFindings() {
+        for project in ["Project", "Accessories", "MixedKeyboardHandlingProject"] {
+            let folder = Self.fixtures + "/" + project
+            let selected = findings(under: folder, analysingEveryFile: false)
+            XCTAssertFalse(selected.isEmpty, project)
+            XCTAssertEqual(selected, findings(under: folder, analysingEveryFile: true), project)
+        }
+        XCTAssertEqual(findings(under: Self.examples, analysingEveryFile: false),
+                       findings(under: Self.examples, analysingEveryFile: true))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Lexer
+@testable import Rules
+import XCTest
+
+/// `FactScope.declaredTypeNames(in:)` decides which files the driver analyses when a rule
+/// looks a type up: it must find every type the outline finds (more is only slower).
+final class DeclaredTypeNamesTests: XCTestCase {
+    func outlineNames(_ text: String) -> Set<UInt64> {
+        let source = Lexer.tokenize(SourceFile(path: "a.swift", text: text))
+        return Set(Outline(source).types.map { FactScope.hash(ofTypeName: $0.simpleName) })
+    }
+
+    func assertScanFindsTheOutlineTypes(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        guard let scanned = FactScope.declaredTypeNames(in: Array(text.utf8)) else { return }
+        let missing = outlineNames(text).subtracting(scanned)
+        XCTAssertTrue(missing.isEmpty, "types the scan missed in:\n\(text)", file: file, line: line)
+    }
+
+    func testEveryRuleExampleAndFixture() throws {
+        for rule in RuleRegistry.all {
+            let metadata = rule.metadata
+            let examples = metadata.triggering + metadata.nonTriggering
+            for example in examples {
+                assertScanFindsTheOutlineTypes(example.code.replacingOccurrences(of: "↓", with: ""))
+                for text in example.files.values { assertScanFindsTheOutlineTypes(text) }
+            }
+        }
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        var count = 0
+        for path in files where path.hasSuffix(".swift") {
+            guard let data = FileManager.default.contents(atPath: tests.path + "/" + path) else { continue }
+            assertScanFindsTheOutlineTypes(String(decoding: data, as: UTF8.self))
+            count += 1
+        }
+        XCTAssertGreaterThan(count, 50)
+    }
+
+    func testDeclarationsWrittenEveryWay() {
+        let cases = [
+            "final class A: B {}", "public struct S<T> where T: Equatable {}", "indirect enum E { case a }",
+            "extension Outer.Inner: P {}", "extension Swift . Array {}", "protocol P: AnyObject {}",
+            "actor Store {}", "class /* note */ Commented {}", "class // note\nNextLine {}",
+            "class /* outer /* nested */ still */ Nested {}", "struct `Type` {}", "@objc(Named) class Objc: NSObject {}",
+            "}class Glued {}", "class\u{00A0}NoBreak {}", "\u{FEFF}struct AfterBOM {}", "enum\tTabbed {}",
+            "class Generic<T>: Base<T> {}", "let x = 1; struct AfterSemicolon {}",
+        ]
+        for text in cases {
+            XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)
+            XCTAssertFalse(outlineNames(text).isEmpty, text)
+            assertScanFindsTheOutlineTypes(text)
+        }
+    }
+
+    func testNamesTheLexerMayEndElsewhereSendTheFileToAnalysis() {
+        XCTAssertNil(FactScope.declaredTypeNames(in: Array("class Café {}".utf8)))
+        XCTAssertNil(FactScope.declaredTypeNames(in: Array("struct `Ünïcode` {}".utf8)))
+        XCTAssertNotNil(FactScope.declaredTypeNames(in: Array("let café = 1 // class Plain".utf8)))
+    }
+
+    func testWordsThatOnlyContainAKeywordAreNotDeclarations() {
+        let names = FactScope.declaredTypeNames(in: Array("let subclass = superclass; let classy = enumerate; x.structure = 1".utf8))
+        XCTAssertEqual(names, [])
+    }
+
+    func testUnterminatedInput() {
+        for text in ["class", "class ", "class /* never closed", "struct `Open", "extension A.", "extension A . /*"] {
+            XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)
+        }
+    }
+}
