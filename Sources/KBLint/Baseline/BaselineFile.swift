@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a baseline file could not be used; printed as one line, exit code 2. A broken
 /// baseline is an error rather than "no baseline", since silently reporting every legacy
 /// finding (or none) would mislead.
@@ -36,39 +34,36 @@ extension Baseline {
     /// Parses a baseline file's text. `path` names the file in errors.
     init(parsing bytes: [UInt8], path: String) throws(BaselineError) {
         func fail(_ reason: String) -> BaselineError { BaselineError(path: path, reason: reason) }
-        let root: [String: ParsedJSON]
+        let root: JSONValue
         do {
-            guard case .object(let object) = try JSONDecoder().decode(ParsedJSON.self, from: Data(bytes)) else {
-                throw fail("not a kblint baseline: expected a JSON object with 'version' and 'findings'")
-            }
-            root = object
-        } catch let error as BaselineError {
-            throw error
+            root = try JSONReader.value(of: bytes)
         } catch {
-            throw fail("not a kblint baseline: the file is not valid JSON")
+            throw fail("not a kblint baseline: the file is not valid JSON (\(error))")
         }
-        guard case .number(let version)? = root["version"] else {
+        guard case .object = root else {
+            throw fail("not a kblint baseline: expected a JSON object with 'version' and 'findings'")
+        }
+        guard let version = root[member: "version"]?.number else {
             throw fail("not a kblint baseline: 'version' is missing or not a number")
         }
         guard version == Double(Baseline.formatVersion) else {
             throw fail("baseline version \(Int(exactly: version).map(String.init) ?? String(version)) is not supported by this kblint (it reads version \(Baseline.formatVersion)); regenerate it with --write-baseline")
         }
-        guard case .array(let list)? = root["findings"] else {
+        guard case .array(let list)? = root[member: "findings"] else {
             throw fail("'findings' is missing or not a list")
         }
         var entries: [Entry] = []
         for (index, element) in list.enumerated() {
-            guard case .object(let object) = element,
-                  case .string(let entryPath)? = object["path"],
-                  case .string(let rule)? = object["rule"],
-                  case .string(let line)? = object["line"],
-                  case .number(let occurrence)? = object["occurrence"],
-                  let occurrence = Int(exactly: occurrence), occurrence >= 0
+            guard case .object = element,
+                  case .string(let entryPath)? = element[member: "path"],
+                  case .string(let rule)? = element[member: "rule"],
+                  case .string(let line)? = element[member: "line"],
+                  let occurrence = element[member: "occurrence"]?.number.flatMap({ Int(exactly: $0) }), occurrence >= 0
             else {
                 throw fail("findings[\(index)] needs 'path', 'rule', 'line' (strings) and 'occurrence' (a whole number ≥ 0)")
             }
             var message = ""
-            if case .string(let text)? = object["message"] { message = text }
+            if case .string(let text)? = element[member: "message"] { message = text }
             let place = FindingIdentity.Place(ruleID: rule, path: entryPath, normalizedLine: line)
             entries.append(Entry(identity: FindingIdentity(place: place, occurrence: occurrence), message: message))
         }
@@ -97,30 +92,6 @@ extension Baseline {
             }
         } catch {
             throw BaselineError(path: location.file, reason: error.reason)
-        }
-    }
-}
-
-/// Any JSON value, decoded strictly (a number is never a boolean), so that a baseline's
-/// shape can be checked with messages that name the wrong key.
-private enum ParsedJSON: Decodable {
-    case null, bool(Bool), number(Double), string(String)
-    case array([ParsedJSON]), object([String: ParsedJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([ParsedJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: ParsedJSON].self))
         }
     }
 }

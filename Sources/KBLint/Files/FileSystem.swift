@@ -249,13 +249,8 @@ enum FileSystem {
     /// The process environment, read from the C library (Foundation's `ProcessInfo` is not
     /// linked, to keep start-up short).
     static func environment() -> [String: String] {
-        #if canImport(Darwin)
-        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = _NSGetEnviron().pointee
-        #else
-        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-        #endif
         var variables: [String: String] = [:]
-        guard let table else { return variables }
+        guard let table = environmentTable else { return variables }
         var index = 0
         while let pointer = table[index] {
             let text = String(cString: pointer)
@@ -266,6 +261,16 @@ enum FileSystem {
             index += 1
         }
         return variables
+    }
+
+    /// The C library's `environ`: `NAME=value` strings, NULL-terminated (what a child
+    /// inherits).
+    static var environmentTable: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Darwin)
+        _NSGetEnviron().pointee
+        #else
+        environ
+        #endif
     }
 }
 

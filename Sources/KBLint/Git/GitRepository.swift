@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why kblint could not get what it needed from git; printed as one line, exit code 2.
 enum GitError: Error, Hashable, CustomStringConvertible {
     case gitNotFound
@@ -61,14 +59,13 @@ struct GitRepository: Sendable {
             throw .cannotRun(error.description)
         }
         guard result.status == 0 else {
-            throw .notARepository(directory: directory, reason: result.errorText)
+            throw .notARepository(directory: directory, reason: result.diagnosis)
         }
-        var root = result.output
-        if root.last == UInt8(ascii: "\n") { root.removeLast() }
+        let root = GitRepository.line(result.output)
         guard !root.isEmpty else {
             throw .notARepository(directory: directory, reason: "it has no work tree")
         }
-        topLevel = GitRepository.spelling(of: String(decoding: root, as: UTF8.self), above: directory)
+        topLevel = GitRepository.spelling(of: root, above: directory)
     }
 
     /// git names the work tree by its real path; kblint shows paths relative to the current
@@ -99,7 +96,7 @@ struct GitRepository: Sendable {
         guard result.status == 0 else {
             throw .commandFailed(
                 command: "git " + arguments.prefix(2).joined(separator: " "),
-                status: result.status, message: result.errorText)
+                status: result.status, message: result.diagnosis)
         }
         return result.output
     }
@@ -121,8 +118,7 @@ struct GitRepository: Sendable {
         }
         let base: String
         do {
-            let output = try run(["merge-base", revision, "HEAD"])
-            base = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            base = GitRepository.line(try run(["merge-base", revision, "HEAD"]))
         } catch {
             throw .noCommonHistory(revision: revision)
         }
@@ -154,9 +150,14 @@ struct GitRepository: Sendable {
     /// The folder git runs hooks from: `core.hooksPath` when set (relative to the work
     /// tree's root), else the common `.git/hooks`, also from linked worktrees.
     func hooksDirectory() throws(GitError) -> String {
-        var output = try run(["rev-parse", "--git-path", "hooks"])
-        if output.last == UInt8(ascii: "\n") { output.removeLast() }
-        return LexicalPath.absolute(String(decoding: output, as: UTF8.self), relativeTo: topLevel)
+        let path = GitRepository.line(try run(["rev-parse", "--git-path", "hooks"]))
+        return LexicalPath.absolute(path, relativeTo: topLevel)
+    }
+
+    /// A one-line answer (a path, a commit id) without its final newline; only that is
+    /// dropped, since a path may end with a space.
+    private static func line(_ output: [UInt8]) -> String {
+        String(decoding: output.last == UInt8(ascii: "\n") ? output.dropLast() : output[...], as: UTF8.self)
     }
 
     /// Entries of `git diff --raw -z`: `:<mode> <mode> <blob> <blob> <status>\0<path>\0`,

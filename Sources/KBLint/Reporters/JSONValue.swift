@@ -1,10 +1,13 @@
-/// A JSON document built in memory and written with a fixed layout. Objects keep their keys
-/// in the order given, so that reports are byte-for-byte reproducible (Foundation's
-/// serializer neither guarantees key order on every platform nor is needed for this).
+/// A JSON document built in memory and written with a fixed layout, or read by `JSONReader`.
+/// Objects keep their keys in the order given, so that reports are byte-for-byte
+/// reproducible (Foundation's serializer neither guarantees key order on every platform nor
+/// is needed for this).
 enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number that is not a whole `Int`; only read (reports write whole numbers).
+    case double(Double)
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
@@ -21,6 +24,8 @@ enum JSONValue: Sendable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
+        // Swift's shortest round-trip spelling is valid JSON for finite values.
+        case .double(let value): output += value.isFinite ? String(value) : "null"
         case .string(let value): output += JSONValue.quoted(value)
         case .array(let elements):
             guard !elements.isEmpty else { output += "[]"; return }
