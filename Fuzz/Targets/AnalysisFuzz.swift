@@ -1,7 +1,8 @@
 import Lexer
 import Rules
 
-/// libFuzzer entry for the whole per-file analysis the driver runs: lexing, pass-1 facts,
+/// libFuzzer entry for the whole per-file analysis the driver runs: lexing, the marker search
+/// and the declaration scan (which must find every type the analysis finds), pass-1 facts,
 /// the project merge, the outline and every rule with its default options, suppression
 /// comments, and applying the safe and unsafe fixes (whose result must lex again).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -33,13 +34,29 @@ public func fuzzAnalysis(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 private let allRuleIDs = Set(RuleRegistry.all.map { $0.metadata.id })
+private let allMarkers: [StaticString] = RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker]
+    + FactScope.projectWideMarkers
+private let markerSet = MarkerSet(allMarkers)
 
 /// Every rule on `file`, as the driver runs them; checks that each diagnostic and edit
 /// points inside the file.
 private func analyze(_ file: SourceFile) -> [Diagnostic] {
     let source = Lexer.tokenize(file)
     FuzzChecks.checkTokens(source)
+    // The driver's one-pass marker search must agree with searching marker by marker.
+    let present = markerSet.present(in: file.bytes)
+    for marker in allMarkers {
+        FuzzChecks.require(markerSet.mask(of: [marker]).intersects(present) == KeyboardVocabulary.mayContain([marker], in: file.bytes),
+                           "the marker set disagrees on `\(marker)`")
+    }
     let facts = collectFacts(source)
+    // The driver analyses a file only scanned when a rule looks up a type it declares: the
+    // scan must find every type the analysis finds.
+    if let declared = FactScope.declaredTypeNames(in: file.bytes).map(Set.init) {
+        for type in facts.types {
+            FuzzChecks.require(declared.contains(FactScope.hash(ofTypeName: type.name)), "the declaration scan missed `\(type.name)`")
+        }
+    }
     let project = ProjectFacts(merging: [facts])
     let analysis = FileAnalysis(source, project: project)
     var diagnostics: [Diagnostic] = []

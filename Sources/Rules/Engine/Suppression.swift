@@ -40,7 +40,7 @@ public struct MalformedSuppression: Sendable, Hashable {
 /// nothing as `superfluous_disable_command`. Pure, so that the Rules-level examples test and
 /// the driver share it.
 public enum Suppression {
-    static let marker: StaticString = "kblint:"
+    public static let marker: StaticString = "kblint:"
 
     /// Cheap byte search: a file without `kblint:` anywhere has no directives, so the driver
     /// can skip lexing it when no rule needs its tokens.
