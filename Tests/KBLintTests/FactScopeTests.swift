@@ -53,6 +53,28 @@ final class FactScopeTests: XCTestCase {
                 }
             }
             """)
+        // Neither file has keyboard words: pass 2 checks both, pass 1 analyses neither.
+        try folder.write("Settings/SettingsViewController.swift", """
+            import UIKit
+
+            final class SettingsViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: .main) { [weak self] _ in self?.reload() }
+                }
+                func reload() {}
+            }
+            """)
+        try folder.write("Settings/SettingsViewController+Teardown.swift", """
+            import UIKit
+
+            extension SettingsViewController {
+                func stopObserving() {
+                    NotificationCenter.default.removeObserver(token as Any)
+                }
+            }
+            """)
         for index in 0..<20 {
             try folder.write("Model/Model\(index).swift", "struct Model\(index) { var name = \"\" }\n")
         }
@@ -83,6 +105,8 @@ final class FactScopeTests: XCTestCase {
         // singleton declared in a plain file, so its discarded token is not reported.
         XCTAssertTrue(selected.contains { $0.contains("keyboard_insets_in_table_view_controller") }, "\(selected)")
         XCTAssertFalse(selected.contains { $0.contains("InsetTracker") }, "\(selected)")
+        // The token is removed in the other file of the type.
+        XCTAssertFalse(selected.contains { $0.contains("SettingsViewController") }, "\(selected)")
     }
 
     func testFixtureProjectsGetTheSameFindings() {

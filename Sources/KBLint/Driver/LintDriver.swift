@@ -107,7 +107,7 @@ struct LintDriver: Sendable {
                 outcome.linted = true
                 return outcome
             }
-            return lint(inputs[index], project: project, targetsByPath: targetsByPath)
+            return lint(inputs[index], declaring: firstPass[index].declaredTypeNames, project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
         // Rules looked up types declared in files pass 1 only scanned: analyse those files and
@@ -128,8 +128,9 @@ struct LintDriver: Sendable {
             }
             project = projectFacts(firstPass)
             let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
-            let checked = parallelMap(count: again.count, jobs: jobs) { [project] position in
-                lint(inputs[again[position]], project: project, targetsByPath: targetsByPath)
+            let checked = parallelMap(count: again.count, jobs: jobs) { [project, firstPass] position in
+                lint(inputs[again[position]], declaring: firstPass[again[position]].declaredTypeNames,
+                     project: project, targetsByPath: targetsByPath)
             }
             for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
         }
@@ -145,26 +146,29 @@ struct LintDriver: Sendable {
         let bytes: Int
     }
 
-    /// Pass 1 for one file: analysed when pass 2 will check it or it may hold project-wide
-    /// facts (see `FactScope`), else only scanned for the types it declares.
+    /// Pass 1 for one file: analysed when it may hold project-wide facts (see `FactScope`),
+    /// else only scanned for the types it declares. Pass 2 analyses the files it checks
+    /// anyway, with their own facts.
     private func firstPassResult(_ input: LintInput) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
         let markers = Self.markers.present(in: bytes)
         let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
         // Fixes edit files: every fact must be there before the first edit.
-        if !analysesEveryFile, fixMode == .report, !needsSecondPass, !markers.intersects(Self.projectWideMask),
+        if !analysesEveryFile, fixMode == .report, !markers.intersects(Self.projectWideMask),
            let declared = FactScope.declaredTypeNames(in: bytes) {
-            return FirstPassResult(declaredTypeNames: declared, needsSecondPass: false, bytes: bytes.count)
+            return FirstPassResult(declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count)
         }
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
         return FirstPassResult(facts: facts, needsSecondPass: needsSecondPass, bytes: bytes.count)
     }
 
     private func projectFacts(_ firstPass: [FirstPassResult]) -> ProjectFacts {
-        var unanalysed = Set<UInt64>()
-        for result in firstPass { unanalysed.formUnion(result.declaredTypeNames ?? []) }
-        return ProjectFacts(merging: firstPass.compactMap(\.facts), unanalysedTypeNames: unanalysed)
+        var unanalysed: [UInt64: Int] = [:]
+        for result in firstPass {
+            for name in result.declaredTypeNames ?? [] { unanalysed[name, default: 0] += 1 }
+        }
+        return ProjectFacts(merging: firstPass.compactMap(\.facts), unanalysedFiles: unanalysed)
     }
 
     /// Whether pass 2 can report anything on a file: a rule's byte pre-check passes, it has
@@ -192,7 +196,10 @@ struct LintDriver: Sendable {
     }
 
     /// Pass 2 for one file: rules, suppression, fixes.
-    private func lint(_ input: LintInput, project: ProjectFacts, targetsByPath: [String: LintTarget]) -> FileOutcome {
+    /// `declaring`: the type names the file declares when pass 1 did not analyse it.
+    private func lint(
+        _ input: LintInput, declaring: [UInt64]?, project: ProjectFacts, targetsByPath: [String: LintTarget]
+    ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
         do {
@@ -206,7 +213,7 @@ struct LintDriver: Sendable {
         let plan = input.plan
         let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
 
-        let lookups = TypeLookups()
+        let lookups = TypeLookups(checkedFileDeclares: Set(declaring ?? []))
         var project = project.noting(lookups: lookups)
         var current = SourceFile(path: input.target.path, bytes: original)
         let initial = check(current, selections: selections, plan: plan, project: project)

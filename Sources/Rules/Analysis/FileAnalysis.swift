@@ -96,7 +96,7 @@ public final class FileAnalysis: Sendable {
             let knownProperties = merged.keyboardFrameProperties
             if facts.keyboardFrameProperties.keys.contains(where: { knownProperties[$0] == nil })
                 || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
-                merged = ProjectFacts(merging: merged.files.filter { $0.path != facts.path } + [facts])
+                merged = merged.replacing(facts)
                 evaluator = evaluate(merged)
             }
             self.evaluator = evaluator
@@ -111,8 +111,7 @@ public final class FileAnalysis: Sendable {
             bindings: matching.bindings, callAtCallee: callAtCallee, registrations: registrations).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
-        self.project = project.files.contains(where: { $0.path == facts.path })
-            ? project : ProjectFacts(merging: project.files + [facts])
+        self.project = project.including(facts)
     }
 
     // MARK: Handlers

@@ -6,8 +6,8 @@ import Lexer
 /// observers, properties, keyboard layout guide…), and rules look types up by name. The few
 /// facts that are not about the file's own types (keyboard accessors, accessory uses,
 /// IQKeyboardManager switches) need words that `projectWideMarkers` lists. So pass 1
-/// analyses the files that pass 2 checks or that hold such words, and only scans the others
-/// for the names of the types they declare. A lookup of such a name in pass 2 is noted (see
+/// analyses the files that hold such words, and only scans the others for the names of the
+/// types they declare (pass 2 analyses the files it checks, with their own facts). A lookup of such a name in pass 2 is noted (see
 /// `TypeLookups`); the driver then analyses the files declaring it and checks again the
 /// files that looked it up. Every answer a rule gets is then the one analysing every file
 /// gives, at the cost of a byte scan for most files (most files of most projects have

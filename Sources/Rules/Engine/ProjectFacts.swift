@@ -118,8 +118,13 @@ public struct FileFacts: Sendable {
 public final class TypeLookups: @unchecked Sendable {
     /// Name hashes, as `FactScope.declaredTypeNames(in:)` records them.
     public private(set) var unanalysedNames: Set<UInt64> = []
+    /// The names the checked file declares when pass 1 did not analyse it: its own facts
+    /// join the project while it is checked, so it does not count among the files missing.
+    let checkedFileDeclares: Set<UInt64>
 
-    public init() {}
+    public init(checkedFileDeclares: Set<UInt64> = []) {
+        self.checkedFileDeclares = checkedFileDeclares
+    }
 
     func note(_ hash: UInt64) { unanalysedNames.insert(hash) }
 }
@@ -128,14 +133,16 @@ public final class TypeLookups: @unchecked Sendable {
 /// collected yet.
 public struct TypeTable: Sendable {
     let facts: [String: TypeFacts]
-    /// Names declared by files pass 1 did not analyse (hashes).
-    let unanalysedNames: Set<UInt64>
+    /// For each name declared by files pass 1 did not analyse (hashes), how many such files.
+    let unanalysedFiles: [UInt64: Int]
     var lookups: TypeLookups?
 
     public subscript(name: String) -> TypeFacts? {
-        if let lookups, !unanalysedNames.isEmpty {
+        if let lookups, !unanalysedFiles.isEmpty {
             let hash = FactScope.hash(ofTypeName: name)
-            if unanalysedNames.contains(hash) { lookups.note(hash) }
+            if let files = unanalysedFiles[hash], files > (lookups.checkedFileDeclares.contains(hash) ? 1 : 0) {
+                lookups.note(hash)
+            }
         }
         return facts[name]
     }
@@ -168,8 +175,9 @@ public struct ProjectFacts: Sendable {
     let heightAccessorHashes: Set<UInt64>
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
 
-    /// `unanalysedTypeNames`: name hashes declared by files whose facts are left out.
-    public init(merging files: [FileFacts], unanalysedTypeNames: Set<UInt64> = []) {
+    /// `unanalysedFiles`: for each type name (hash) declared by files whose facts are left
+    /// out, how many such files.
+    public init(merging files: [FileFacts], unanalysedFiles: [UInt64: Int] = [:]) {
         self.files = files
         var types: [String: TypeFacts] = [:]
         var accessors: [String: KeyboardUserInfoKey] = [:]
@@ -191,7 +199,7 @@ public struct ProjectFacts: Sendable {
             accessoryFacts.merge(file.accessories)
             shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
         }
-        self.types = TypeTable(facts: types, unanalysedNames: unanalysedTypeNames)
+        self.types = TypeTable(facts: types, unanalysedFiles: unanalysedFiles)
         keyboardAccessors = accessors
         keyboardHeightAccessors = heightAccessors
         heightAccessorHashes = Set(heightAccessors.map { NameHash.of($0) })
@@ -220,7 +228,7 @@ public struct ProjectFacts: Sendable {
     public func replacing(_ file: FileFacts) -> ProjectFacts {
         var updated = files.filter { $0.path != file.path }
         updated.append(file)
-        return ProjectFacts(merging: updated, unanalysedTypeNames: types.unanalysedNames).noting(lookups: types.lookups)
+        return ProjectFacts(merging: updated, unanalysedFiles: types.unanalysedFiles).noting(lookups: types.lookups)
     }
 
     /// The project superclass chain of `name` (first inherited name that is a project
@@ -259,7 +267,7 @@ public struct ProjectFacts: Sendable {
     /// This project's facts with `file` added when the project does not hold it yet.
     func including(_ file: FileFacts) -> ProjectFacts {
         if files.contains(where: { $0.path == file.path }) { return self }
-        return ProjectFacts(merging: files + [file], unanalysedTypeNames: types.unanalysedNames).noting(lookups: types.lookups)
+        return ProjectFacts(merging: files + [file], unanalysedFiles: types.unanalysedFiles).noting(lookups: types.lookups)
     }
 }
 
