@@ -73,6 +73,17 @@ final class DeclaredTypeNamesTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: a keyword inside a string followed by `/*` hid the declarations
+    /// after it.
+    func testAKeywordInAStringDoesNotHideTheCodeAfterIt() {
+        for text in ["let s = \"class /* not a comment\"\nfinal class Real {}\n",
+                     "let s = \"struct // not a comment\"; struct SameLine {}\n",
+                     "let s = \"enum `x\"\nenum Next {}\n"] {
+            XCTAssertFalse(outlineNames(text).isEmpty, text)
+            assertScanFindsTheOutlineTypes(text)
+        }
+    }
+
     func testUnterminatedInput() {
         for text in ["class", "class ", "class /* never closed", "struct `Open", "extension A.", "extension A . /*"] {
             XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)

@@ -68,10 +68,12 @@ struct DeclarationScan {
             if firstBytes[Int(byte)] & secondBytes[Int(base[index + 1])] & 0x3F != 0, !afterWord {
                 var end = index + 2
                 while end < count, classes[Int(base[end])] & Self.word != 0 { end += 1 }
+                // The scan goes on right after the keyword, not after the name: a keyword in
+                // a string may be followed by what looks like a comment and is code.
                 if isDeclarationKeyword(index, end) {
-                    guard let next = readNames(after: end) else { return false }
-                    index = next
-                    afterWord = next > 0 && classes[Int(base[next - 1])] & Self.word != 0
+                    guard readNames(after: end) else { return false }
+                    index = end
+                    afterWord = true
                     continue
                 }
             }
@@ -125,9 +127,9 @@ struct DeclarationScan {
         return true
     }
 
-    /// Records the name after a keyword (and `.Part`s after it); returns where it ends, or
-    /// nil when it is not plain ASCII.
-    mutating func readNames(after keyword: Int) -> Int? {
+    /// Records the name after a keyword (and `.Part`s after it); false when it is not plain
+    /// ASCII.
+    mutating func readNames(after keyword: Int) -> Bool {
         var index = skipTrivia(from: keyword)
         while index < bytes.count {
             let start: Int, end: Int, next: Int
@@ -136,7 +138,7 @@ struct DeclarationScan {
                 start = index + 1
                 var close = start
                 while close < bytes.count, bytes[close] != 0x60, bytes[close] != 0x0A, bytes[close] != 0x0D { close += 1 }
-                guard close < bytes.count, bytes[close] == 0x60 else { return index }
+                guard close < bytes.count, bytes[close] == 0x60 else { return true }
                 end = close
                 next = close + 1
             } else {
@@ -146,15 +148,15 @@ struct DeclarationScan {
                 end = cursor
                 next = cursor
             }
-            if next < bytes.count, bytes[next] >= 0x80, !isTriviaScalar(next) { return nil }
-            for offset in start..<end where bytes[offset] >= 0x80 { return nil }
-            if end > start { names.append(NameHash.of(bytes, start, end)) }
-            guard end > start else { return next }
+            if next < bytes.count, bytes[next] >= 0x80, !isTriviaScalar(next) { return false }
+            for offset in start..<end where bytes[offset] >= 0x80 { return false }
+            guard end > start else { return true }
+            names.append(NameHash.of(bytes, start, end))
             let afterName = skipTrivia(from: next)
-            guard afterName < bytes.count, bytes[afterName] == 0x2E else { return next }
+            guard afterName < bytes.count, bytes[afterName] == 0x2E else { return true }
             index = skipTrivia(from: afterName + 1)
         }
-        return index
+        return true
     }
 
     /// A no-break space or a byte order mark: trivia to the lexer.
