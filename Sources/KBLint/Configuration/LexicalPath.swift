@@ -45,8 +45,22 @@ enum LexicalPath {
 
     /// The folder that holds `path` (an absolute, standardized path); nil for the root.
     static func parent(of path: String) -> String? {
-        guard path != "/", let slash = path.lastIndex(of: "/") else { return nil }
+        guard path != "/", let slash = lastSlash(in: path) else { return nil }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The name `path` (an absolute, standardized path) ends with; empty for the root.
+    static func lastComponent(of path: String) -> Substring {
+        guard let slash = lastSlash(in: path) else { return path[...] }
+        return path[path.utf8.index(after: slash)...]
+    }
+
+    /// Searched in the UTF-8 bytes: discovery asks for the folder of every file.
+    private static func lastSlash(in path: String) -> String.Index? {
+        let utf8 = path.utf8
+        let offset = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: UInt8(ascii: "/")) }
+        guard let offset else { return utf8.lastIndex(of: UInt8(ascii: "/")) }
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     static func appending(_ name: String, to directory: String) -> String {
