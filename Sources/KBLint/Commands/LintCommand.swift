@@ -146,13 +146,12 @@ struct LintCommand {
         // copy-on-write storage): a plan per file made memory grow with the number of files.
         var planByDirectory: [String: FilePlan] = [:]
         var planBySource: [PlanSource: FilePlan] = [:]
-        // Discovery lists a folder's files together: most files are in the previous one's folder.
-        var previous: (directory: String, plan: FilePlan)?
+        var previous: (path: String, plan: FilePlan)?
         func planFor(_ target: LintTarget) -> FilePlan? {
+            if let previous, LexicalPath.areInSameFolder(previous.path, target.absolutePath) { return previous.plan }
             let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
-            if let previous, previous.directory == directory { return previous.plan }
             if let shared = planByDirectory[directory] {
-                previous = (directory, shared)
+                previous = (target.absolutePath, shared)
                 return shared
             }
             do {
@@ -161,7 +160,7 @@ struct LintCommand {
                 let shared = planBySource[source] ?? plan(configuration, options)
                 planBySource[source] = shared
                 planByDirectory[directory] = shared
-                previous = (directory, shared)
+                previous = (target.absolutePath, shared)
                 return shared
             } catch {
                 if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
@@ -298,12 +297,10 @@ struct LintCommand {
         var summaryShown = false
         for request in requests {
             let kind = request.kind ?? defaultKind
-            var settings = report.settings
-            if request.output != nil { settings.useColor = false }
-            settings.showsSummaryLine = !options.quiet
-            let text = kind.reporter.render(LintReport(
-                findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
-                toolVersion: report.toolVersion, settings: settings))
+            var shown = report
+            if request.output != nil { shown.settings.useColor = false }
+            shown.settings.showsSummaryLine = !options.quiet
+            let text = kind.reporter.render(shown)
             if let output = request.output {
                 do {
                     try FileSystem.writeFile(LexicalPath.absolute(output, relativeTo: tool.currentDirectory), Array(text.utf8))

@@ -63,8 +63,23 @@ enum LexicalPath {
         return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
+    /// Made with room for `name` from the start: discovery builds a path per entry it lists.
     static func appending(_ name: String, to directory: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        var path = ""
+        path.reserveCapacity(directory.utf8.count + separator.utf8.count + name.utf8.count)
+        path += directory
+        path += separator
+        path += name
+        return path
+    }
+
+    /// Whether `path` and `other` (absolute, standardized) are in the same folder, without
+    /// copying either folder's path out: discovery lists a folder's files together, so
+    /// consecutive files mostly are.
+    static func areInSameFolder(_ path: String, _ other: String) -> Bool {
+        guard let slash = lastSlash(in: path), let otherSlash = lastSlash(in: other) else { return false }
+        return path[..<slash] == other[..<otherSlash]
     }
 
     /// `path` relative to `directory` when it lies inside it, else `path` unchanged: how

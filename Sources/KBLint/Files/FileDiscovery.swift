@@ -91,7 +91,12 @@ struct FileDiscovery {
         let isExcluded = exclusion(folder)
         for entry in listing.entries {
             let name = entry.name
-            let child = folder == "/" ? "/" + name : folder + "/" + name
+            // Hidden entries, and files known not to be Swift sources, are passed over before
+            // any path is made for them.
+            if name.hasPrefix(".") || entry.kind == .other || (entry.kind == .regular && !name.hasSuffix(".swift")) {
+                continue
+            }
+            let child = LexicalPath.appending(name, to: folder)
             // Files and folders are known from the listing; symlinks need their target, so
             // only those cost a `stat`.
             var kind = entry.kind
@@ -103,10 +108,10 @@ struct FileDiscovery {
             }
             switch kind {
             case .directory?:
-                if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child, true) { continue }
+                if skippedFolders.contains(name) || isExcluded(child, true) { continue }
                 self.walk(child, identity: identity, &walk)
             case .regular?:
-                guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
+                guard name.hasSuffix(".swift"), !isExcluded(child, false) else { continue }
                 if (!walk.pathsMayOverlap && name.utf8.allSatisfy { $0 < 0x80 }) || walk.seen.insert(child).inserted {
                     walk.targets.append(target(child))
                 }
