@@ -31,7 +31,7 @@ final class FileDiscoveryTests: XCTestCase {
         try tree.write("Generated/G.swift", "")
         try tree.write("App/A.swift", "")
         var discovery = FileDiscovery(currentDirectory: tree.path)
-        discovery.isExcluded = { path, _ in path.hasSuffix("/Generated") || path.contains("/Generated/") }
+        discovery.exclusion = { _ in { path, _ in path.hasSuffix("/Generated") || path.contains("/Generated/") } }
         XCTAssertEqual(discovery.discover(["."]).targets.map(\.path), ["App/A.swift"])
         XCTAssertEqual(discovery.discover(["Generated/G.swift"]).targets.map(\.path), ["Generated/G.swift"])
         discovery.forceExclude = true

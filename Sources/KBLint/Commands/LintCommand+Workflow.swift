@@ -59,8 +59,9 @@ extension LintCommand {
     /// Reads the baseline (`--baseline`, else the configuration's), filters `findings`,
     /// prunes or checks it, and records the run with `--write-baseline`. The baseline is read
     /// before anything is written, so the same file may be given to both options.
+    /// `lintedFiles` (absolute paths) is evaluated only when there is a baseline to compare with.
     func applyBaseline(
-        to findings: [Finding], lintedFiles: [String], options: LintOptions, configured: String?
+        to findings: [Finding], lintedFiles: @autoclosure () -> [String], options: LintOptions, configured: String?
     ) -> BaselineStep {
         var step = BaselineStep(findings: findings)
         let cwd = tool.currentDirectory
@@ -71,7 +72,7 @@ extension LintCommand {
             let shown = options.baseline ?? LexicalPath.display(location.file, relativeTo: cwd)
             do {
                 let baseline = try Baseline.read(from: location)
-                let comparison = baseline.compare(findings, lintedFiles: lintedFiles, location: location)
+                let comparison = baseline.compare(findings, lintedFiles: lintedFiles(), location: location)
                 step.findings = comparison.newFindings
                 let fixed = comparison.fixedEntries
                 if options.pruneBaseline {

@@ -41,20 +41,22 @@ struct LintCommand {
         let started = clock.now
         let cwd = tool.currentDirectory
 
+        let lastListing = LastListing()
         let resolver: ConfigurationResolver
         let root: Configuration
         do {
             resolver = try ConfigurationResolver(
                 explicitConfigPath: options.configPath, knownRules: tool.rules.map { $0.metadata },
                 knownReporters: ReporterKind.allCases.map(\.rawValue),
-                overrides: options.overrides, currentDirectory: cwd)
+                overrides: options.overrides, currentDirectory: cwd,
+                fileSystem: DiskFileSystem(lastListing: lastListing))
             root = try resolver.configuration(forDirectory: cwd)
         } catch {
             tool.reportError(error.description)
             return .failure
         }
 
-        let found = lintInputs(options, resolver: resolver, root: root)
+        let found = lintInputs(options, resolver: resolver, root: root, lastListing: lastListing)
         let inputs = found.inputs
         var errors = found.errors
         let discovered = clock.now
@@ -71,18 +73,19 @@ struct LintCommand {
         for file in outcome.files { errors += file.errors.map(\.description) }
         let baselineStep = applyBaseline(
             to: outcome.files.flatMap(\.findings),
-            lintedFiles: zip(inputs, outcome.files).filter { $0.1.linted }.map { $0.0.target.absolutePath },
+            lintedFiles: inputs.indices.filter { outcome.files[$0].linted }.map { inputs[$0].target.absolutePath },
             options: options, configured: root.baseline)
         errors += baselineStep.errors
         let findings = baselineStep.findings
         let strict = options.strict || root.strict
-        let enabledRules = Set(inputs.flatMap { $0.plan.rules.map { $0.rule.metadata.id } })
+        // Per distinct plan, not per file: files share plans, and a file's plan lists every rule.
+        let enabledRules = Set(found.plans.flatMap { $0.rules.map { $0.rule.metadata.id } })
         // https://no-color.org: a non-empty NO_COLOR turns colors off.
         let colorAllowed = !options.noColor && (tool.environment["NO_COLOR"] ?? "").isEmpty
         let report = LintReport(
             findings: findings,
             rules: tool.rules.map { $0.metadata }.filter { enabledRules.contains($0.id) } + EngineDiagnostics.all,
-            filesLinted: outcome.files.filter(\.linted).count, toolVersion: CommandLineTool.version,
+            filesLinted: outcome.files.reduce(0) { $1.linted ? $0 + 1 : $0 }, toolVersion: CommandLineTool.version,
             settings: ReportSettings(
                 useColor: colorAllowed && tool.standardOutput.isTerminal,
                 workspaceRoot: tool.environment["GITHUB_WORKSPACE"], currentDirectory: cwd))
@@ -129,31 +132,35 @@ struct LintCommand {
         return failing ? .violations : .success
     }
 
-    /// The files to lint with their plans, and the errors met finding them (missing paths,
-    /// unreadable file lists, broken nested configurations, each reported once).
+    /// The files to lint with their plans, the distinct plans among them, and the errors met
+    /// finding them (missing paths, unreadable file lists, broken nested configurations, each
+    /// reported once).
     private func lintInputs(
-        _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration
-    ) -> (inputs: [LintInput], errors: [String]) {
+        _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
+    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String]) {
         let cwd = tool.currentDirectory
         var inputs: [LintInput] = []
         var errors: [String] = []
         var seenConfigurationErrors: Set<String> = []
         // Files under the same configuration share one plan (its rule list and options are
         // copy-on-write storage): a plan per file made memory grow with the number of files.
-        // A plan follows from the configuration files that apply and the deployment target
-        // (the command line is the same for every file), so that pair is its key.
         var planByDirectory: [String: FilePlan] = [:]
-        var planBySource: [String: FilePlan] = [:]
+        var planBySource: [PlanSource: FilePlan] = [:]
+        var previous: (path: String, plan: FilePlan)?
         func planFor(_ target: LintTarget) -> FilePlan? {
+            if let previous, LexicalPath.areInSameFolder(previous.path, target.absolutePath) { return previous.plan }
             let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
-            if let shared = planByDirectory[directory] { return shared }
+            if let shared = planByDirectory[directory] {
+                previous = (target.absolutePath, shared)
+                return shared
+            }
             do {
-                let configuration = try resolver.configuration(forFileAt: target.absolutePath)
-                let source = configuration.files.joined(separator: "\n") + "\u{0}"
-                    + (configuration.deploymentTarget?.description ?? "")
+                let configuration = try resolver.configuration(forDirectory: directory)
+                let source = PlanSource(files: configuration.files, deploymentTarget: configuration.deploymentTarget)
                 let shared = planBySource[source] ?? plan(configuration, options)
                 planBySource[source] = shared
                 planByDirectory[directory] = shared
+                previous = (target.absolutePath, shared)
                 return shared
             } catch {
                 if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
@@ -165,7 +172,7 @@ struct LintCommand {
             do {
                 bytes = try tool.readStandardInput()
             } catch {
-                return ([], ["standard input: \(error.reason)"])
+                return ([], [], ["standard input: \(error.reason)"])
             }
             let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
             let target = LintTarget(
@@ -175,7 +182,7 @@ struct LintCommand {
             if !excluded, let plan = planFor(target) {
                 inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
             }
-            return (inputs, errors)
+            return (inputs, Array(planBySource.values), errors)
         }
         let selection: GitSelection?
         do {
@@ -183,7 +190,7 @@ struct LintCommand {
                 !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
             }
         } catch {
-            return ([], [error.description])
+            return ([], [], [error.description])
         }
         if case .staged(let files) = selection {
             for file in files {
@@ -191,7 +198,7 @@ struct LintCommand {
                     inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
                 }
             }
-            return (inputs, errors)
+            return (inputs, Array(planBySource.values), errors)
         }
         var paths = options.paths
         if case .changed(let files) = selection {
@@ -207,19 +214,30 @@ struct LintCommand {
             paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
         }
         var discovery = FileDiscovery(currentDirectory: cwd)
+        discovery.lastListing = lastListing
         // Files git selected were not named by the user: 'excluded' applies to them.
         discovery.forceExclude = options.forceExclude || selection != nil
-        discovery.isExcluded = { absolute, isFolder in
-            guard let configuration = try? resolver.configuration(forFileAt: absolute) else { return false }
+        discovery.exclusion = { folder in
+            guard let configuration = try? resolver.configuration(forDirectory: folder) else { return { _, _ in false } }
             // `included` is checked on files only: a folder above an included one must be entered.
-            return isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
+            return { absolute, isFolder in
+                isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
+            }
         }
         let (targets, discoveryErrors) = discovery.discover(paths)
         errors += discoveryErrors.map(\.description)
+        inputs.reserveCapacity(targets.count)
         for target in targets {
             if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
         }
-        return (inputs, errors)
+        return (inputs, Array(planBySource.values), errors)
+    }
+
+    /// What a plan follows from: the configuration files that apply and the deployment target
+    /// (the command line is the same for every file).
+    private struct PlanSource: Hashable {
+        let files: [String]
+        let deploymentTarget: DetectedDeploymentTarget?
     }
 
     /// The rules that run on a file and the deployment target they see.
@@ -279,12 +297,10 @@ struct LintCommand {
         var summaryShown = false
         for request in requests {
             let kind = request.kind ?? defaultKind
-            var settings = report.settings
-            if request.output != nil { settings.useColor = false }
-            settings.showsSummaryLine = !options.quiet
-            let text = kind.reporter.render(LintReport(
-                findings: report.findings, rules: report.rules, filesLinted: report.filesLinted,
-                toolVersion: report.toolVersion, settings: settings))
+            var shown = report
+            if request.output != nil { shown.settings.useColor = false }
+            shown.settings.showsSummaryLine = !options.quiet
+            let text = kind.reporter.render(shown)
             if let output = request.output {
                 do {
                     try FileSystem.writeFile(LexicalPath.absolute(output, relativeTo: tool.currentDirectory), Array(text.utf8))

@@ -11,17 +11,29 @@ protocol ConfigurationFileSystem: Sendable {
 /// The real disk, through the same POSIX calls as the rest of the tool (Foundation is not
 /// linked: loading it was most of the start-up time).
 struct DiskFileSystem: ConfigurationFileSystem {
-    init() {}
+    /// Discovery's last listing: the folder whose configuration is being looked up.
+    let lastListing: LastListing
+
+    init(lastListing: LastListing = LastListing()) {
+        self.lastListing = lastListing
+    }
 
     func contentsOfFile(atPath path: String) -> [UInt8]? {
         try? FileSystem.readFile(path)
     }
 
+    /// Answered from discovery's listing of the folder when it has one (a regular file, or
+    /// no such name); symlinks, and other folders, cost a `stat`.
     func isFile(atPath path: String) -> Bool {
-        (try? FileSystem.status(of: path))?.kind == .regular
+        if let folder = LexicalPath.parent(of: path), let listing = lastListing.listing(of: folder) {
+            let name = LexicalPath.lastComponent(of: path)
+            guard let entry = listing.entries.first(where: { $0.name == name }) else { return false }
+            if let kind = entry.kind { return kind == .regular }
+        }
+        return (try? FileSystem.status(of: path))?.kind == .regular
     }
 
     func namesInDirectory(atPath path: String) -> [String] {
-        ((try? FileSystem.contentsOfDirectory(path)) ?? []).map(\.name)
+        (lastListing.listing(of: path) ?? (try? FileSystem.contentsOfDirectory(path)))?.entries.map(\.name) ?? []
     }
 }

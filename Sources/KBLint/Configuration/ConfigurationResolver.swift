@@ -20,12 +20,12 @@ final class ConfigurationResolver: @unchecked Sendable {
     let currentDirectory: String
     private let knownReporters: [String]
     private let fileSystem: any ConfigurationFileSystem
-    private let explicitFile: ConfigurationFile?
+    /// `--config FILE` read and layered: the same for every folder.
+    private let explicitLayers: Layers?
 
     private let lock = PThreadLock()
-    private var layeredByDirectory: [String: Result<Configuration, ConfigurationError>] = [:]
-    private var resolvedByDirectory: [String: Result<Configuration, ConfigurationError>] = [:]
-    private var detectedByDirectory: [String: DetectedDeploymentTarget?] = [:]
+    private var layersByDirectory: [String: Result<Layers, ConfigurationError>] = [:]
+    private var detectedByDirectory: [String: Detection] = [:]
 
     /// - Parameters:
     ///   - explicitConfigPath: `--config FILE`; read at once, so a missing or broken file
@@ -53,11 +53,12 @@ final class ConfigurationResolver: @unchecked Sendable {
             guard let bytes = fileSystem.contentsOfFile(atPath: path) else {
                 throw ConfigurationError(path: explicitConfigPath, location: nil, message: "cannot read the configuration file")
             }
-            explicitFile = try ConfigurationFile.parse(
+            let explicitFile = try ConfigurationFile.parse(
                 bytes, path: path, displayPath: explicitConfigPath,
                 knownRules: knownRules, knownReporters: knownReporters)
+            explicitLayers = Layers(Configuration().merging(explicitFile), overrides: overrides)
         } else {
-            explicitFile = nil
+            explicitLayers = nil
         }
     }
 
@@ -72,20 +73,11 @@ final class ConfigurationResolver: @unchecked Sendable {
         let directory = LexicalPath.absolute(directory, relativeTo: currentDirectory)
         lock.lock()
         defer { lock.unlock() }
-        if let cached = resolvedByDirectory[directory] { return try cached.get() }
-        let result: Result<Configuration, ConfigurationError>
-        do {
-            var configuration = try layeredConfiguration(forDirectory: directory)
-            if configuration.deploymentTarget == nil {
-                configuration.deploymentTarget = detectedDeploymentTarget(forDirectory: directory)
-            }
-            configuration.apply(overrides)
-            result = .success(configuration)
-        } catch {
-            result = .failure(error)
+        var configuration = try layers(forDirectory: directory).overridden
+        if configuration.deploymentTarget == nil {
+            configuration.deploymentTarget = detectedDeploymentTarget(forDirectory: directory)
         }
-        resolvedByDirectory[directory] = result
-        return try result.get()
+        return configuration
     }
 
     /// The deployment target declared by the nearest project file at or above `directory`,
@@ -99,36 +91,55 @@ final class ConfigurationResolver: @unchecked Sendable {
 
     // MARK: Cached walks (called with the lock held)
 
-    /// The configuration files for `directory` merged, before detection and overrides.
-    private func layeredConfiguration(forDirectory directory: String) throws(ConfigurationError) -> Configuration {
-        if let explicitFile { return Configuration().merging(explicitFile) }
+    /// A folder's configuration files merged (what nested files merge onto), and the same
+    /// with the command line's overrides applied. Folders without a file of their own share
+    /// their parent's (a reference, not a copy), so the overrides are applied once per
+    /// configuration file, not per folder.
+    private final class Layers: Sendable {
+        let merged: Configuration
+        let overridden: Configuration
+
+        init(_ merged: Configuration, overrides: RuleOverrides) {
+            self.merged = merged
+            var overridden = merged
+            overridden.apply(overrides)
+            self.overridden = overridden
+        }
+    }
+
+    /// The configuration files for `directory` merged, before detection.
+    private func layers(forDirectory directory: String) throws(ConfigurationError) -> Layers {
+        if let explicitLayers { return explicitLayers }
         var unresolved: [String] = []
-        var inherited = Configuration()
+        var inherited: Layers?
         var current: String? = directory
         while let folder = current {
-            if let cached = layeredByDirectory[folder] {
+            if let cached = layersByDirectory[folder] {
                 inherited = try cached.get()
                 break
             }
             unresolved.append(folder)
             current = LexicalPath.parent(of: folder)
         }
+        var layers = inherited ?? Layers(Configuration(), overrides: overrides)
         var failure: ConfigurationError?
         for folder in unresolved.reversed() {
             if let failure {
-                layeredByDirectory[folder] = .failure(failure)
+                layersByDirectory[folder] = .failure(failure)
                 continue
             }
             do {
-                if let file = try configurationFile(inDirectory: folder) { inherited = inherited.merging(file) }
-                layeredByDirectory[folder] = .success(inherited)
+                if let file = try configurationFile(inDirectory: folder) {
+                    layers = Layers(layers.merged.merging(file), overrides: overrides)
+                }
+                layersByDirectory[folder] = .success(layers)
             } catch {
                 failure = error
-                layeredByDirectory[folder] = .failure(error)
+                layersByDirectory[folder] = .failure(error)
             }
         }
         if let failure { throw failure }
-        return inherited
+        return layers
     }
 
     private func configurationFile(inDirectory directory: String) throws(ConfigurationError) -> ConfigurationFile? {
@@ -142,9 +153,19 @@ final class ConfigurationResolver: @unchecked Sendable {
             bytes, path: path, displayPath: displayPath, knownRules: knownRules, knownReporters: knownReporters)
     }
 
+    /// A folder's detected deployment target, shared by reference like `Layers`: folders
+    /// without a project file of their own share their parent's.
+    private final class Detection: Sendable {
+        let target: DetectedDeploymentTarget?
+
+        init(_ target: DetectedDeploymentTarget?) {
+            self.target = target
+        }
+    }
+
     private func detectedDeploymentTarget(forDirectory directory: String) -> DetectedDeploymentTarget? {
         var unresolved: [String] = []
-        var inherited: DetectedDeploymentTarget?
+        var inherited: Detection?
         var current: String? = directory
         while let folder = current {
             if let cached = detectedByDirectory[folder] {
@@ -154,10 +175,13 @@ final class ConfigurationResolver: @unchecked Sendable {
             unresolved.append(folder)
             current = LexicalPath.parent(of: folder)
         }
+        var detection = inherited ?? Detection(nil)
         for folder in unresolved.reversed() {
-            if let own = DeploymentTargetDetector.detect(inDirectory: folder, fileSystem: fileSystem) { inherited = own }
-            detectedByDirectory[folder] = .some(inherited)
+            if let own = DeploymentTargetDetector.detect(inDirectory: folder, fileSystem: fileSystem) {
+                detection = Detection(own)
+            }
+            detectedByDirectory[folder] = detection
         }
-        return inherited
+        return detection.target
     }
 }

@@ -43,7 +43,7 @@ enum DeploymentTargetDetector {
             }
         }
         var lowest: DetectedDeploymentTarget?
-        for name in names.sorted() where name.hasSuffix(".xcodeproj") {
+        for name in names.filter({ $0.hasSuffix(".xcodeproj") }).sorted() {
             let path = LexicalPath.appending("project.pbxproj", to: LexicalPath.appending(name, to: directory))
             guard let text = text(atPath: path, fileSystem), let version = versionInXcodeProject(text) else { continue }
             if lowest.map({ version < $0.version }) ?? true {
@@ -73,7 +73,7 @@ enum DeploymentTargetDetector {
     /// `.iOS(.v15)`, `.iOS(.v15_4)`, `.iOS("15.4")` in `platforms:`; the lowest when several
     /// appear. Line comments are skipped.
     static func versionInPackageManifest(_ text: String) -> OSVersion? {
-        lowest(in: text, commentPrefix: "//") { line in
+        lowest(in: text, marker: ".iOS(", commentPrefix: "//") { line in
             var versions: [OSVersion] = []
             var rest = Substring(line)
             while let range = rest.firstRange(of: ".iOS(") {
@@ -92,7 +92,7 @@ enum DeploymentTargetDetector {
 
     /// Every `IPHONEOS_DEPLOYMENT_TARGET = 14.0;` of the project's build configurations; the lowest.
     static func versionInXcodeProject(_ text: String) -> OSVersion? {
-        lowest(in: text, commentPrefix: nil) { line in
+        lowest(in: text, marker: "IPHONEOS_DEPLOYMENT_TARGET", commentPrefix: nil) { line in
             guard let range = line.firstRange(of: "IPHONEOS_DEPLOYMENT_TARGET") else { return [] }
             var value = line[range.upperBound...].drop { $0 == " " || $0 == "\t" }
             guard value.first == "=" else { return [] }
@@ -104,7 +104,7 @@ enum DeploymentTargetDetector {
 
     /// `platform :ios, '14.0'` (or with double quotes, or unquoted).
     static func versionInPodfile(_ text: String) -> OSVersion? {
-        lowest(in: text, commentPrefix: "#") { line in
+        lowest(in: text, marker: ":ios", commentPrefix: "#") { line in
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             guard trimmed.hasPrefix("platform"), let range = trimmed.firstRange(of: ":ios") else { return [] }
             var value = trimmed[range.upperBound...].drop { $0 == " " }
@@ -115,11 +115,13 @@ enum DeploymentTargetDetector {
         }
     }
 
+    /// The lowest of `versions` over the lines that contain `marker` (outside comments);
+    /// `versions` finds nothing on other lines.
     private static func lowest(
-        in text: String, commentPrefix: String?, versions: (Substring) -> [OSVersion]
+        in text: String, marker: String, commentPrefix: String?, versions: (Substring) -> [OSVersion]
     ) -> OSVersion? {
         var lowest: OSVersion?
-        for line in text.split(whereSeparator: \.isNewline) {
+        for line in lines(of: text, containing: marker) {
             var code = line
             if let commentPrefix, let comment = line.firstRange(of: commentPrefix) { code = line[..<comment.lowerBound] }
             for version in versions(code) where lowest.map({ version < $0 }) ?? true {
@@ -127,6 +129,65 @@ enum DeploymentTargetDetector {
             }
         }
         return lowest
+    }
+
+    /// The lines of `text` whose bytes contain `marker`, split where `Character.isNewline`
+    /// splits (LF, VT, FF, CR, NEL, LS, PS; a newline is always a character of its own).
+    /// Project files are long and name the deployment target on a line or two: finding the
+    /// marker in the bytes and taking the lines around it, rather than splitting every line
+    /// into characters, keeps detection cheap.
+    private static func lines(of text: String, containing marker: String) -> [Substring] {
+        var text = text
+        text.makeContiguousUTF8()  // a no-op for native strings
+        let needle = Array(marker.utf8)
+        var lines: [Range<Int>] = []
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var searchStart = 0
+            while let hit = firstOccurrence(of: needle, in: bytes, from: searchStart) {
+                var start = hit
+                while start > 0, !endsNewline(bytes, at: start) { start -= 1 }
+                var end = hit + needle.count
+                while end < bytes.count, !startsNewline(bytes, at: end) { end += 1 }
+                lines.append(start..<end)
+                searchStart = end
+            }
+        }
+        let utf8 = text.utf8
+        return lines.map { line in
+            text[utf8.index(utf8.startIndex, offsetBy: line.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: line.upperBound)]
+        }
+    }
+
+    private static func firstOccurrence(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let first = needle.first, bytes.count - start >= needle.count else { return nil }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether a newline scalar starts at `index`: LF, VT, FF, CR, or NEL, LS, PS in UTF-8.
+    private static func startsNewline(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        switch bytes[index] {
+        case 0x0A...0x0D: return true
+        case 0xC2: return index + 1 < bytes.count && bytes[index + 1] == 0x85
+        case 0xE2:
+            return index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+        default: return false
+        }
+    }
+
+    /// Whether a newline scalar ends just before `index` (the text is valid UTF-8, so a
+    /// continuation byte's lead is where the scalar's length says).
+    private static func endsNewline(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        switch bytes[index - 1] {
+        case 0x0A...0x0D: return true
+        case 0x85: return index >= 2 && bytes[index - 2] == 0xC2
+        case 0xA8, 0xA9: return index >= 3 && bytes[index - 2] == 0x80 && bytes[index - 3] == 0xE2
+        default: return false
+        }
     }
 
     private static func text(atPath path: String, _ fileSystem: any ConfigurationFileSystem) -> String? {

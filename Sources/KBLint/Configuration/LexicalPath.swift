@@ -45,12 +45,41 @@ enum LexicalPath {
 
     /// The folder that holds `path` (an absolute, standardized path); nil for the root.
     static func parent(of path: String) -> String? {
-        guard path != "/", let slash = path.lastIndex(of: "/") else { return nil }
+        guard path != "/", let slash = lastSlash(in: path) else { return nil }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The name `path` (an absolute, standardized path) ends with; empty for the root.
+    static func lastComponent(of path: String) -> Substring {
+        guard let slash = lastSlash(in: path) else { return path[...] }
+        return path[path.utf8.index(after: slash)...]
+    }
+
+    /// Searched in the UTF-8 bytes: discovery asks for the folder of every file.
+    private static func lastSlash(in path: String) -> String.Index? {
+        let utf8 = path.utf8
+        let offset = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: UInt8(ascii: "/")) }
+        guard let offset else { return utf8.lastIndex(of: UInt8(ascii: "/")) }
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+    }
+
+    /// Made with room for `name` from the start: discovery builds a path per entry it lists.
     static func appending(_ name: String, to directory: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        var path = ""
+        path.reserveCapacity(directory.utf8.count + separator.utf8.count + name.utf8.count)
+        path += directory
+        path += separator
+        path += name
+        return path
+    }
+
+    /// Whether `path` and `other` (absolute, standardized) are in the same folder, without
+    /// copying either folder's path out: discovery lists a folder's files together, so
+    /// consecutive files mostly are.
+    static func areInSameFolder(_ path: String, _ other: String) -> Bool {
+        guard let slash = lastSlash(in: path), let otherSlash = lastSlash(in: other) else { return false }
+        return path[..<slash] == other[..<otherSlash]
     }
 
     /// `path` relative to `directory` when it lies inside it, else `path` unchanged: how

@@ -9,6 +9,9 @@ struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// Absolute folder the pattern is relative to.
     let baseDirectory: String
     private let segments: [Segment]
+    /// `searchRoot` in UTF-8: the paths the pattern matches (or is an ancestor of) start
+    /// with it, so most paths are turned down before they are split into components.
+    private let literalPrefix: [UInt8]
 
     private enum Segment: Sendable, Hashable {
         case anyDepth
@@ -36,12 +39,15 @@ struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.segments = segments
+        literalPrefix = Array(Self.searchRoot(of: segments).utf8)
     }
 
     var description: String { pattern }
 
     /// The absolute folder before the first wildcard: where a search for matching files can start.
-    var searchRoot: String {
+    var searchRoot: String { Self.searchRoot(of: segments) }
+
+    private static func searchRoot(of segments: [Segment]) -> String {
         var literal: [String] = []
         for segment in segments {
             guard case .component(let pieces) = segment else { break }
@@ -57,22 +63,62 @@ struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the pattern matches exactly `absolutePath` (absolute, standardized).
     func matches(_ absolutePath: String) -> Bool {
-        match(components: Self.components(of: absolutePath), allowingDescendants: false)
+        mayMatch(absolutePath) && match(Components(absolutePath), allowingDescendants: false)
     }
 
     /// Whether the pattern matches `absolutePath` or one of the folders that contain it:
     /// `excluded: [Pods]` excludes every file under `Pods`.
     func matchesItselfOrAncestor(of absolutePath: String) -> Bool {
-        match(components: Self.components(of: absolutePath), allowingDescendants: true)
+        mayMatch(absolutePath) && match(Components(absolutePath), allowingDescendants: true)
     }
 
-    private static func components(of path: String) -> [[Unicode.Scalar]] {
-        path.split(separator: "/").map { Array($0.unicodeScalars) }
+    /// Whether `path` may match: the paths the pattern matches, or is an ancestor of, start
+    /// with its literal prefix. Unless a combining mark follows their leading `/`: joined to
+    /// it in one character, that `/` separates no components.
+    private func mayMatch(_ path: String) -> Bool {
+        let utf8 = path.utf8
+        if utf8.starts(with: literalPrefix) { return true }
+        let leadingSlashIsCharacter = utf8.first == UInt8(ascii: "/") && utf8.dropFirst().first ?? 0 < 0x80
+        return !leadingSlashIsCharacter
+    }
+
+    /// A path split at its `/` characters (empty components left out): the Unicode scalars
+    /// of every component in one array, so that splitting a path costs two allocations, not
+    /// one per component.
+    private struct Components {
+        private var scalars: [Unicode.Scalar] = []
+        private var ends: [Int] = []
+
+        init(_ path: String) {
+            scalars.reserveCapacity(path.utf8.count)
+            var start = 0
+            func endComponent() {
+                if scalars.count > start { ends.append(scalars.count) }
+                start = scalars.count
+            }
+            if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                // ASCII: each byte is a scalar, and a `/` byte a `/` character.
+                for byte in path.utf8 {
+                    if byte == UInt8(ascii: "/") { endComponent() } else { scalars.append(Unicode.Scalar(byte)) }
+                }
+            } else {
+                for character in path {
+                    if character == "/" { endComponent() } else { scalars.append(contentsOf: character.unicodeScalars) }
+                }
+            }
+            endComponent()
+        }
+
+        var count: Int { ends.count }
+
+        subscript(index: Int) -> ArraySlice<Unicode.Scalar> {
+            scalars[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+        }
     }
 
     /// Wildcard matching with one backtrack point: on a mismatch, the most recent `**`
     /// takes one more component. Correct for `*`-like wildcards and linear in practice.
-    private func match(components: [[Unicode.Scalar]], allowingDescendants: Bool) -> Bool {
+    private func match(_ components: Components, allowingDescendants: Bool) -> Bool {
         var segmentIndex = 0, componentIndex = 0
         var backtrack: (segment: Int, component: Int)?
         while componentIndex < components.count {
@@ -100,10 +146,10 @@ struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return segmentIndex == segments.count
     }
 
-    private static func match(_ pieces: [Piece], _ name: [Unicode.Scalar]) -> Bool {
-        var pieceIndex = 0, scalarIndex = 0
+    private static func match(_ pieces: [Piece], _ name: ArraySlice<Unicode.Scalar>) -> Bool {
+        var pieceIndex = 0, scalarIndex = name.startIndex
         var backtrack: (piece: Int, scalar: Int)?
-        while scalarIndex < name.count {
+        while scalarIndex < name.endIndex {
             if pieceIndex < pieces.count {
                 let scalar = name[scalarIndex]
                 switch pieces[pieceIndex] {

@@ -12,78 +12,108 @@ struct FileDiscovery {
     static let defaultSkippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]
 
     let currentDirectory: String
+    /// Each folder's listing is recorded here for the configuration lookup that follows.
+    var lastListing = LastListing()
     var skippedFolders: Set<String> = FileDiscovery.defaultSkippedFolders
-    /// Whether a file or folder (absolute path; true when a folder) is excluded by
-    /// configuration.
-    var isExcluded: (String, Bool) -> Bool = { _, _ in false }
-    /// Apply `isExcluded` to explicitly named files too.
+    /// Configuration's exclusion test for the entries of a folder (absolute path): whether a
+    /// file or folder in it (absolute path; true when a folder) is excluded. Asked once per
+    /// folder, so that configuration is looked up per folder rather than per file.
+    var exclusion: (_ folder: String) -> (_ path: String, _ isFolder: Bool) -> Bool = { _ in { _, _ in false } }
+    /// Apply `exclusion` to explicitly named files too.
     var forceExclude = false
 
     /// The files to lint under `paths`, and one error per path that cannot be read (the other
     /// paths are still searched).
     func discover(_ paths: [String]) -> (targets: [LintTarget], errors: [FileError]) {
-        var targets: [LintTarget] = []
-        var errors: [FileError] = []
-        var seen: Set<String> = []
+        var walk = Walk(pathsMayOverlap: paths.count > 1)
         for path in paths {
             let absolute = LexicalPath.absolute(path, relativeTo: currentDirectory)
             let status: FileStatus
             do {
                 status = try FileSystem.status(of: absolute)
             } catch {
-                errors.append(FileError(path: path, reason: FileSystem.isSymbolicLink(absolute)
+                walk.errors.append(FileError(path: path, reason: FileSystem.isSymbolicLink(absolute)
                     ? "broken symbolic link" : "no such file or directory"))
                 continue
             }
+            let isExcluded = { (isFolder: Bool) in
+                forceExclude && exclusion(LexicalPath.parent(of: absolute) ?? "/")(absolute, isFolder)
+            }
             switch status.kind {
             case .directory:
-                if forceExclude, isExcluded(absolute, true) { continue }
-                var visited: Set<FileIdentity> = [status.identity]
-                walk(absolute, visited: &visited, into: &targets, seen: &seen, errors: &errors)
+                if isExcluded(true) { continue }
+                walk.visited = []
+                self.walk(absolute, identity: status.identity, &walk)
             case .regular, .other:
                 // Non-regular files (FIFOs, devices) are reported when read, not here.
-                if forceExclude, isExcluded(absolute, false) { continue }
-                if seen.insert(absolute).inserted {
-                    targets.append(target(absolute))
+                if isExcluded(false) { continue }
+                if walk.seen.insert(absolute).inserted {
+                    walk.targets.append(target(absolute))
                 }
             }
         }
-        return (targets, errors)
+        return (walk.targets, walk.errors)
     }
 
-    private func walk(
-        _ folder: String, visited: inout Set<FileIdentity>, into targets: inout [LintTarget],
-        seen: inout Set<String>, errors: inout [FileError]
-    ) {
-        let entries: [FileSystem.DirectoryEntry]
+    /// What a run of `discover` has gathered so far.
+    private struct Walk {
+        /// Each path comes up once, unless two of the given paths overlap or a folder holds
+        /// two names that read as the same text (bytes that are not UTF-8 read as U+FFFD, so
+        /// only names beyond ASCII can): only then are the paths found remembered in `seen`.
+        let pathsMayOverlap: Bool
+        var seen: Set<String> = []
+        /// The folders walked from the current path.
+        var visited: Set<FileIdentity> = []
+        var targets: [LintTarget] = []
+        var errors: [FileError] = []
+    }
+
+    /// Walks `folder` unless it was walked already. `identity` is known when the folder was
+    /// reached through `stat` (a named path, a symlink); a folder listed as one is identified
+    /// by its listing instead, which saves a `stat` per folder.
+    private func walk(_ folder: String, identity: FileIdentity?, _ walk: inout Walk) {
+        // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
+        if let identity, !walk.visited.insert(identity).inserted { return }
+        let listing: FileSystem.DirectoryListing
         do {
-            entries = try FileSystem.contentsOfDirectory(folder)
+            listing = try FileSystem.contentsOfDirectory(folder)
         } catch {
-            errors.append(error)
+            // As when folders were `stat`ed before being listed: one that cannot be reached is
+            // skipped, and one reached again is not reported twice.
+            if identity == nil {
+                guard let status = try? FileSystem.status(of: folder), walk.visited.insert(status.identity).inserted else { return }
+            }
+            walk.errors.append(error)
             return
         }
-        for entry in entries {
+        if identity == nil, !walk.visited.insert(listing.identity).inserted { return }
+        lastListing.record(listing, of: folder)
+        let isExcluded = exclusion(folder)
+        for entry in listing.entries {
             let name = entry.name
-            let child = folder == "/" ? "/" + name : folder + "/" + name
-            // Regular files are known from the listing; folders need their identity (to cut
-            // loops) and symlinks their target, so only those cost a `stat`.
+            // Hidden entries, and files known not to be Swift sources, are passed over before
+            // any path is made for them.
+            if name.hasPrefix(".") || entry.kind == .other || (entry.kind == .regular && !name.hasSuffix(".swift")) {
+                continue
+            }
+            let child = LexicalPath.appending(name, to: folder)
+            // Files and folders are known from the listing; symlinks need their target, so
+            // only those cost a `stat`.
             var kind = entry.kind
             var identity: FileIdentity?
-            if kind != .regular {
+            if kind == nil {
                 guard let status = try? FileSystem.status(of: child) else { continue }  // broken link
                 kind = status.kind
                 identity = status.identity
             }
             switch kind {
             case .directory?:
-                if name.hasPrefix(".") || skippedFolders.contains(name) || isExcluded(child, true) { continue }
-                // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
-                guard let identity, visited.insert(identity).inserted else { continue }
-                walk(child, visited: &visited, into: &targets, seen: &seen, errors: &errors)
+                if skippedFolders.contains(name) || isExcluded(child, true) { continue }
+                self.walk(child, identity: identity, &walk)
             case .regular?:
-                guard name.hasSuffix(".swift"), !name.hasPrefix("."), !isExcluded(child, false) else { continue }
-                if seen.insert(child).inserted {
-                    targets.append(target(child))
+                guard name.hasSuffix(".swift"), !isExcluded(child, false) else { continue }
+                if (!walk.pathsMayOverlap && name.utf8.allSatisfy { $0 < 0x80 }) || walk.seen.insert(child).inserted {
+                    walk.targets.append(target(child))
                 }
             case .other?, nil:
                 continue

@@ -93,7 +93,9 @@ enum FileSystem {
         }
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot read") }
         guard bytes.count == expected else { return bytes }  // shrank while being read
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        // The first read nearly always finds the end of the file: it asks for one byte, so
+        // that no chunk is allocated and cleared for nothing.
+        var chunk = [UInt8](repeating: 0, count: 1)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -105,6 +107,7 @@ enum FileSystem {
             guard bytes.count <= maximumFileSize else {
                 throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
             }
+            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         }
         return bytes
     }
@@ -132,17 +135,38 @@ enum FileSystem {
         let kind: FileStatus.Kind?
     }
 
-    /// The entries of a directory (without `.` and `..`), sorted bytewise by name so that
-    /// every run walks the tree in the same order.
-    static func contentsOfDirectory(_ path: String) throws(FileError) -> [DirectoryEntry] {
+    /// A folder's entries (without `.` and `..`), sorted bytewise by name so that every run
+    /// walks the tree in the same order, and the folder's identity (read from the open
+    /// folder, so a walk needs no `stat` per folder to cut loops).
+    struct DirectoryListing: Sendable {
+        let identity: FileIdentity
+        let entries: [DirectoryEntry]
+    }
+
+    static func contentsOfDirectory(_ path: String) throws(FileError) -> DirectoryListing {
         guard let directory = opendir(path) else {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         defer { closedir(directory) }
-        var entries: [(bytes: [UInt8], entry: DirectoryEntry)] = []
+        var info = stat()
+        guard fstat(dirfd(directory), &info) == 0 else {
+            throw FileError(path: path, errno: errno, doing: "cannot list")
+        }
+        var entries: [DirectoryEntry] = []
+        // Every name's bytes, kept once a name is not ASCII: bytes that are not UTF-8 read as
+        // U+FFFD, so such names sort by their bytes rather than their text.
+        var byteNames: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            let (name, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
+                return (String(decoding: bytes, as: UTF8.self),
+                        byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes))
+            }
+            if name == "." || name == ".." { continue }
+            if let bytes {
+                if byteNames.isEmpty { byteNames = entries.map { Array($0.name.utf8) } }
+                byteNames.append(bytes)
+            }
             let kind: FileStatus.Kind?
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_REG): kind = .regular
@@ -150,9 +174,14 @@ enum FileSystem {
             case Int32(DT_LNK), Int32(DT_UNKNOWN): kind = nil
             default: kind = .other
             }
-            entries.append((bytes, DirectoryEntry(name: String(decoding: bytes, as: UTF8.self), kind: kind)))
+            entries.append(DirectoryEntry(name: name, kind: kind))
         }
-        return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.entry)
+        if byteNames.isEmpty {
+            entries.sort { $0.name < $1.name }  // ASCII text: the order of its bytes
+        } else {
+            entries = entries.indices.sorted { byteNames[$0].lexicographicallyPrecedes(byteNames[$1]) }.map { entries[$0] }
+        }
+        return DirectoryListing(identity: FileStatus(info).identity, entries: entries)
     }
 
     /// Replaces the file at `path` with `bytes` so that readers see either the old or the new

@@ -32,25 +32,27 @@ struct LintReport: Sendable {
     /// Sorted by path, line, column, rule id, end, then message, whatever order they were
     /// given in (so that findings at the same place have a fixed order too).
     let findings: [Finding]
-    /// `FindingFingerprint` of each finding, in the same order.
-    let fingerprints: [String]
     /// The enabled rules, sorted by id (SARIF lists them as `tool.driver.rules`).
     let rules: [RuleMetadata]
     let filesLinted: Int
     let toolVersion: String
-    let settings: ReportSettings
+    /// Each output may show the same report differently (colors, summary line).
+    var settings: ReportSettings
 
     init(
         findings: [Finding], rules: [RuleMetadata], filesLinted: Int, toolVersion: String,
         settings: ReportSettings
     ) {
         self.findings = findings.sorted(by: LintReport.precedes)
-        self.fingerprints = FindingFingerprint.fingerprints(of: self.findings)
         self.rules = rules.sorted { $0.id < $1.id }
         self.filesLinted = filesLinted
         self.toolVersion = toolVersion
         self.settings = settings
     }
+
+    /// `FindingFingerprint` of each finding, in the same order; computed when asked for, as
+    /// only some formats carry fingerprints.
+    var fingerprints: [String] { FindingFingerprint.fingerprints(of: findings) }
 
     /// The order of every report.
     static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
