@@ -146,6 +146,7 @@ struct LintCommand {
         // copy-on-write storage): a plan per file made memory grow with the number of files.
         var planByDirectory: [String: FilePlan] = [:]
         var planBySource: [PlanSource: FilePlan] = [:]
+        // Discovery lists a folder's files together: most files share the previous one's plan.
         var previous: (path: String, plan: FilePlan)?
         func planFor(_ target: LintTarget) -> FilePlan? {
             if let previous, LexicalPath.areInSameFolder(previous.path, target.absolutePath) { return previous.plan }
