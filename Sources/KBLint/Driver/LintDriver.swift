@@ -123,7 +123,7 @@ struct LintDriver: Sendable {
             }
             for (index, facts) in zip(round, analysed) {
                 firstPass[index].declaredTypeNames = nil
-                // A file gone since pass 1 adds no facts; it was not to be checked.
+                // A file gone since pass 1 adds no facts (pass 2 reports it if it checks it).
                 firstPass[index].facts = facts
             }
             project = projectFacts(firstPass)
