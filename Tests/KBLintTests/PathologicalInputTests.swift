@@ -132,6 +132,15 @@ final class PathologicalInputTests: XCTestCase {
         try assertLintsInTime(types.joined(separator: "\n"), "2,000 types")
     }
 
+    /// Each of thousands of findings on one long line held its own copy of the line and
+    /// normalized and hashed it for its fingerprint.
+    func testThousandsOfFindingsOnOneLongLine() throws {
+        let handler = "final class Screen: UIViewController { @objc func keyboardWillShow(_ notification: Notification) { "
+            + "let f = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; "
+            + String(repeating: "view.frame.origin.y -= f.height; ", count: 2_000) + "} }"
+        try assertLintsInTime(handler, "6,000 findings on a 70 KB line")
+    }
+
     func testFiftyThousandNestedBracketsClosuresAndInterpolations() throws {
         let depth = 50_000
         let shapes: [(open: String, close: String)] = [
