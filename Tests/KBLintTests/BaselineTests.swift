@@ -19,7 +19,7 @@ final class BaselineTests: XCTestCase {
                     ruleID: rule, severity: .warning, message: "message for \(needle)",
                     range: start..<start + bytes.count, suggestion: "s")
                 result.append(Finding(
-                    diagnostic: diagnostic, file: file, path: path ?? absolutePath,
+                    diagnostic: diagnostic, lines: LineTexts(file), path: path ?? absolutePath,
                     absolutePath: absolutePath))
                 start += bytes.count
             } else {

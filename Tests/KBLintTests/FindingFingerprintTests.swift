@@ -15,7 +15,7 @@ final class FindingFingerprintTests: XCTestCase {
                     ruleID: rule, severity: .warning, message: "m",
                     range: start..<start + bytes.count, suggestion: "s")
                 result.append(Finding(
-                    diagnostic: diagnostic, file: file, path: file.path,
+                    diagnostic: diagnostic, lines: LineTexts(file), path: file.path,
                     absolutePath: "/p/" + file.path))
                 start += bytes.count
             } else {
@@ -62,5 +62,32 @@ final class FindingFingerprintTests: XCTestCase {
     func testNormalizedLineCollapsesWhitespace() {
         XCTAssertEqual(FindingFingerprint.normalizedLine("\t  a   b\t c  \r"), "a b c")
         XCTAssertEqual(FindingFingerprint.normalizedLine("a\u{00A0}\r\nb"), "a b")
+    }
+
+    /// ASCII lines are normalized byte by byte; the result is what splitting at whitespace
+    /// characters gives.
+    func testNormalizedLineMatchesTheCharacterSplit() {
+        let lines = [
+            "", " ", "\t\u{0B}\u{0C}\r\n", "a", "  let x = 1  ", "a\tb\u{0B}c\u{0C}d\re\r\nf", "x  \t y",
+            "emoji 🎹  key", "a\u{3000}b\u{2028}c\u{0085}d", "é  \t ü",
+        ]
+        for line in lines {
+            XCTAssertEqual(FindingFingerprint.normalizedLine(line),
+                           line.split(whereSeparator: \.isWhitespace).joined(separator: " "), line.debugDescription)
+        }
+    }
+
+    /// Findings that share lines hash each line's part of the key once; the fingerprints are
+    /// those of the whole keys.
+    func testFingerprintsOfFindingsSharingLinesAreThoseOfTheirKeys() {
+        let text = "view.frame = kb; view.frame = kb\nlet a = 1\n  view.frame = kb ; view.frame = kb\n"
+        let all = findings(in: text, rule: "rule_a", marking: "view.frame") + findings(in: text, rule: "rule_b", marking: "view")
+        let sorted = all.sorted(by: LintReport.precedes)
+        let expected = FindingFingerprint.identities(of: sorted, path: \.path).map { identity in
+            FindingFingerprint.hexFNV1a64([identity.place.ruleID, identity.place.path, identity.place.normalizedLine,
+                                           String(identity.occurrence)].joined(separator: "\u{1F}"))
+        }
+        XCTAssertEqual(FindingFingerprint.fingerprints(of: sorted), expected)
+        XCTAssertEqual(Set(expected).count, sorted.count)
     }
 }

@@ -85,6 +85,62 @@ final class PathologicalInputTests: XCTestCase {
         assertCompleted(run)
     }
 
+    /// Lints `text` (after the keyboard prefix) with every rule, opt-in ones included, within
+    /// `seconds`. The shapes below took a release build of the quadratic analysis several
+    /// seconds each, a debug build far beyond the deadline; linear, the debug build needs
+    /// a few seconds.
+    func assertLintsInTime(_ text: String, _ shape: String, seconds: Double = 30) throws {
+        let optIn = RuleRegistry.all.filter { $0.metadata.isOptIn }.flatMap { ["--enable", $0.metadata.id] }
+        let folder = try TemporaryDirectory()
+        try folder.write("Weird.swift", bytes: keyboard(text + "\n"))
+        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + optIn + ["."], in: folder.path, seconds: seconds)
+        assertCompleted(run, shape)
+    }
+
+    /// Each link's right-hand side ran to the end of the chain, and was scanned for values.
+    func testChainedAssignmentsOnOneLine() throws {
+        try assertLintsInTime(Array(repeating: "a", count: 10_000).joined(separator: " = "), "a = a = …")
+        try assertLintsInTime((0..<10_000).map { "a\($0 % 50)" }.joined(separator: " += "), "a += b += …")
+    }
+
+    /// Every geometry member rescanned the chain before it; every call walked back over its
+    /// whole receiver.
+    func testLongMemberAndCallChains() throws {
+        try assertLintsInTime("x = frame." + Array(repeating: "size.height.origin.y", count: 2_500).joined(separator: "."),
+                              "x = frame.size.height…")
+        try assertLintsInTime("x = a" + String(repeating: ".f()", count: 20_000), "x = a.f().f()…")
+    }
+
+    /// The value of each closure's assignment scanned every closure nested inside it.
+    func testNestedClosuresEachAssigning() throws {
+        try assertLintsInTime("x = " + (0..<5_000).map { "{ a\($0 % 50) = " }.joined() + "1"
+            + String(repeating: " }", count: 5_000), "{ a = { b = … } }")
+    }
+
+    /// Every inset write searched all assignments; every registration searched all handlers
+    /// and every type for subclasses.
+    func testRepeatedWritesAndTypes() throws {
+        let handler = "final class Screen: UIViewController {\n    @objc func keyboardWillShow(_ notification: Notification) {\n"
+            + "        let frame = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero\n"
+            + String(repeating: "        scrollView.contentInset.bottom = frame.height\n", count: 5_000) + "    }\n}"
+        try assertLintsInTime(handler, "5,000 inset writes")
+        let types = (0..<2_000).map { index in
+            "final class C\(index): UIViewController {\n    override func viewDidLoad() { super.viewDidLoad(); "
+                + "NotificationCenter.default.addObserver(self, selector: #selector(k(_:)), name: UIResponder.keyboardWillShowNotification, object: nil) }\n"
+                + "    @objc func k(_ n: Notification) { let f = (n.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; view.frame.origin.y -= f.height }\n}"
+        }
+        try assertLintsInTime(types.joined(separator: "\n"), "2,000 types")
+    }
+
+    /// Each of thousands of findings on one long line held its own copy of the line and
+    /// normalized and hashed it for its fingerprint.
+    func testThousandsOfFindingsOnOneLongLine() throws {
+        let handler = "final class Screen: UIViewController { @objc func keyboardWillShow(_ notification: Notification) { "
+            + "let f = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; "
+            + String(repeating: "view.frame.origin.y -= f.height; ", count: 2_000) + "} }"
+        try assertLintsInTime(handler, "6,000 findings on a 70 KB line")
+    }
+
     func testFiftyThousandNestedBracketsClosuresAndInterpolations() throws {
         let depth = 50_000
         let shapes: [(open: String, close: String)] = [

@@ -80,7 +80,7 @@ enum ReportSamples {
     ) -> Finding {
         let absolutePath = file.path.hasPrefix("/") ? file.path : currentDirectory + "/" + file.path
         return Finding(
-            diagnostic: diagnostic, file: file, path: file.path, absolutePath: absolutePath,
+            diagnostic: diagnostic, lines: LineTexts(file), path: file.path, absolutePath: absolutePath,
             relatedFile: relatedFile)
     }
 

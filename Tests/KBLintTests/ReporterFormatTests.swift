@@ -89,7 +89,7 @@ final class ReporterFormatTests: XCTestCase {
         let file = SourceFile(path: "A.swift", text: "let s = \"\u{1B}[2J\"; x = 1\n")
         let diagnostic = Diagnostic(
             ruleID: "r", severity: .warning, message: "m\u{1B}]0;t", range: 16..<17, suggestion: "s")
-        let finding = Finding(diagnostic: diagnostic, file: file, path: "A.swift", absolutePath: "/A.swift")
+        let finding = Finding(diagnostic: diagnostic, lines: LineTexts(file), path: "A.swift", absolutePath: "/A.swift")
         let output = PrettyReporter().render(LintReport(
             findings: [finding], rules: [], filesLinted: 1, toolVersion: "1",
             settings: ReportSettings(currentDirectory: "/")))

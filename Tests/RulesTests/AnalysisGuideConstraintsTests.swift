@@ -162,4 +162,28 @@ final class KeyboardGuideLineageTests: XCTestCase {
         XCTAssertNil(project.keyboardLayoutGuideUserSharingCode(with: "SettingsViewController"))
         XCTAssertNil(project.keyboardLayoutGuideUserSharingCode(with: "HomeMadeChildViewController"), "shadowed by its superclass")
     }
+
+    /// The subclass index built once per project gives what searching every type's
+    /// superclasses gives: the first guide user by name, shadowed ones left out, cycles ended.
+    func testSubclassIndexMatchesTheSearch() {
+        let pin = "func pin() { bar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }"
+        let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Screens.swift", text: """
+        class Base: UIViewController {}
+        class Zed: Base { \(pin) }
+        class Middle: Base {}
+        class Alpha: Middle { \(pin) }
+        final class Beta: Alpha {}
+        class Shadowing: Base { let keyboardLayoutGuide = UILayoutGuide() }
+        final class Aardvark: Shadowing { \(pin) }
+        class Loop: Knot { \(pin) }
+        class Knot: Loop {}
+        """)))
+        let project = ProjectFacts(merging: [facts])
+        for name in project.types.keys {
+            XCTAssertEqual(project.firstGuideUsingSubclass[name],
+                           project.subclasses(of: name).first { project.usesKeyboardLayoutGuide($0) }, name)
+        }
+        XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: "Base"), "Alpha")
+        XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: "Middle"), "Alpha")
+    }
 }

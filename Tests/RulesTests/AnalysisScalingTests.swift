@@ -27,6 +27,84 @@ final class AnalysisScalingTests: XCTestCase {
         XCTAssertTrue(source.token(source.code[end], is: "let"), "the call's arguments on later lines belong to it")
     }
 
+    func testChainedAssignmentsEndAtTheNextAssignment() {
+        let text = "// keyboardWillShow\nfunc f() {\n    a = b = c += d -= e\n    x = y == z ? p : q\n}\n"
+        let source = Lexer.tokenize(SourceFile(path: "Chain.swift", text: text))
+        let sides = FileAnalysis(source).assignments.map {
+            [source.text(spanning: $0.lhs), source.text(spanning: $0.rhs)]
+        }
+        XCTAssertEqual(sides, [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["x", "y == z ? p : q"]])
+        // Every link of a long chain holds one token: linear work, not one scan to the end of
+        // the chain per link.
+        let links = 5_000
+        let chain = Lexer.tokenize(SourceFile(
+            path: "Long.swift", text: "// keyboardWillShow\n" + Array(repeating: "a", count: links).joined(separator: " = ")))
+        let assignments = FileAnalysis(chain).assignments
+        XCTAssertEqual(assignments.count, links - 1)
+        XCTAssertEqual(assignments.map(\.rhs.count).reduce(0, +), links - 1)
+    }
+
+    /// Token soups that put every kind of chain piece next to every other, broken brackets
+    /// included.
+    static let chainSamples = [
+        "self.scrollView?.contentInset.bottom = view.convert(frame, from: nil).height",
+        "a.b(c)[d]!.e?.f<T>(g).h; x = .zero; y = (a + b).c; t = (1, 2).0.description",
+        "f()\n  .g()\n(h)\n.i\nUIView.animate(withDuration: 0.3) { self.view.layoutIfNeeded() }.j()",
+        "a ) b ] c . ( d > e! ? . ! 1.f super.init() Self.k[0]() try? g()",
+        "",
+    ] + [{
+        var state: UInt32 = 7
+        let pieces = ["a", ".", "(", ")", "[", "]", "?", "!", "<", ">", "self", "1", "=", "\n", " ", "{", "}", ",", "+",
+                      ".f(", ".g()", "?.h(x)", "[0]", ".init(", "super", "<T>"]
+        return (0..<3_000).map { _ -> String in
+            state = state &* 1_103_515_245 &+ 12345
+            return pieces[Int(state >> 16) % pieces.count]
+        }.joined()
+    }()]
+
+    func testChainStartTableMatchesTheWalk() {
+        for sample in Self.chainSamples {
+            let source = Lexer.tokenize(SourceFile(path: "Chains.swift", text: sample))
+            let table = ChainStarts(source)
+            for end in -1...source.code.count {
+                XCTAssertEqual(table.chainStart(endingAt: end), ExpressionBounds.chainStart(source, endingAt: end),
+                               "chain ending at token \(end) of \(sample.prefix(80))")
+            }
+        }
+    }
+
+    /// The last name of a receiver or of an assignment's left-hand side, walked back from its
+    /// end, is the last of its names.
+    func testLastNameMatchesTheChainsNames() {
+        var compared = 0
+        for sample in Self.chainSamples {
+            let source = Lexer.tokenize(SourceFile(path: "Chains.swift", text: sample))
+            let analysis = FileAnalysis(source)
+            for chain in analysis.calls.compactMap(\.receiver) + analysis.assignments.map(\.lhs) {
+                compared += 1
+                XCTAssertEqual(ExpressionBounds.lastName(source, ofChainEndingAt: chain.upperBound - 1),
+                               ExpressionBounds.chainNames(source, chain).last,
+                               "chain \(chain) of \(sample.prefix(80))")
+            }
+        }
+        XCTAssertGreaterThan(compared, 100)
+    }
+
+    /// Brackets deeper than `maximumNesting` inside an expression are passed over, so that
+    /// nested closures each holding an assignment cost linear work.
+    func testKeyboardValuesAreReadThirtyTwoBracketLevelsDeep() {
+        func value(parentheses depth: Int) -> KeyboardValue? {
+            let text = "func keyboardWillShow(_ note: Notification) {\n    x = " + String(repeating: "(", count: depth)
+                + "note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey]" + String(repeating: ")", count: depth) + "\n}\n"
+            let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "Deep.swift", text: text)))
+            return analysis.assignments.first.flatMap { analysis.keyboardValue(of: $0) }
+        }
+        XCTAssertEqual(KeyboardValueEvaluator.maximumNesting, 32)
+        // The key sits one level below the parentheses, inside the subscript.
+        XCTAssertTrue(value(parentheses: 31)?.isFrame ?? false)
+        XCTAssertNil(value(parentheses: 32))
+    }
+
     /// The per-type scans the single pass replaced, as the reference.
     func referenceTypeBodies(_ source: TokenizedSource, _ outline: Outline) -> ([Bool], [[Range<Int>]]) {
         var safeArea: [Bool] = [], uses: [[Range<Int>]] = []

@@ -259,10 +259,10 @@ struct LintDriver: Sendable {
 
         var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
         for (id, severity) in plan.engineSeverities { severities[id] = severity }
-        let file = current
+        let lines = LineTexts(current)
         outcome.findings = diagnostics.map { diagnostic in
             Finding(
-                diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, file: file,
+                diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath,
                 relatedFile: { path in
                     guard let target = targetsByPath[path],

@@ -178,8 +178,7 @@ extension FileAnalysis {
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {
                     let isSelf = call.receiver.map { receiver in
-                        let names = chainNames(receiver)
-                        return names.count == 1 && source.isWord(names[0], "self")
+                        ExpressionBounds.singleName(source, receiver).map { source.isWord($0, "self") } ?? false
                     } ?? true
                     guard isSelf else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }

@@ -373,10 +373,8 @@ extension FileAnalysis {
     /// caller's type first; nil when the call has another object as receiver or is ambiguous.
     public func sameFileFunction(for call: CallSite) -> Int? {
         if let receiver = call.receiver {
-            let names = chainNames(receiver)
-            guard names.count == 1, source.isWord(names[0], "self") || source.isWord(names[0], "Self") else {
-                return nil
-            }
+            guard let name = ExpressionBounds.singleName(source, receiver),
+                  source.isWord(name, "self") || source.isWord(name, "Self") else { return nil }
         }
         let argumentCount = call.arguments.count + call.trailingClosures.count
         let candidates = outline.functions(named: source.nameHash(call.callee)).filter {

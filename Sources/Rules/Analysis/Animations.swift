@@ -25,7 +25,7 @@ extension FileAnalysis {
     static func findAnimations(_ source: TokenizedSource, _ calls: [CallSite]) -> [AnimationCall] {
         var found: [AnimationCall] = []
         for (index, call) in calls.enumerated() {
-            let receiverName = call.receiver.flatMap { ExpressionBounds.chainNames(source, $0).last }
+            let receiverName = call.receiver.flatMap { ExpressionBounds.lastName(source, ofChainEndingAt: $0.upperBound - 1) }
             func argument(_ label: StaticString) -> Argument? {
                 call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
             }
@@ -76,21 +76,19 @@ extension FileAnalysis {
         var steps = 0
         while let scope = current, steps < 10_000 {
             steps += 1
-            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call,
-               let animation = animations.first(where: { $0.call == call }) {
-                return animation
+            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+                let found = firstIndex(in: animations, atOrAfter: call) { $0.call }
+                if found < animations.count, animations[found].call == call { return animations[found] }
             }
             current = outline.scopes[scope].parent
         }
         return nil
     }
 
-    /// Animations called later than `index` in the same function or closure body.
-    public func animations(after index: Int) -> [AnimationCall] {
-        let scope = outline.executableScope(at: index)
-        return animations.filter { animation in
-            let callee = calls[animation.call].callee
-            return callee > index && outline.executableScope(at: callee) == scope
-        }
+    /// Whether an animation is called later than `index` in the same function or closure body.
+    public func hasAnimation(after index: Int) -> Bool {
+        guard let sameScope = animationsByScope[outline.executableScope(at: index) ?? -1],
+              let last = sameScope.last else { return false }
+        return calls[animations[last].call].callee > index
     }
 }

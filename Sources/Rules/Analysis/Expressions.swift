@@ -5,11 +5,17 @@ import Lexer
 /// it starts with `.`, a binary operator or `?`/`:` of a ternary, or when the previous line
 /// ends in an operator, `=`, `,` or an opening bracket.
 enum ExpressionBounds {
+    /// The compound assignment operators that make an `Assignment`.
+    static let compoundAssignmentOperators: [StaticString] = ["+=", "-=", "*=", "/="]
+
     /// The exclusive end of the expression that starts at `start`. Bracket groups are
     /// skipped whole; a `{` is a trailing closure unless `stopAtBrace` (conditions, where a
-    /// `{` opens the body).
+    /// `{` opens the body). With `stopAtAssignment` (a right-hand side) it also ends before
+    /// an assignment operator at its level: in `a = b = c` the right-hand side of `a` is
+    /// `b`, and `b = c` is an assignment of its own. Letting every link of a chain run to
+    /// the end of the chain made chained assignments quadratic.
     static func end(_ source: TokenizedSource, from start: Int, stopAtBrace: Bool = false,
-                    stopAtComma: Bool = true) -> Int {
+                    stopAtComma: Bool = true, stopAtAssignment: Bool = false) -> Int {
         var cursor = start
         let count = source.code.count
         var steps = 0
@@ -34,6 +40,10 @@ enum ExpressionBounds {
                 return cursor
             case .comma:
                 if stopAtComma { return cursor }
+            case .equal:
+                if stopAtAssignment { return cursor }
+            case .binaryOperator:
+                if stopAtAssignment, source.wordIndexOperator(cursor, in: compoundAssignmentOperators) { return cursor }
             case .keyword:
                 if source.wordIndex(cursor, in: ["else", "in", "where", "let", "var", "return", "guard", "if", "case"]) != nil,
                    cursor > start {
@@ -127,6 +137,29 @@ enum ExpressionBounds {
         return max(cursor, 0)
     }
 
+    /// The last name of the chain that ends at `end` at the chain's own level: what
+    /// `chainNames(chainStart(endingAt: end)...end).last` finds, walking back only to that
+    /// name (`UIView` in `UIView.animate`, `animator` in `self.animator?`), so that reading
+    /// it for every call of a long call chain stays linear.
+    static func lastName(_ source: TokenizedSource, ofChainEndingAt end: Int) -> Int? {
+        var cursor = end
+        while cursor >= 0 {
+            switch source.kind(cursor) {
+            case .identifier, .keyword:
+                return cursor
+            case .postfixQuestionMark, .exclamationMark:
+                cursor -= 1
+            case .rightParen, .rightSquare, .rightAngle:
+                guard let open = source.partnerIndex(cursor), !source.startsLine(open),
+                      isChainPiece(source, open - 1) else { return nil }
+                cursor = open - 1
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     static func isChainPiece(_ source: TokenizedSource, _ index: Int) -> Bool {
         switch source.kind(index) {
         case .identifier, .rightParen, .rightSquare, .postfixQuestionMark, .exclamationMark, .rightAngle:
@@ -169,10 +202,10 @@ enum ExpressionBounds {
 
     /// The member names of a chain at its own level (not inside call arguments), in order:
     /// `self.scrollView.contentInset.bottom` → `self`, `scrollView`, `contentInset`, `bottom`.
-    static func chainNames(_ source: TokenizedSource, _ range: Range<Int>) -> [Int] {
+    static func chainNames(_ source: TokenizedSource, _ range: Range<Int>, upTo limit: Int = .max) -> [Int] {
         var names: [Int] = []
         var cursor = range.lowerBound
-        while cursor < range.upperBound {
+        while cursor < range.upperBound, names.count < limit {
             if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
                 cursor = close + 1
                 continue
@@ -182,5 +215,69 @@ enum ExpressionBounds {
             cursor += 1
         }
         return names
+    }
+
+    /// The only name of a chain at its own level (`self` in the receiver of `self.reload()`),
+    /// nil when it has none or several. Reads no further than a second name, so that asking
+    /// it for every call of a long call chain stays linear.
+    static func singleName(_ source: TokenizedSource, _ range: Range<Int>) -> Int? {
+        let names = chainNames(source, range, upTo: 2)
+        return names.count == 1 ? names[0] : nil
+    }
+}
+
+/// `ExpressionBounds.chainStart` for every token, from one forward pass: a chain's start is
+/// found once, not once per member, call and assignment along it (walking back from each
+/// made long chains quadratic). Unlike the walk it has no step bound, so the two differ only
+/// on chains longer than the walk's 10,000 steps.
+struct ChainStarts: Sendable {
+    /// Per code token: where the walk ends once it has reached that token.
+    let reached: [Int32]
+
+    init(_ source: TokenizedSource) {
+        let count = source.code.count
+        var reached = [Int32](repeating: 0, count: count)
+        // Each case is the walk's step from `index`; the tokens it moves to come earlier.
+        func after(_ index: Int) -> Int32 { index >= 0 ? reached[index] : 0 }
+        for index in 0..<count {
+            var start = index
+            switch source.kind(index) {
+            case .rightParen, .rightSquare, .rightAngle:
+                if let open = source.partnerIndex(index) {
+                    let before = open - 1
+                    if !source.startsLine(open), ExpressionBounds.isChainPiece(source, before) {
+                        reached[index] = after(before)
+                        continue
+                    }
+                    start = open
+                }
+            case .postfixQuestionMark, .exclamationMark:
+                reached[index] = after(index - 1)
+                continue
+            case .identifier, .keyword:
+                if source.kind(index - 1) == .period {
+                    if ExpressionBounds.isChainPiece(source, index - 2) {
+                        reached[index] = after(index - 2)
+                        continue
+                    }
+                    start = index - 1
+                }
+            case .integerLiteral, .floatLiteral:
+                break
+            default:
+                start = index + 1
+            }
+            reached[index] = Int32(truncatingIfNeeded: start)
+        }
+        self.reached = reached
+    }
+
+    /// The first token of the member chain that ends at `end` (see
+    /// `ExpressionBounds.chainStart`).
+    func chainStart(endingAt end: Int) -> Int {
+        guard end >= 0 else { return 0 }
+        guard end < reached.count else { return end }
+        // A token that is no chain piece ends the walk where it starts.
+        return min(Int(reached[end]), end)
     }
 }

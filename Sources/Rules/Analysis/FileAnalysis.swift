@@ -26,6 +26,17 @@ public final class FileAnalysis: Sendable {
     public let mentionsKeyboard: Bool
 
     let callAtCallee: [Int: Int]
+    let handlerLookup: HandlerLookup
+    /// Binding indices by name hash, in token order.
+    let bindingsByName: [UInt64: [Int]]
+    /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
+    let insetAdjustmentNever: Set<TypedReceiver>
+    /// Animation indices by the executable scope of their call, in call order.
+    let animationsByScope: [Int: [Int]]
+    /// Callees of the file's `Task.sleep(…)` calls, in token order: `deferral(at:)` finds the
+    /// first one in a handler by binary search instead of walking the handler's calls for
+    /// every token it is asked about.
+    let taskSleeps: [Int]
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
     let evaluator: KeyboardValueEvaluator?
@@ -33,7 +44,8 @@ public final class FileAnalysis: Sendable {
     public init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
         self.source = source
         var outline = Outline(source)
-        var matching = MatchingBuilder(source: source, outline: outline)
+        let chainStarts = ChainStarts(source)
+        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
         matching.run()
         for link in matching.closureCalls {
             outline.closures[link.closure].call = link.call
@@ -47,7 +59,16 @@ public final class FileAnalysis: Sendable {
         var callAtCallee: [Int: Int] = [:]
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
-        animations = Self.findAnimations(source, matching.calls)
+        taskSleeps = matching.calls.filter { call in
+            source.isWord(call.callee, "sleep") && call.receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
+        }.map(\.callee)
+        let animations = Self.findAnimations(source, matching.calls)
+        self.animations = animations
+        animationsByScope = Dictionary(grouping: animations.indices) {
+            outline.executableScope(at: matching.calls[animations[$0].call].callee) ?? -1
+        }
+        bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
+        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
         registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
@@ -62,27 +83,20 @@ public final class FileAnalysis: Sendable {
             let found = finder.handlers
             chainLinks = finder.chainLinks
             handlers = found
-            let order = found.indices.sorted {
-                outline.scopes[found[$0].scope].body.count > outline.scopes[found[$1].scope].body.count
-            }
-            for index in order {
-                let body = outline.scopes[found[index].scope].body
-                for token in body.lowerBound..<max(body.lowerBound, min(found[index].reachableEnd, body.upperBound)) {
-                    handlerAtToken[token] = Int32(index)
-                }
-            }
+            Self.markInnermostHandlers(found, outline, into: &handlerAtToken)
             facts.keyboardAccessors = FactCollector.accessors(source, outline)
         } else {
             handlers = []
         }
         self.handlerAtToken = handlerAtToken
+        handlerLookup = HandlerLookup(handlers, outline)
 
         var merged = project.including(facts)
         if mentionsKeyboard {
             func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
                 var evaluator = KeyboardValueEvaluator(
-                    source: source, outline: outline, callAtCallee: callAtCallee, calls: matching.calls,
-                    handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    source: source, outline: outline, chainStarts: chainStarts, callAtCallee: callAtCallee,
+                    calls: matching.calls, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
                 evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
                 return evaluator
@@ -115,6 +129,37 @@ public final class FileAnalysis: Sendable {
     }
 
     // MARK: Handlers
+
+    /// Marks each token with the handler of the smallest body whose reachable code holds it.
+    /// Handlers go from the smallest body up and mark only tokens no smaller one took; runs
+    /// of marked tokens are jumped over (with path halving), so each token is visited about
+    /// once however deeply handlers nest, where marking every handler's whole body was
+    /// quadratic in the nesting.
+    static func markInnermostHandlers(_ handlers: [KeyboardHandler], _ outline: Outline,
+                                      into handlerAtToken: inout [Int32]) {
+        var nextUnmarked = (0...handlerAtToken.count).map { Int32(truncatingIfNeeded: $0) }
+        func unmarked(from index: Int) -> Int {
+            var index = index
+            while Int(nextUnmarked[index]) != index {
+                nextUnmarked[index] = nextUnmarked[Int(nextUnmarked[index])]
+                index = Int(nextUnmarked[index])
+            }
+            return index
+        }
+        let order = handlers.indices.sorted {
+            outline.scopes[handlers[$0].scope].body.count < outline.scopes[handlers[$1].scope].body.count
+        }
+        for handler in order {
+            let body = outline.scopes[handlers[handler].scope].body
+            let end = min(handlers[handler].reachableEnd, body.upperBound, handlerAtToken.count)
+            var token = unmarked(from: min(body.lowerBound, handlerAtToken.count))
+            while token < end {
+                handlerAtToken[token] = Int32(handler)
+                nextUnmarked[token] = Int32(truncatingIfNeeded: token + 1)
+                token = unmarked(from: token + 1)
+            }
+        }
+    }
 
     /// The innermost keyboard handler whose reachable code contains code token `index`.
     public func handler(at index: Int) -> KeyboardHandler? {
@@ -163,12 +208,8 @@ public final class FileAnalysis: Sendable {
             current = outline.scopes[scope].parent
         }
         let body = outline.scopes[handler.scope].body
-        for call in calls(in: body.lowerBound..<index) {
-            if source.isWord(call.callee, "sleep"), let receiver = call.receiver,
-               source.isWord(receiver.upperBound - 1, "Task") {
-                return call.callee
-            }
-        }
+        let sleep = firstIndex(in: taskSleeps, atOrAfter: body.lowerBound) { $0 }
+        if sleep < taskSleeps.count, taskSleeps[sleep] < index { return taskSleeps[sleep] }
         if let deferred = handler.deferredBy { return deferred }
         if let caller = handler.caller, let registrationDeferral = handlers[rootHandler(of: caller)].deferredBy {
             return registrationDeferral
@@ -246,33 +287,53 @@ public final class FileAnalysis: Sendable {
     }
 
     public func receiverKey(names: [Int]) -> [UInt64] {
+        Self.receiverKey(source, names: names)
+    }
+
+    static func receiverKey(_ source: TokenizedSource, names: some Sequence<Int>) -> [UInt64] {
         names.filter { !source.isWord($0, "self") }.map { source.nameHash($0) }
+    }
+
+    /// A scroll view (a `receiverKey`) in a type declaration.
+    struct TypedReceiver: Hashable, Sendable {
+        let type: Int
+        let receiver: [UInt64]
     }
 
     /// Whether the type around `index` sets `contentInsetAdjustmentBehavior = .never` on the
     /// scroll view `receiver` (a `receiverKey`).
     public func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
         guard let type = outline.enclosingType(at: index) else { return false }
-        return assignments.contains { other in
-            let names = chainNames(other.lhs)
-            guard let last = names.last, source.isWord(last, "contentInsetAdjustmentBehavior"),
-                  outline.enclosingType(at: other.op) == type,
-                  let value = chainNames(other.rhs).last, source.isWord(value, "never") else { return false }
-            return receiverKey(names: Array(names.dropLast())) == receiver
+        return insetAdjustmentNever.contains(TypedReceiver(type: type, receiver: receiver))
+    }
+
+    /// The `contentInsetAdjustmentBehavior = .never` assignments of the file, gathered once
+    /// rather than searched for every inset write.
+    static func insetAdjustmentNever(_ source: TokenizedSource, _ outline: Outline,
+                                     _ assignments: [Assignment]) -> Set<TypedReceiver> {
+        var found = Set<TypedReceiver>()
+        for assignment in assignments {
+            guard let last = ExpressionBounds.lastName(source, ofChainEndingAt: assignment.lhs.upperBound - 1),
+                  source.isWord(last, "contentInsetAdjustmentBehavior") else { continue }
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            guard let type = outline.enclosingType(at: assignment.op),
+                  let value = ExpressionBounds.chainNames(source, assignment.rhs).last, source.isWord(value, "never")
+            else { continue }
+            found.insert(TypedReceiver(type: type, receiver: receiverKey(source, names: names.dropLast())))
         }
+        return found
     }
 
     /// The local binding that name token `name` refers to: the latest binding of that name
     /// before it in the same or an enclosing body.
     public func binding(referencedBy name: Int) -> LocalBinding? {
-        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name) else { return nil }
-        let hash = source.nameHash(name)
-        let low = firstIndex(in: bindings, atOrAfter: name) { $0.nameToken }
-        return bindings[..<low].last { binding in
-            guard binding.nameHash == hash, let bindingScope = outline.executableScope(at: binding.nameToken)
-            else { return false }
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
+              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
+        let low = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
+        return sameName[..<low].last { index in
+            guard let bindingScope = outline.executableScope(at: bindings[index].nameToken) else { return false }
             return outline.scope(scope, isWithin: bindingScope)
-        }
+        }.map { bindings[$0] }
     }
 
     /// The local `let` that a one-name expression refers to.

@@ -19,6 +19,19 @@ extension ProjectFacts {
     /// user of `name` (itself or a superclass), else the first subclass that uses the guide.
     public func keyboardLayoutGuideUserSharingCode(with name: String) -> String? {
         if let user = keyboardLayoutGuideUserInLineage(of: name) { return user }
-        return subclasses(of: name).first { usesKeyboardLayoutGuide($0) }
+        return firstGuideUsingSubclass[name]
+    }
+
+    /// Per project class: its first subclass by name that uses UIKit's keyboard layout guide,
+    /// found by walking up once from each type that uses it (searching every type's
+    /// superclasses for each type asked about was quadratic in the number of types).
+    func guideUsingSubclasses() -> [String: String] {
+        var first: [String: String] = [:]
+        for name in types.keys where usesKeyboardLayoutGuide(name) {
+            for ancestor in superclasses(of: name) where first[ancestor].map({ name < $0 }) ?? true {
+                first[ancestor] = name
+            }
+        }
+        return first
     }
 }

@@ -60,6 +60,13 @@ struct KeyboardHandlerFinder {
     /// Closures of a publisher chain whose result the next closure receives as its
     /// parameter (`.compactMap { … }.sink { frame in … }`): (producer, consumer).
     var chainLinks: [(producer: Int, consumer: Int)] = []
+    /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
+    let propertyObservers: [Outline.OwnedName: [Int]]
+    /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
+    /// property it writes whole (`x = …`, `self.x = …`). Read once, not once per handler
+    /// whose body holds them (handlers nest).
+    let callsOnSelf: [Bool]
+    let assignedProperties: [UInt64?]
 
     /// How many calls deep handlers are followed into functions of the same file.
     static let reachDepth = 3
@@ -71,6 +78,25 @@ struct KeyboardHandlerFinder {
         self.calls = calls
         self.assignments = assignments
         self.callAtCallee = callAtCallee
+        var propertyObservers: [Outline.OwnedName: [Int]] = [:]
+        for property in outline.properties {
+            for accessor in property.accessors where accessor.kind == .didSet || accessor.kind == .willSet {
+                propertyObservers[Outline.OwnedName(owner: property.owner, name: property.nameHash), default: []]
+                    .append(accessor.scope)
+            }
+        }
+        self.propertyObservers = propertyObservers
+        callsOnSelf = calls.map { call in
+            guard let receiver = call.receiver else { return true }
+            let name = ExpressionBounds.singleName(source, receiver)
+            return name.map { source.wordIndex($0, in: ["self", "Self", "strongSelf", "weakSelf"]) != nil } ?? false
+        }
+        assignedProperties = assignments.map { assignment in
+            let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
+            if names.count == 1 { return source.nameHash(names[0]) }
+            if names.count == 2, source.isWord(names[0], "self") { return source.nameHash(names[1]) }
+            return nil
+        }
     }
 
     mutating func run() {
@@ -233,9 +259,10 @@ struct KeyboardHandlerFinder {
     /// type that registers.
     func selectorTargets(_ value: Range<Int>, near registration: Int) -> [Int] {
         guard let nameToken = source.selectedMethodName(in: value) else { return [] }
-        let candidates = outline.functions(named: source.nameHash(nameToken))
-        let type = outline.enclosingType(at: registration)
-        let local = candidates.filter { outline.functions[$0].owner == type || type == nil }
+        let name = source.nameHash(nameToken)
+        let candidates = outline.functions(named: name)
+        guard let type = outline.enclosingType(at: registration) else { return candidates }
+        let local = outline.functions(named: name, in: type)
         return local.isEmpty ? candidates : local
     }
 
@@ -345,10 +372,8 @@ struct KeyboardHandlerFinder {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in callIndices(in: body) {
-                    let call = calls[callIndex]
-                    guard isSelfOrUnqualified(call) else { continue }
-                    for function in resolve(call, from: handler.scope) {
+                for callIndex in callIndices(in: body) where callsOnSelf[callIndex] {
+                    for function in resolve(calls[callIndex], from: handler.scope) {
                         guard let scope = outline.functions[function].scope else { continue }
                         if add(.reached, scope: scope, events: handler.events, registration: nil,
                                parameter: outline.functions[function].parameters.first?.nameToken,
@@ -380,62 +405,58 @@ struct KeyboardHandlerFinder {
         return low..<end
     }
 
-    func isSelfOrUnqualified(_ call: CallSite) -> Bool {
-        guard let receiver = call.receiver else { return true }
-        let names = ExpressionBounds.chainNames(source, receiver)
-        return names.count == 1 && source.wordIndex(names[0], in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
-    }
-
     /// Functions of the file that `call` can mean: same base name and argument count,
     /// labels matching when they can be compared; those of the caller's type first.
     func resolve(_ call: CallSite, from scope: Int) -> [Int] {
-        let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
-            let function = outline.functions[$0]
-            guard function.kind == .function, function.scope != scope else { return false }
-            let argumentCount = call.arguments.count + call.trailingClosures.count
-            return function.parameters.count == argumentCount
+        let argumentCount = call.arguments.count + call.trailingClosures.count
+        func fits(_ index: Int) -> Bool {
+            let function = outline.functions[index]
+            return function.kind == .function && function.scope != scope && function.parameters.count == argumentCount
         }
-        let type = outline.enclosingType(at: call.callee)
-        let sameType = candidates.filter { outline.functions[$0].owner == type }
-        return sameType.isEmpty ? candidates : sameType
+        let name = source.nameHash(call.callee)
+        let sameType = outline.functions(named: name, in: outline.enclosingType(at: call.callee)).filter(fits)
+        return sameType.isEmpty ? outline.functions(named: name).filter(fits) : sameType
     }
 
     /// `didSet`/`willSet` scopes of properties of the handler's type that `body` assigns.
     func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
         guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
         var found: [Int] = []
-        let low = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
-        for assignment in assignments[low...] {
-            guard assignment.op < body.upperBound else { break }
-            let names = ExpressionBounds.chainNames(source, assignment.lhs)
-            let name: Int
-            if names.count == 1 { name = names[0] }
-            else if names.count == 2, source.isWord(names[0], "self") { name = names[1] }
-            else { continue }
-            let hash = source.nameHash(name)
-            for property in outline.properties where property.owner == type && property.nameHash == hash {
-                for accessor in property.accessors where accessor.kind == .didSet || accessor.kind == .willSet {
-                    found.append(accessor.scope)
-                }
+        var index = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
+        while index < assignments.count, assignments[index].op < body.upperBound {
+            if let name = assignedProperties[index] {
+                found += propertyObservers[Outline.OwnedName(owner: type, name: name)] ?? []
             }
+            index += 1
         }
         return found
     }
 
     /// The first token after an unconditional top-level `return` of the body, else its end.
+    /// Nested braces are passed over whole: their tokens are in other scopes, and reading
+    /// them made handlers nested in handlers quadratic.
     func reachableEnd(_ scope: Int) -> Int {
         let range = outline.scopes[scope].body
-        for index in range where source.kind(index) == .keyword && source.isWord(index, "return") {
-            guard outline.scope(at: index) == scope else { continue }
-            let inConditional = outline.conditionalRegions.contains {
+        func inConditional(_ index: Int) -> Bool {
+            outline.conditionalRegions.contains {
                 $0.ifToken > range.lowerBound && $0.ifToken < index && index < $0.endifToken
             }
-            if inConditional { continue }
-            let next = index + 1
-            if source.startsLine(next), source.kind(next) == .keyword { return next }
-            let end = ExpressionBounds.end(source, from: next, stopAtComma: false)
-            // `return` followed directly by the closing brace leaves nothing unreachable.
-            return max(index + 1, end)
+        }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if source.kind(index) == .leftBrace, let close = source.partnerIndex(index) {
+                index = close + 1
+                continue
+            }
+            if source.kind(index) == .keyword, source.isWord(index, "return"), outline.scope(at: index) == scope,
+               !inConditional(index) {
+                let next = index + 1
+                if source.startsLine(next), source.kind(next) == .keyword { return next }
+                let end = ExpressionBounds.end(source, from: next, stopAtComma: false)
+                // `return` followed directly by the closing brace leaves nothing unreachable.
+                return max(index + 1, end)
+            }
+            index += 1
         }
         return outline.scopes[scope].close
     }

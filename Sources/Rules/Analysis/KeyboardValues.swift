@@ -97,11 +97,18 @@ struct KeyboardValueFlow: Sendable {
     var infoParameters: [Int: Set<UInt64>] = [:]
 }
 
+/// A function's base name (hash) and parameter count: the functions a call can mean.
+struct NameAndArity: Hashable {
+    let name: UInt64
+    let arity: Int
+}
+
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
 struct KeyboardValueEvaluator {
     let source: TokenizedSource
     let outline: Outline
+    let chainStarts: ChainStarts
     let callAtCallee: [Int: Int]
     let calls: [CallSite]
     let handlerAtToken: [Int32]
@@ -155,20 +162,73 @@ struct KeyboardValueEvaluator {
         return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) ? value : nil
     }
 
+    /// Bracket groups nested deeper than this inside a scanned expression are passed over.
+    /// Each of n nested closures `{ a = { b = { … } } }` holds an assignment whose value
+    /// scanned every closure inside it, n² work; real expressions nest far less deeply.
+    static let maximumNesting = 32
+
+    /// A left-to-right scan in progress: the next token, the bracket depth there and what the
+    /// tokens before it carry.
+    struct Scan {
+        var index: Int
+        var depth = 0
+        var value = KeyboardValue(traits: [])
+
+        /// The value once the scan ends: a keyboard frame combined with a window-space rect
+        /// is no longer in screen space.
+        var settled: KeyboardValue {
+            var result = value
+            if result.has(.screenSpace), result.has(.windowSpace) {
+                result.traits.remove(.screenSpace)
+                result.screenGeometry = nil
+            }
+            return result
+        }
+    }
+
+    /// The base of the chain the last geometry member was read on (`frame.size` for
+    /// `frame.size.height`), scanned as far as `end`. The next member of the same chain
+    /// resumes that scan instead of scanning the chain again from its start, which made long
+    /// member chains quadratic.
+    struct ChainBase {
+        let start: Int
+        var scan: Scan
+        var end: Int
+        var mentionsIntersection = false
+    }
+
     func scan(_ range: Range<Int>, level: Level) -> KeyboardValue {
-        var result = KeyboardValue(traits: [])
-        var index = range.lowerBound
-        let end = min(range.upperBound, source.code.count)
-        while index < end {
+        var state = Scan(index: range.lowerBound)
+        var base: ChainBase?
+        advance(&state, to: range.upperBound, level: level, base: &base)
+        return state.settled
+    }
+
+    /// Continues `state` up to `upperBound` (the loop does not depend on where the range
+    /// ends, so a scan resumed to a later end finds what one scan to that end finds).
+    func advance(_ state: inout Scan, to upperBound: Int, level: Level, base: inout ChainBase?) {
+        let end = min(upperBound, source.code.count)
+        while state.index < end {
+            let index = state.index
+            state.index += 1
+            if let partner = source.partnerIndex(index) {
+                if partner < index {
+                    state.depth = max(0, state.depth - 1)
+                } else if state.depth == Self.maximumNesting {
+                    state.index = partner + 1
+                } else {
+                    state.depth += 1
+                }
+                continue
+            }
             let kind = source.kind(index)
             if kind == .binaryOperator {
                 if source.token(source.code[index], is: "<<"), source.numericValue(at: index + 1) == 16 {
-                    result.traits.insert(.shifted)
+                    state.value.traits.insert(.shifted)
                 }
-                index += 1
                 continue
             }
-            guard kind == .identifier else { index += 1; continue }
+            guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
             // convert(_:from:) / convert(_:to:)
             if level != .flat, source.isWord(index, "convert"), let callIndex = callAtCallee[index],
@@ -179,17 +239,17 @@ struct KeyboardValueEvaluator {
                     converted.traits.remove(.screenSpace)
                     converted.traits.insert(.converted)
                     converted.screenGeometry = nil
-                    result.merge(converted)
+                    state.value.merge(converted)
                 } else if calls[callIndex].arguments.contains(where: { $0.label.map { source.isWord($0, "to") } ?? false }) {
-                    result.traits.insert(.windowSpace)
+                    state.value.traits.insert(.windowSpace)
                 }
-                index = close + 1
+                state.index = close + 1
                 continue
             }
             if let key = KeyboardVocabulary.userInfoKey(source, at: index) {
-                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+                state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
-                result.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+                state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
                 var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
                 if heightAccessors.contains(source.nameHash(index)) {
@@ -199,39 +259,33 @@ struct KeyboardValueEvaluator {
                     value.screenGeometry = index
                     value.heightMember = index
                 }
-                result.merge(value)
+                state.value.merge(value)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
-                    geometry(at: index, into: &result)
+                    geometry(at: index, into: &state.value, base: &base)
                 } else if isSafeAreaTerm(index) {
-                    result.traits.insert(.safeArea)
+                    state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
                     // `UIScreen.main.bounds` is in screen space, like the keyboard frame (the
                     // main-screen rule reports it).
-                    result.traits.insert(.windowSpace)
+                    state.value.traits.insert(.windowSpace)
                 } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
                     // A window's bounds are window space: keyboard-space math.
-                    result.traits.insert(.windowSpace)
+                    state.value.traits.insert(.windowSpace)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
-                    result.traits.insert(.viewGeometry)
+                    state.value.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon {
                 if let named = lookup(index) {
-                    result.merge(named)
+                    state.value.merge(named)
                 } else if isSafeAreaTerm(index) {
-                    result.traits.insert(.safeArea)
+                    state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
-                    result.traits.insert(.viewGeometry)
+                    state.value.traits.insert(.viewGeometry)
                 }
             }
-            index += 1
         }
-        if result.has(.screenSpace), result.has(.windowSpace) {
-            result.traits.remove(.screenSpace)
-            result.screenGeometry = nil
-        }
-        return result
     }
 
     /// Whether the chain ending at `index` names a window (`window`, `view.window?`,
@@ -244,20 +298,29 @@ struct KeyboardValueEvaluator {
 
     /// A geometry member (`height`, `minY`, `intersection`, …) at `index`: classifies what
     /// it is read on.
-    func geometry(at index: Int, into result: inout KeyboardValue) {
+    func geometry(at index: Int, into result: inout KeyboardValue, base: inout ChainBase?) {
         let baseEnd = index - 2
-        let baseStart = ExpressionBounds.chainStart(source, endingAt: baseEnd)
+        let baseStart = chainStarts.chainStart(endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
-        var base = scan(baseStart..<(baseEnd + 1), level: .atoms)
+        var chain = base.flatMap { $0.start == baseStart && $0.end <= baseEnd + 1 ? $0 : nil }
+            ?? ChainBase(start: baseStart, scan: Scan(index: baseStart), end: baseStart)
+        var nested: ChainBase?
+        advance(&chain.scan, to: baseEnd + 1, level: .atoms, base: &nested)
+        if !chain.mentionsIntersection {
+            chain.mentionsIntersection = (chain.end..<(baseEnd + 1)).contains { source.isWord($0, "intersection") }
+        }
+        chain.end = baseEnd + 1
+        base = chain
+        var baseValue = chain.scan.settled
         if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
            let close = calls[call].closeParen {
-            base.merge(scan((open + 1)..<close, level: .atoms))
+            baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
-        guard base.isFrame else {
+        guard baseValue.isFrame else {
             if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
             return
         }
-        let onIntersection = (baseStart...baseEnd).contains { source.isWord($0, "intersection") }
+        let onIntersection = chain.mentionsIntersection
         if source.isWord(index, "intersection") || source.isWord(index, "minY") || onIntersection
             || (source.isWord(index, "y") && source.isWord(index - 2, "origin")) {
             result.traits.insert(.overlap)
@@ -271,7 +334,7 @@ struct KeyboardValueEvaluator {
             && source.wordIndex(index + 2, in: Self.geometryMembers) != nil
         if !continues {
             if result.geometry == nil { result.geometry = index }
-            if base.has(.screenSpace), result.screenGeometry == nil { result.screenGeometry = index }
+            if baseValue.has(.screenSpace), result.screenGeometry == nil { result.screenGeometry = index }
         }
     }
 
@@ -280,26 +343,12 @@ struct KeyboardValueEvaluator {
         if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
         if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
         if afterPeriod, let scope = outline.executableScope(at: index),
-           let parameters = flow.infoParameters[functionScope(scope)],
+           let parameters = flow.infoParameters[outline.functionBody(ofScope: scope)],
            parameters.contains(source.nameHash(index - 2)),
            let member = source.wordIndex(index, in: Self.infoMembers) {
             return Self.infoKeys[member]
         }
         return nil
-    }
-
-    /// The outermost executable scope of `scope`'s function (closures inside a callback
-    /// see its parameters).
-    func functionScope(_ scope: Int) -> Int {
-        var current = scope
-        var steps = 0
-        while steps < 10_000 {
-            steps += 1
-            if case .function = outline.scopes[current].kind { return current }
-            guard let parent = outline.scopes[current].parent else { return current }
-            current = parent
-        }
-        return current
     }
 
     /// The keyboard value a name refers to at `index`.
@@ -340,6 +389,14 @@ struct KeyboardValueEvaluator {
                     flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
                 }
             }
+        }
+        // Parameters that already have an entry, and the functions calls can pass values to:
+        // looked up per call rather than searched.
+        var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
+        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
+        for (index, function) in outline.functions.enumerated() where function.scope != nil {
+            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
+                                    default: []].append(index)
         }
         // Events in token order: bindings and simple assignments.
         enum Step { case binding(Int), assignment(Int) }
@@ -391,7 +448,7 @@ struct KeyboardValueEvaluator {
                     let isLocal = !isProperty && (flow.entries[hash]?.contains { !$0.isPropertyWrite } ?? false)
                     guard value != nil || flow.entries[hash] != nil else { continue }
                     flow.entries[hash, default: []].append(.init(
-                        token: assignment.op, scope: isLocal ? scope : functionScope(scope), value: value,
+                        token: assignment.op, scope: isLocal ? scope : outline.functionBody(ofScope: scope), value: value,
                         isPropertyWrite: !isLocal))
                 }
             }
@@ -407,22 +464,20 @@ struct KeyboardValueEvaluator {
                 guard let value = value(of: result), value.isKeyboard else { continue }
                 let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
                 let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")
-                if parameterEntries[hash]?.contains(where: { $0.token == token }) == true { continue }
+                guard parametersWithEntries.insert(token).inserted else { continue }
                 parameterEntries[hash, default: []].append(.init(
                     token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
                 changed = true
             }
             for call in calls {
-                let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
-                    outline.functions[$0].parameters.count == call.arguments.count && outline.functions[$0].scope != nil
-                }
-                guard candidates.count == 1 else { continue }
+                let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
+                guard let candidates = functionsByNameAndArity[signature], candidates.count == 1 else { continue }
                 let function = outline.functions[candidates[0]]
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
                     let parameter = function.parameters[position]
                     let hash = source.nameHash(parameter.nameToken)
-                    if parameterEntries[hash]?.contains(where: { $0.token == parameter.nameToken }) == true { continue }
+                    guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
                     parameterEntries[hash, default: []].append(.init(
                         token: parameter.nameToken, scope: function.scope!, value: value, isPropertyWrite: false))
                     changed = true

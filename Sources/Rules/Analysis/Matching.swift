@@ -50,14 +50,16 @@ public struct LocalBinding: Sendable {
 struct MatchingBuilder {
     let source: TokenizedSource
     let outline: Outline
+    let chainStarts: ChainStarts
     var calls: [CallSite] = []
     var closureCalls: [(closure: Int, call: Int, label: Int?, trailing: Bool)] = []
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
 
-    init(source: TokenizedSource, outline: Outline) {
+    init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts) {
         self.source = source
         self.outline = outline
+        self.chainStarts = chainStarts
     }
 
     func closure(openingAt brace: Int) -> Int? {
@@ -83,7 +85,7 @@ struct MatchingBuilder {
             case .equal:
                 recordAssignment(index, compound: false)
             case .binaryOperator:
-                if source.wordIndexOperator(index, in: ["+=", "-=", "*=", "/="]) {
+                if source.wordIndexOperator(index, in: ExpressionBounds.compoundAssignmentOperators) {
                     recordAssignment(index, compound: true)
                 }
             default:
@@ -131,7 +133,7 @@ struct MatchingBuilder {
         }
         var receiver: Range<Int>?
         if source.kind(callee - 1) == .period, ExpressionBounds.isChainPiece(source, callee - 2) {
-            receiver = ExpressionBounds.chainStart(source, endingAt: callee - 2)..<(callee - 1)
+            receiver = chainStarts.chainStart(endingAt: callee - 2)..<(callee - 1)
         }
         calls.append(CallSite(
             callee: callee, receiver: receiver, openParen: openParen, closeParen: closeParen,
@@ -169,7 +171,7 @@ struct MatchingBuilder {
     mutating func recordAssignment(_ op: Int, compound: Bool) {
         guard op > 0 else { return }
         let lhsEnd = op - 1
-        let lhsStart = ExpressionBounds.chainStart(source, endingAt: lhsEnd)
+        let lhsStart = chainStarts.chainStart(endingAt: lhsEnd)
         guard lhsStart <= lhsEnd, source.kind(lhsStart) != .leftParen else { return }
         let before = lhsStart - 1
         if source.kind(before) == .keyword,
@@ -182,7 +184,7 @@ struct MatchingBuilder {
             // ends a `case …:`/`default:` label.
             if !(source.kind(before) == .colon && endsCaseLabel(colon: before)) { return }
         }
-        let rhsEnd = ExpressionBounds.end(source, from: op + 1)
+        let rhsEnd = ExpressionBounds.end(source, from: op + 1, stopAtAssignment: true)
         assignments.append(Assignment(lhs: lhsStart..<(lhsEnd + 1), op: op, rhs: (op + 1)..<rhsEnd,
                                       isCompound: compound))
     }

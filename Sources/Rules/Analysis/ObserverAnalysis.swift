@@ -134,6 +134,35 @@ public struct KeyboardSubscription: Sendable {
     public let type: Int?
 }
 
+/// A method by name hash and the simple name of its type: what a selector or a call on
+/// `self` can mean.
+struct MethodKey: Hashable, Sendable {
+    let name: UInt64
+    let typeName: String?
+}
+
+/// The keyboard handlers grouped the ways `handlers(of:)` finds a registration's own, in
+/// handler order: looked up per registration instead of filtering every handler for each.
+struct HandlerLookup: Sendable {
+    var byScope: [Int: [Int]] = [:]
+    /// Registered methods (handlers of no caller), by name and by name in a type.
+    var byMethodName: [UInt64: [Int]] = [:]
+    var byMethod: [MethodKey: [Int]] = [:]
+    var byRegistration: [Int: [Int]] = [:]
+
+    init(_ handlers: [KeyboardHandler], _ outline: Outline) {
+        for (index, handler) in handlers.enumerated() {
+            byScope[handler.scope, default: []].append(index)
+            if let registration = handler.registration { byRegistration[registration, default: []].append(index) }
+            guard case .function(let function) = outline.scopes[handler.scope].kind, handler.caller == nil else { continue }
+            let declaration = outline.functions[function]
+            byMethodName[declaration.nameHash, default: []].append(index)
+            let typeName = declaration.owner.map { outline.types[$0].simpleName }
+            byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
+        }
+    }
+}
+
 /// Registrations, removals and keyboard subscriptions of one file, with the questions the
 /// observer rules ask about them (lifecycle phase of a method, what a type removes or
 /// cancels). Built once per file.
@@ -202,21 +231,13 @@ extension FileAnalysis {
         switch registration.kind {
         case .block, .typedMessage:
             guard let closure = registration.closure else { return [] }
-            let scope = outline.closures[closure].scope
-            return handlers.indices.filter { handlers[$0].scope == scope }
+            return handlerLookup.byScope[outline.closures[closure].scope] ?? []
         case .selector:
             guard let name = selectorName(registration) else { return [] }
-            let hash = source.nameHash(name)
-            let typeName = typeName(ofType: registration.type)
-            return handlers.indices.filter { index in
-                guard case .function(let function) = outline.scopes[handlers[index].scope].kind,
-                      handlers[index].caller == nil else { return false }
-                let declaration = outline.functions[function]
-                return declaration.nameHash == hash
-                    && (typeName == nil || self.typeName(ofType: declaration.owner) == typeName)
-            }
+            let method = MethodKey(name: source.nameHash(name), typeName: typeName(ofType: registration.type))
+            return (method.typeName == nil ? handlerLookup.byMethodName[method.name] : handlerLookup.byMethod[method]) ?? []
         case .publisher, .rxNotification, .asyncSequence:
-            return handlers.indices.filter { handlers[$0].registration == registration.callee }
+            return handlerLookup.byRegistration[registration.callee] ?? []
         }
     }
 
@@ -771,12 +792,16 @@ struct ObserverAnalysisBuilder {
         }
         // Calls from methods to methods of the same type name, self or unqualified.
         var callers: [Int: [Int]] = [:]
-        var methodsByName: [UInt64: [Int]] = [:]
+        var methodNames = Set<UInt64>()
+        var methodsByNameInType: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() where function.owner != nil && function.kind == .function {
-            methodsByName[function.nameHash, default: []].append(index)
+            methodNames.insert(function.nameHash)
+            methodsByNameInType[MethodKey(name: function.nameHash, typeName: typeName(function.owner)),
+                                default: []].append(index)
         }
         for call in calls {
-            guard let targets = methodsByName[source.nameHash(call.callee)] else { continue }
+            let name = source.nameHash(call.callee)
+            guard methodNames.contains(name) else { continue }
             if let receiver = call.receiver {
                 guard receiver.count == 1, source.isWord(receiver.lowerBound, "self") else { continue }
             } else if source.kind(call.callee - 1) == .period {
@@ -784,7 +809,8 @@ struct ObserverAnalysisBuilder {
             }
             guard let caller = method(containing: call.callee) else { continue }
             let callerType = typeName(outline.functions[caller].owner)
-            for target in targets where typeName(outline.functions[target].owner) == callerType && target != caller {
+            for target in methodsByNameInType[MethodKey(name: name, typeName: callerType)] ?? []
+            where target != caller {
                 callers[target, default: []].append(caller)
             }
         }
@@ -808,16 +834,9 @@ extension Outline {
     /// The method (a function declared directly in a type) whose body contains `index`,
     /// looking through closures and local functions.
     func method(containing index: Int) -> Int? {
-        var current = scope(at: index)
-        var steps = 0
-        while let each = current, steps < 100_000 {
-            steps += 1
-            if case .function(let function) = scopes[each].kind, functions[function].owner != nil {
-                return function
-            }
-            current = scopes[each].parent
-        }
-        return nil
+        guard let scope = scope(at: index) else { return nil }
+        let method = Int(methodOfScope[scope])
+        return method >= 0 ? method : nil
     }
 }
 

@@ -19,6 +19,11 @@ public struct Outline: Sendable {
     /// below cost O(1) whatever the nesting depth.
     var typeOfScope: [Int32] = []
     var executableOfScope: [Int32] = []
+    /// For each scope: the body of the function it lies in (itself included), else its
+    /// outermost enclosing scope; and the method (a function declared in a type) whose body
+    /// holds it, -1 when none.
+    var functionBodyOfScope: [Int32] = []
+    var methodOfScope: [Int32] = []
 
     /// The innermost scope containing code token `index`.
     public func scope(at index: Int) -> Int? {
@@ -48,6 +53,10 @@ public struct Outline: Sendable {
         return b.open <= a.open && a.close <= b.close
     }
 
+    /// The body of the function that scope `scope` lies in (itself when it is one), else its
+    /// outermost enclosing scope: closures inside a function see its parameters.
+    func functionBody(ofScope scope: Int) -> Int { Int(functionBodyOfScope[scope]) }
+
     /// The function whose body is `scope`, if any.
     public func function(ofScope scope: Int) -> Int? {
         if case .function(let function) = scopes[scope].kind { return function }
@@ -63,12 +72,24 @@ public struct Outline: Sendable {
         return best
     }
 
-    /// Function indices by name hash.
+    /// Function indices by name hash, and by owner type and name hash.
     var functionsByName: [UInt64: [Int]] = [:]
+    var functionsByOwnerAndName: [OwnedName: [Int]] = [:]
+
+    struct OwnedName: Hashable, Sendable {
+        let owner: Int?
+        let name: UInt64
+    }
 
     /// Functions named like `name` (byte hash).
     public func functions(named hash: UInt64) -> [Int] {
         functionsByName[hash] ?? []
+    }
+
+    /// Functions named like `name` declared directly in type `owner` (nil: at file level or
+    /// local), without searching every function of that name.
+    func functions(named hash: UInt64, in owner: Int?) -> [Int] {
+        functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
     }
 }
 
@@ -142,6 +163,8 @@ private struct OutlineBuilder {
         }
         for (index, function) in outline.functions.enumerated() {
             outline.functionsByName[function.nameHash, default: []].append(index)
+            outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
+                                            default: []].append(index)
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
@@ -160,6 +183,14 @@ private struct OutlineBuilder {
         let parentExecutable = stack.last.map { outline.executableOfScope[$0] } ?? -1
         if case .type(let type) = kind { outline.typeOfScope.append(Int32(type)) } else { outline.typeOfScope.append(parentType) }
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
+        if case .function(let function) = kind {
+            outline.functionBodyOfScope.append(Int32(scopeIndex))
+            outline.methodOfScope.append(outline.functions[function].owner == nil
+                ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function))
+        } else {
+            outline.functionBodyOfScope.append(stack.last.map { outline.functionBodyOfScope[$0] } ?? Int32(scopeIndex))
+            outline.methodOfScope.append(stack.last.map { outline.methodOfScope[$0] } ?? -1)
+        }
         outline.scopeOfToken[index] = Int32(scopeIndex)
         if close < code.count { outline.scopeOfToken[close] = Int32(scopeIndex) }
         switch kind {

@@ -71,15 +71,8 @@ extension FileAnalysis {
             let events = KeyboardHandlerFinder.registeredEvents(
                 call, messages: kind == .typedMessage, source, outline, calls)
             let object = call.arguments.first { label($0, "object") || label($0, "of") }?.value
-            let function = outline.executableScope(at: callee).flatMap { scope -> Int? in
-                var current: Int? = scope
-                var steps = 0
-                while let candidate = current, steps < 10_000 {
-                    steps += 1
-                    if case .function(let function) = outline.scopes[candidate].kind { return function }
-                    current = outline.scopes[candidate].parent
-                }
-                return nil
+            let function = outline.executableScope(at: callee).flatMap {
+                outline.function(ofScope: outline.functionBody(ofScope: $0))
             }
             found.append(ObserverRegistration(
                 kind: kind, call: index, events: events, object: object, function: function,

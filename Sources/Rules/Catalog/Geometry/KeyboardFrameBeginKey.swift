@@ -165,7 +165,7 @@ public struct KeyboardFrameBeginKey: Rule {
                   value.has(.frameBegin), !value.has(.frameEnd), let origin = value.beginOrigin
             else { continue }
             // Placing a view at the keyboard's start before animating it to the end frame.
-            if analysis.animation(enclosing: assignment.op) == nil, !analysis.animations(after: assignment.op).isEmpty {
+            if analysis.animation(enclosing: assignment.op) == nil, analysis.hasAnimation(after: assignment.op) {
                 continue
             }
             guard reported.insert(origin).inserted else { continue }

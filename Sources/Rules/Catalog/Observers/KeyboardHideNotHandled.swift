@@ -169,6 +169,7 @@ public struct KeyboardHideNotHandled: Rule {
         guard analysis.mentionsKeyboard else { return [] }
         let layout = analysis.layoutWorkByRootHandler()
         guard !layout.isEmpty else { return [] }
+        let restoringTypes = Self.typesWithRestoringHandlers(analysis)
         var diagnostics: [Diagnostic] = []
         for registration in analysis.observers.registered where registration.isKeyboard && !registration.onLocalCenter {
             guard registration.events.contains(where: \.isShow),
@@ -176,7 +177,7 @@ public struct KeyboardHideNotHandled: Rule {
                   // A helper in an extension of a UIKit type serves types the rule cannot see.
                   analysis.project.types[typeName]?.isDeclared ?? false,
                   !analysis.project.usesKeyboardLayoutGuide(typeName),
-                  !handlesRestore(analysis, typeName) else { continue }
+                  !restoringTypes.contains(typeName), !Self.projectHandlesRestore(analysis, typeName) else { continue }
             for root in analysis.handlers(of: registration) {
                 guard let sink = layout[root] else { continue }
                 let what = analysis.layoutDescription(at: sink)
@@ -191,17 +192,18 @@ public struct KeyboardHideNotHandled: Rule {
         return diagnostics
     }
 
-    /// Whether the type, its project superclasses or its handlers in this file deal with
-    /// hiding or frame changes.
-    func handlesRestore(_ analysis: FileAnalysis, _ typeName: String) -> Bool {
-        for name in [typeName] + analysis.project.superclasses(of: typeName) {
-            if !analysis.project.observerFacts(of: name).keyboardEventsMentioned.isDisjoint(with: Self.restoringEvents) {
-                return true
-            }
+    /// Whether the type or its project superclasses observe hiding or frame changes.
+    static func projectHandlesRestore(_ analysis: FileAnalysis, _ typeName: String) -> Bool {
+        ([typeName] + analysis.project.superclasses(of: typeName)).contains { name in
+            !analysis.project.observerFacts(of: name).keyboardEventsMentioned.isDisjoint(with: restoringEvents)
         }
-        return analysis.handlers.contains { handler in
-            !Set(handler.events).isDisjoint(with: Self.restoringEvents)
-                && analysis.typeName(at: analysis.outline.scopes[handler.scope].open) == typeName
-        }
+    }
+
+    /// The types whose handlers in this file deal with hiding or frame changes, gathered once
+    /// rather than searched for each registration.
+    static func typesWithRestoringHandlers(_ analysis: FileAnalysis) -> Set<String> {
+        Set(analysis.handlers.lazy.filter { handler in
+            handler.events.contains { restoringEvents.contains($0) }
+        }.compactMap { analysis.typeName(at: analysis.outline.scopes[$0.scope].open) })
     }
 }

@@ -185,12 +185,14 @@ public struct ObserverCapturesSelfStrongly: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let source = analysis.source
+        let selfReferences = Self.selfReferences(source)
         var diagnostics: [Diagnostic] = []
         for registration in analysis.observers.registered {
             guard registration.kind == .block || registration.kind == .typedMessage, !registration.onLocalCenter,
                   let closure = registration.closure, let typeName = classTypeName(analysis, registration.type),
                   !analysis.isInStaticContext(registration.callee),
-                  let selfToken = Self.firstStrongSelf(analysis, closure: closure) else { continue }
+                  let selfToken = Self.firstStrongSelf(analysis, closure: closure, selfReferences: selfReferences)
+            else { continue }
             let facts = ([typeName] + analysis.project.superclasses(of: typeName))
                 .map { analysis.project.observerFacts(of: $0) }
                 .reduce(into: ObserverTypeFacts()) { $0.merge($1) }
@@ -229,7 +231,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
                on.value.count == 1, source.isWord(on.value.lowerBound, "self") {
                 selfToken = on.value.lowerBound
             } else if let closure = call.arguments.compactMap(\.closure).last ?? call.trailingClosures.first?.closure {
-                selfToken = Self.firstStrongSelf(analysis, closure: closure)
+                selfToken = Self.firstStrongSelf(analysis, closure: closure, selfReferences: selfReferences)
             }
             guard let selfToken else { continue }
             let subscriber = source.text(at: subscription.subscriber)
@@ -261,10 +263,19 @@ public struct ObserverCapturesSelfStrongly: Rule {
         }
     }
 
+    /// The file's `self` keywords that are not members (`x.self`), in token order.
+    static func selfReferences(_ source: TokenizedSource) -> [Int] {
+        source.code.indices.filter {
+            source.kind($0) == .keyword && source.isWord($0, "self") && source.kind($0 - 1) != .period
+        }
+    }
+
     /// The first `self` the closure captures strongly: an entry of its capture list without
     /// `weak`/`unowned`, or the first `self` in its body (a nested closure's `[weak self]`
-    /// included). Nil when its own capture list holds `self` weakly.
-    static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int) -> Int? {
+    /// included), found in `selfReferences` rather than by reading the body, which was
+    /// quadratic for closures nested in closures. Nil when its own capture list holds `self`
+    /// weakly.
+    static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int, selfReferences: [Int]) -> Int? {
         let source = analysis.source
         let description = analysis.outline.closures[closure]
         let scope = analysis.outline.scopes[description.scope]
@@ -283,10 +294,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
             }
         }
         let start = description.captureList?.upperBound ?? scope.open + 1
-        for index in start..<max(start, scope.close) where source.kind(index) == .keyword && source.isWord(index, "self") {
-            if source.kind(index - 1) == .period { continue }
-            return index
-        }
-        return nil
+        let first = firstIndex(in: selfReferences, atOrAfter: start) { $0 }
+        return first < selfReferences.count && selfReferences[first] < scope.close ? selfReferences[first] : nil
     }
 }
