@@ -163,8 +163,8 @@ final class KeyboardGuideLineageTests: XCTestCase {
         XCTAssertNil(project.keyboardLayoutGuideUserSharingCode(with: "HomeMadeChildViewController"), "shadowed by its superclass")
     }
 
-    /// The subclass index built once per project gives what searching every type's
-    /// superclasses gives: the first guide user by name, shadowed ones left out, cycles ended.
+    /// Walking up from the guide's users gives what searching every type's superclasses
+    /// gives: the first guide user by name, shadowed ones left out, cycles ended.
     func testSubclassIndexMatchesTheSearch() {
         let pin = "func pin() { bar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true }"
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: "Screens.swift", text: """
@@ -179,11 +179,20 @@ final class KeyboardGuideLineageTests: XCTestCase {
         class Knot: Loop {}
         """)))
         let project = ProjectFacts(merging: [facts])
-        for name in project.types.keys {
-            XCTAssertEqual(project.firstGuideUsingSubclass[name],
-                           project.subclasses(of: name).first { project.usesKeyboardLayoutGuide($0) }, name)
+        for name in project.types.names {
+            let reference = project.keyboardLayoutGuideUserInLineage(of: name)
+                ?? project.subclasses(of: name).first { project.usesKeyboardLayoutGuide($0) }
+            XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: name), reference, name)
         }
         XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: "Base"), "Alpha")
         XCTAssertEqual(project.keyboardLayoutGuideUserSharingCode(with: "Middle"), "Alpha")
+    }
+}
+
+private extension ProjectFacts {
+    /// Project classes that inherit from `name`, directly or not, sorted by name: the plain
+    /// search the lineage queries are checked against.
+    func subclasses(of name: String) -> [String] {
+        types.names.filter { $0 != name && superclasses(of: $0).contains(name) }.sorted()
     }
 }

@@ -174,8 +174,8 @@ public struct ProjectFacts: Sendable {
     let accessorHashes: [UInt64: KeyboardUserInfoKey]
     let heightAccessorHashes: Set<UInt64>
     let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
-    /// Per project class: its first subclass by name that uses UIKit's keyboard layout guide.
-    private(set) var firstGuideUsingSubclass: [String: String] = [:]
+    /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
+    let keyboardLayoutGuideUsers: [String]
 
     /// `unanalysedFiles`: for each type name (hash) declared by files whose facts are left
     /// out, how many such files.
@@ -213,7 +213,7 @@ public struct ProjectFacts: Sendable {
         self.accessories = accessoryFacts
         accessorHashes = Dictionary(accessors.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
         framePropertyHashes = Dictionary(frameProperties.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
-        firstGuideUsingSubclass = guideUsingSubclasses()
+        keyboardLayoutGuideUsers = types.values.filter { !$0.keyboardLayoutGuideUses.isEmpty }.map(\.name).sorted()
     }
 
     public static let empty = ProjectFacts(merging: [])
