@@ -63,14 +63,7 @@ extension TokenizedSource {
     func nameHash(_ index: Int) -> UInt64 {
         guard index >= 0, index < code.count else { return 0 }
         let token = code[index]
-        return file.bytes.withUnsafeBufferPointer { buffer in
-            var start = Int(token.start), end = Int(token.end)
-            if end - start >= 2, buffer[start] == 0x60, buffer[end - 1] == 0x60 {
-                start += 1
-                end -= 1
-            }
-            return NameHash.of(buffer, start, end)
-        }
+        return file.bytes.withUnsafeBufferPointer { NameHash.ofName($0, Int(token.start), Int(token.end)) }
     }
 
     /// The text of code token `index` ("" outside the file).
@@ -173,6 +166,12 @@ enum NameHash {
             index += 1
         }
         return hash
+    }
+
+    /// The hash of a name, without the backticks around it (`` `Type` `` as `Type`).
+    static func ofName(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        if end - start >= 2, buffer[start] == 0x60, buffer[end - 1] == 0x60 { return of(buffer, start + 1, end - 1) }
+        return of(buffer, start, end)
     }
 
     static func of(_ text: String) -> UInt64 {

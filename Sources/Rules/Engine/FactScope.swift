@@ -20,14 +20,7 @@ public enum FactScope {
     /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`).
     public static func hash(ofTypeName name: String) -> UInt64 {
         var name = name
-        return name.withUTF8 { buffer in
-            var start = 0, end = buffer.count
-            if end - start >= 2, buffer[start] == 0x60, buffer[end - 1] == 0x60 {
-                start += 1
-                end -= 1
-            }
-            return NameHash.of(buffer, start, end)
-        }
+        return name.withUTF8 { NameHash.ofName($0, 0, $0.count) }
     }
 
     /// Name hashes of the words after every `class`, `struct`, `enum`, `extension`,
