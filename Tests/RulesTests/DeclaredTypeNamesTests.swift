@@ -89,4 +89,22 @@ final class DeclaredTypeNamesTests: XCTestCase {
             XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)
         }
     }
+
+    /// The scan reads six runs of three bytes per step and the last few bytes one by one: a
+    /// keyword is found at every offset, up to the end of the file, and whatever precedes it.
+    func testKeywordsAtEveryOffsetAndAfterEveryByte() {
+        for keyword in ["class", "struct", "enum", "extension", "protocol", "actor"] {
+            for padding in 0..<20 {
+                let text = String(repeating: " ", count: padding) + keyword + " Name"
+                XCTAssertEqual(FactScope.declaredTypeNames(in: Array(text.utf8)), [FactScope.hash(ofTypeName: "Name")], text)
+                let glued = String(repeating: "x", count: padding + 1) + keyword + " Name"
+                XCTAssertEqual(FactScope.declaredTypeNames(in: Array(glued.utf8)), [], glued)
+            }
+            for byte in UInt8(0)...UInt8(0x7F) {
+                let bytes = [byte] + Array((keyword + " N").utf8)
+                let expected = DeclarationScan.isWordByte(byte) ? [] : [FactScope.hash(ofTypeName: "N")]
+                XCTAssertEqual(FactScope.declaredTypeNames(in: bytes), expected, "\(byte) \(keyword)")
+            }
+        }
+    }
 }

@@ -17,6 +17,41 @@ struct FilePlan: Sendable {
     var deploymentTargetDescription = "unknown"
     /// Configured severities of engine diagnostics (always on; only their severity can change).
     var engineSeverities: [String: Severity] = [:]
+    /// The rules that can apply to a file built for `deploymentTarget`.
+    let applicableRules: [RuleSelection]
+    /// The markers of those rules (nil when a rule is outside the catalogue): worked out once
+    /// per plan, not once per file.
+    let applicableMarkers: MarkerSet.Mask?
+
+    init(
+        rules: [RuleSelection], deploymentTarget: OSVersion?, deploymentTargetDescription: String = "unknown",
+        engineSeverities: [String: Severity] = [:]
+    ) {
+        self.rules = rules
+        self.deploymentTarget = deploymentTarget
+        self.deploymentTargetDescription = deploymentTargetDescription
+        self.engineSeverities = engineSeverities
+        applicableRules = rules.filter { Self.applies($0.rule.metadata, to: deploymentTarget) }
+        var markers = MarkerSet.Mask(bits: 0)
+        for selection in applicableRules {
+            guard let mask = LintDriver.markers(of: selection.rule) else {
+                applicableMarkers = nil
+                return
+            }
+            markers.bits |= mask.bits
+        }
+        applicableMarkers = markers
+    }
+
+    /// Whether a rule can apply anywhere in a file built for `target`. `#available` and
+    /// `@available` only raise the effective target, so a configured target at or above a
+    /// rule's `targetBelow` rules it out everywhere; a target below its `minimumTarget` does
+    /// not (code under `if #available(iOS 26, *)` has 26), so those rules decide per position.
+    /// An unknown target admits every rule.
+    static func applies(_ metadata: RuleMetadata, to target: OSVersion?) -> Bool {
+        guard let target, let below = metadata.targetBelow else { return true }
+        return target < below
+    }
 }
 
 /// What `--fix` / `--diff` do with the fixes rules attach.
@@ -152,11 +187,12 @@ struct LintDriver: Sendable {
     private func firstPassResult(_ input: LintInput) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
-        let markers = Self.markers.present(in: bytes)
-        let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
         // Fixes edit files: every fact must be there before the first edit.
-        if !analysesEveryFile, fixMode == .report, !markers.intersects(Self.projectWideMask),
-           let declared = FactScope.declaredTypeNames(in: bytes) {
+        let selective = !analysesEveryFile && fixMode == .report
+        let scan = Self.markers.scan(bytes, collectingDeclarations: selective)
+        let markers = scan.markers
+        let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
+        if selective, !markers.intersects(Self.projectWideMask), let declared = scan.declaredTypeNames {
             return FirstPassResult(declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count)
         }
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
@@ -175,9 +211,9 @@ struct LintDriver: Sendable {
     /// suppression comments (which may be superfluous), or it is not valid UTF-8. Most files
     /// of a project fail all three, and pass 2 then skips reading them again.
     private func needsSecondPass(_ bytes: [UInt8], markers: MarkerSet.Mask, plan: FilePlan) -> Bool {
-        let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
-        return !candidates(selections, for: bytes, markers: markers).isEmpty || markers.intersects(Self.directiveMask)
-            || EngineDiagnostics.firstInvalidUTF8Offset(bytes) != nil
+        let mayTrigger = plan.applicableMarkers?.intersects(markers)
+            ?? !candidates(plan.applicableRules, for: bytes, markers: markers).isEmpty
+        return mayTrigger || markers.intersects(Self.directiveMask) || EngineDiagnostics.firstInvalidUTF8Offset(bytes) != nil
     }
 
     /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
@@ -187,6 +223,8 @@ struct LintDriver: Sendable {
     private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
         (ObjectIdentifier($0), markers.mask(of: $0.requiredMarkers))
     })
+    /// The markers of a catalogue rule; nil for a rule outside it (tests add some).
+    static func markers(of rule: any Rule.Type) -> MarkerSet.Mask? { ruleMasks[ObjectIdentifier(rule)] }
     private static let directiveMask = markers.mask(of: [Suppression.marker])
     private static let projectWideMask = markers.mask(of: FactScope.projectWideMarkers)
 
@@ -211,7 +249,7 @@ struct LintDriver: Sendable {
         outcome.bytes = original.count
         outcome.linted = true
         let plan = input.plan
-        let selections = plan.rules.filter { applies($0.rule.metadata, to: plan.deploymentTarget) }
+        let selections = plan.applicableRules
 
         let lookups = TypeLookups(checkedFileDeclares: Set(declaring ?? []))
         var project = project.noting(lookups: lookups)
@@ -306,20 +344,8 @@ struct LintDriver: Sendable {
     /// The selected rules whose byte pre-check passes on `file`.
     private func candidates(_ selections: [RuleSelection], for bytes: [UInt8], markers: MarkerSet.Mask) -> [RuleSelection] {
         selections.filter { selection in
-            if let mask = Self.ruleMasks[ObjectIdentifier(selection.rule)] { return mask.intersects(markers) }
-            // A rule outside the catalogue (tests add some).
-            return selection.rule.mayTrigger(on: bytes)
+            Self.markers(of: selection.rule)?.intersects(markers) ?? selection.rule.mayTrigger(on: bytes)
         }
-    }
-
-    /// Whether a rule can apply anywhere in a file built for `target`. `#available` and
-    /// `@available` only raise the effective target, so a configured target at or above a
-    /// rule's `targetBelow` rules it out everywhere; a target below its `minimumTarget` does
-    /// not (code under `if #available(iOS 26, *)` has 26), so those rules decide per position.
-    /// An unknown target admits every rule.
-    func applies(_ metadata: RuleMetadata, to target: OSVersion?) -> Bool {
-        guard let target, let below = metadata.targetBelow else { return true }
-        return target < below
     }
 
     /// Writes the fixed file unless it changed on disk since it was read.

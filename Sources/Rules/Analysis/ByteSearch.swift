@@ -36,9 +36,19 @@ enum ByteSearch {
     private static let lettersByRarity: [UInt8] = Array("YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote".utf8)
 
     static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
-        func score(_ byte: UInt8) -> Int { lettersByRarity.firstIndex(of: byte) ?? 100 }
         var best = 0
-        for index in pattern.indices where score(pattern[index]) < score(pattern[best]) { best = index }
+        for index in pattern.indices where rarity(of: pattern[index]) < rarity(of: pattern[best]) { best = index }
         return best
     }
+
+    /// Where the run of three bytes with the rarest letters starts (`pattern` holds at least
+    /// three bytes).
+    static func rarestRunPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        func score(_ index: Int) -> Int { (index..<(index + 3)).reduce(0) { $0 + rarity(of: pattern[$1]) } }
+        var best = 0
+        for index in 0...(pattern.count - 3) where score(index) < score(best) { best = index }
+        return best
+    }
+
+    private static func rarity(of byte: UInt8) -> Int { lettersByRarity.firstIndex(of: byte) ?? 100 }
 }

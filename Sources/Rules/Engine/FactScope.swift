@@ -29,73 +29,38 @@ public enum FactScope {
     /// add names, which costs an analysis but never a fact. Nil when a name is not plain
     /// ASCII: where such a name ends is the lexer's decision, so the file must be analysed.
     public static func declaredTypeNames(in bytes: [UInt8]) -> [UInt64]? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var scan = DeclarationScan(buffer)
-            return scan.run() ? scan.names : nil
-        }
+        keywordsOnly.scan(bytes, collectingDeclarations: true).declaredTypeNames
     }
+
+    private static let keywordsOnly = MarkerSet([])
 }
 
-/// The byte loop behind `FactScope.declaredTypeNames(in:)`. Words are runs of ASCII
-/// identifier bytes; anything else separates them, which can only find more keywords than
-/// the lexer does, never fewer.
+/// Declarations read off bytes for `FactScope.declaredTypeNames(in:)`; `MarkerSet` finds
+/// where they may start. Words are runs of ASCII identifier bytes; anything else separates
+/// them, which can only find more keywords than the lexer does, never fewer.
 struct DeclarationScan {
     let bytes: UnsafeBufferPointer<UInt8>
     var names: [UInt64] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// False when a declared name holds non-ASCII bytes. A word can only be a keyword when
-    /// its first two bytes are those of one (a bit per keyword in two tables): the loop
-    /// does two lookups per byte and almost never branches.
-    mutating func run() -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 1 else { return true }
-        let count = bytes.count
-        let classes = Self.byteClasses.utf8Start
-        let firstBytes = Self.firstBytes.utf8Start
-        let secondBytes = Self.secondBytes.utf8Start
-        var afterWord = false
-        var index = 0
-        while index < count - 1 {
-            let byte = base[index]
-            if firstBytes[Int(byte)] & secondBytes[Int(base[index + 1])] & 0x3F != 0, !afterWord {
-                var end = index + 2
-                while end < count, classes[Int(base[end])] & Self.word != 0 { end += 1 }
-                // The scan goes on right after the keyword, not after the name: a keyword in
-                // a string may be followed by what looks like a comment and is code.
-                if isDeclarationKeyword(index, end) {
-                    guard readNames(after: end) else { return false }
-                    index = end
-                    afterWord = true
-                    continue
-                }
-            }
-            afterWord = classes[Int(byte)] & Self.word != 0
-            index += 1
-        }
-        return true
+    /// Reads the declaration when the word starting at `start` is a declaration keyword;
+    /// false when its name is not plain ASCII.
+    mutating func readDeclaration(at start: Int) -> Bool {
+        var end = start
+        while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
+        return !isDeclarationKeyword(start, end) || readNames(after: end)
     }
+
+    static let keywords: [StaticString] = ["class", "struct", "enum", "extension", "protocol", "actor"]
 
     static let word: UInt8 = 1
 
-    /// One entry per byte value, `0x40` plus `word` for `[A-Za-z0-9_$]`. String literals
-    /// keep the tables in constant data: no initialisation on the hot path.
+    /// One entry per byte value, `0x40` plus `word` for `[A-Za-z0-9_$]`. A string literal
+    /// keeps the table in constant data: no initialisation on the hot path.
     static let byteClasses: StaticString = """
         @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@A@@@@@@@@@@@AAAAAAAAAA@@@@@@@AAAAAAAAAAAAAAAAAAAAAAAAAA@@@@A\
         @AAAAAAAAAAAAAAAAAAAAAAAAAA@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
-        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
-        """
-
-    /// `0x40` plus a bit per declaration keyword (`class`, `struct`, `enum`, `extension`,
-    /// `protocol`, `actor`) that starts with the byte, and one that has it second.
-    static let firstBytes: StaticString = """
-        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
-        @`@A@L@@@@@@@@@@P@@B@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
-        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
-        """
-    static let secondBytes: StaticString = """
-        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
-        @@@`@@@@@@@@A@D@@@P@B@@@H@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
         @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
         """
 

@@ -148,8 +148,6 @@ public struct KeyboardNotificationTaskNotCancelled: Rule {
         ]
     )
 
-    public static let requiredMarkers: [StaticString] = ["notifications"]
-
     public init() {}
 
     public func check(_ context: RuleContext) -> [Diagnostic] {

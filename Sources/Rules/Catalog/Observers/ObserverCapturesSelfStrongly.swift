@@ -178,7 +178,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
         ]
     )
 
-    public static let requiredMarkers: [StaticString] = ["addObserver", "publisher"]
+    /// Block observers, or keyboard subscriptions: their `publisher(for:)` names a keyboard
+    /// notification (`publisher` alone is in most Combine code).
+    public static let requiredMarkers: [StaticString] = ["addObserver"] + KeyboardVocabulary.keyboardMarkers
 
     public init() {}
 
