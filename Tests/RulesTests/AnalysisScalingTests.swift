@@ -6,6 +6,29 @@ import Lexer
 /// time: expressions after a stray opening bracket (binary input read as Swift), and type
 /// facts over thousands of types or deeply nested ones (generated code).
 final class AnalysisScalingTests: XCTestCase {
+    /// Every file pass 2 checks joins the project's facts while it is checked. Copying the
+    /// project's type table for each made a run quadratic in the size of the project: the
+    /// file's types are layered on top instead, with the answers of merging it last.
+    func testACheckedFileLayersItsTypesOnTopOfTheProject() {
+        let files = (0..<200).map { index in
+            collectFacts(Lexer.tokenize(SourceFile(path: "T\(index).swift", text: "class T\(index): Base\(index) {}\n")))
+        }
+        let project = ProjectFacts(merging: files)
+        let checked = collectFacts(Lexer.tokenize(SourceFile(
+            path: "Checked.swift", text: "extension T5: Codable {}\nfinal class New: T5 {}\n")))
+        let included = project.including(checked)
+        let merged = ProjectFacts(merging: files + [checked])
+        for name in ["T5", "New", "T7", "Missing"] {
+            XCTAssertEqual(included.types[name]?.inheritance, merged.types[name]?.inheritance, name)
+            XCTAssertEqual(included.types[name]?.paths, merged.types[name]?.paths, name)
+            XCTAssertEqual(included.types[name]?.superclass, merged.types[name]?.superclass, name)
+        }
+        XCTAssertEqual(included.superclasses(of: "New"), ["T5", "Base5"])
+        XCTAssertEqual(included.types.facts.count, 200, "the project's table is not copied")
+        XCTAssertEqual(Set(included.types.layered.keys), ["T5", "New"])
+        XCTAssertEqual(included.including(checked).types.layered.count, 2, "a file joins once")
+    }
+
     func testStrayOpenersDoNotExtendExpressionsToTheEndOfTheFile() {
         let lines = (0..<200).map { "a\($0) = f(\($0) [ {" }
         let text = "// keyboardWillShow\n" + lines.joined(separator: "\n") + "\n"

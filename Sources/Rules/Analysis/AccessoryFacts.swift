@@ -62,8 +62,9 @@ public struct AccessoryFacts: Sendable {
             firstResponderOverrides[type] = other.firstResponderOverrides[type]
         }
         typesResigningOnDisappear.formUnion(other.typesResigningOnDisappear)
-        accessoryUses += other.accessoryUses
-        inheritedAccessoryUses += other.inheritedAccessoryUses
+        // Appending nothing to a shared array still copies it.
+        if !other.accessoryUses.isEmpty { accessoryUses += other.accessoryUses }
+        if !other.inheritedAccessoryUses.isEmpty { inheritedAccessoryUses += other.inheritedAccessoryUses }
         for (type, properties) in other.propertyTypes {
             propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
         }

@@ -132,10 +132,16 @@ public final class TypeLookups: @unchecked Sendable {
 /// The project's types by simple name, noting lookups of types whose facts are not all
 /// collected yet.
 public struct TypeTable: Sendable {
-    let facts: [String: TypeFacts]
+    private(set) var facts: [String: TypeFacts] = [:]
+    /// The types of a file checked on top of the project (`ProjectFacts.including`), merged
+    /// with the project's: a few entries, where copying `facts` for every checked file made
+    /// a run quadratic in the size of the project.
+    private(set) var layered: [String: TypeFacts] = [:]
     /// For each name declared by files pass 1 did not analyse (hashes), how many such files.
     let unanalysedFiles: [UInt64: Int]
     var lookups: TypeLookups?
+
+    init(unanalysedFiles: [UInt64: Int]) { self.unanalysedFiles = unanalysedFiles }
 
     public subscript(name: String) -> TypeFacts? {
         if let lookups, !unanalysedFiles.isEmpty {
@@ -144,76 +150,88 @@ public struct TypeTable: Sendable {
                 lookups.note(hash)
             }
         }
-        return facts[name]
+        return keyboardFacts(of: name)
     }
 
     /// For the facts that only files with keyboard or accessory words hold (the keyboard
     /// layout guide's uses and declarations, `followsUndockedKeyboard`, edge-aware guide
     /// constraints): pass 1 analyses every such file, so these lookups are complete and not
     /// noted. Ask `self[name]` for anything else.
-    public func keyboardFacts(of name: String) -> TypeFacts? { facts[name] }
+    public func keyboardFacts(of name: String) -> TypeFacts? { layered[name] ?? facts[name] }
 
-    /// Every type the analysed files declare or extend.
-    var names: Dictionary<String, TypeFacts>.Keys { facts.keys }
+    /// Every type the analysed files declare or extend (for tests).
+    var names: [String] { Array(facts.keys) + layered.keys.filter { facts[$0] == nil } }
+
+    mutating func merge(_ type: TypeFacts) {
+        facts[type.name, default: TypeFacts(name: type.name)].merge(type)
+    }
+
+    mutating func layer(_ type: TypeFacts) {
+        var merged = keyboardFacts(of: type.name) ?? TypeFacts(name: type.name)
+        merged.merge(type)
+        layered[type.name] = merged
+    }
 }
 
 /// The merge of every analysed file's facts.
 public struct ProjectFacts: Sendable {
-    public let files: [FileFacts]
+    private var files: [FileFacts] = []
+    /// Files checked on top of `files` (`including`).
+    private var layeredFiles: [FileFacts] = []
+    /// The paths of `files`.
+    private var paths: Set<String> = []
     public private(set) var types: TypeTable
-    public let keyboardAccessors: [String: KeyboardUserInfoKey]
-    public let keyboardHeightAccessors: Set<String>
-    public let keyboardFrameProperties: [String: KeyboardUserInfoKey]
+    public private(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
+    public private(set) var keyboardHeightAccessors: Set<String> = []
+    public private(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
     /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
-    public let shadowsKeyboardLayoutGuideEverywhere: Bool
-    public let keyboardManagerSwitches: [KeyboardManagerSwitch]
-    public let keyboardManagerExcludedTypes: Set<String>
-    public let accessoryViewTypes: Set<String>
-    public let accessories: AccessoryFacts
+    public private(set) var shadowsKeyboardLayoutGuideEverywhere = false
+    public private(set) var keyboardManagerSwitches: [KeyboardManagerSwitch] = []
+    public private(set) var keyboardManagerExcludedTypes: Set<String> = []
+    public private(set) var accessoryViewTypes: Set<String> = []
+    public private(set) var accessories = AccessoryFacts()
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
-    let accessorHashes: [UInt64: KeyboardUserInfoKey]
-    let heightAccessorHashes: Set<UInt64>
-    let framePropertyHashes: [UInt64: KeyboardUserInfoKey]
+    private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
+    private(set) var heightAccessorHashes: Set<UInt64> = []
+    private(set) var framePropertyHashes: [UInt64: KeyboardUserInfoKey] = [:]
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
-    let keyboardLayoutGuideUsers: [String]
+    private(set) var keyboardLayoutGuideUsers: [String] = []
 
     /// `unanalysedFiles`: for each type name (hash) declared by files whose facts are left
     /// out, how many such files.
     public init(merging files: [FileFacts], unanalysedFiles: [UInt64: Int] = [:]) {
-        self.files = files
-        var types: [String: TypeFacts] = [:]
-        var accessors: [String: KeyboardUserInfoKey] = [:]
-        var heightAccessors = Set<String>()
-        var frameProperties: [String: KeyboardUserInfoKey] = [:]
-        var switches: [KeyboardManagerSwitch] = []
-        var excluded = Set<String>()
-        var accessories = Set<String>()
-        var accessoryFacts = AccessoryFacts()
-        var shadows = false
+        types = TypeTable(unanalysedFiles: unanalysedFiles)
         for file in files {
-            for type in file.types { types[type.name, default: TypeFacts(name: type.name)].merge(type) }
-            accessors.merge(file.keyboardAccessors) { first, _ in first }
-            heightAccessors.formUnion(file.keyboardHeightAccessors)
-            frameProperties.merge(file.keyboardFrameProperties) { first, _ in first }
-            switches += file.keyboardManagerSwitches
-            excluded.formUnion(file.keyboardManagerExcludedTypes)
-            accessories.formUnion(file.accessoryViewTypes)
-            accessoryFacts.merge(file.accessories)
-            shadows = shadows || file.extendsViewsWithKeyboardLayoutGuide
+            for type in file.types { types.merge(type) }
+            mergeFactsBeyondTypes(of: file)
         }
-        self.types = TypeTable(facts: types, unanalysedFiles: unanalysedFiles)
-        keyboardAccessors = accessors
-        keyboardHeightAccessors = heightAccessors
-        heightAccessorHashes = Set(heightAccessors.map { NameHash.of($0) })
-        keyboardFrameProperties = frameProperties
-        shadowsKeyboardLayoutGuideEverywhere = shadows
-        keyboardManagerSwitches = switches
-        keyboardManagerExcludedTypes = excluded
-        accessoryViewTypes = accessories
-        self.accessories = accessoryFacts
-        accessorHashes = Dictionary(accessors.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
-        framePropertyHashes = Dictionary(frameProperties.map { (NameHash.of($0.key), $0.value) }) { first, _ in first }
-        keyboardLayoutGuideUsers = types.values.filter { !$0.keyboardLayoutGuideUses.isEmpty }.map(\.name).sorted()
+        self.files = files
+        paths = Set(files.map(\.path))
+    }
+
+    /// Everything but the types; the first file to name an accessor or frame property wins.
+    private mutating func mergeFactsBeyondTypes(of file: FileFacts) {
+        for (name, key) in file.keyboardAccessors where keyboardAccessors[name] == nil {
+            keyboardAccessors[name] = key
+            accessorHashes[NameHash.of(name)] = accessorHashes[NameHash.of(name)] ?? key
+        }
+        for name in file.keyboardHeightAccessors where keyboardHeightAccessors.insert(name).inserted {
+            heightAccessorHashes.insert(NameHash.of(name))
+        }
+        for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
+            keyboardFrameProperties[name] = key
+            framePropertyHashes[NameHash.of(name)] = framePropertyHashes[NameHash.of(name)] ?? key
+        }
+        // Appending nothing to a shared array still copies it.
+        if !file.keyboardManagerSwitches.isEmpty { keyboardManagerSwitches += file.keyboardManagerSwitches }
+        keyboardManagerExcludedTypes.formUnion(file.keyboardManagerExcludedTypes)
+        accessoryViewTypes.formUnion(file.accessoryViewTypes)
+        accessories.merge(file.accessories)
+        shadowsKeyboardLayoutGuideEverywhere = shadowsKeyboardLayoutGuideEverywhere || file.extendsViewsWithKeyboardLayoutGuide
+        let users = file.types.filter { !$0.keyboardLayoutGuideUses.isEmpty }.map(\.name)
+        if users.contains(where: { !keyboardLayoutGuideUsers.contains($0) }) {
+            keyboardLayoutGuideUsers = Set(keyboardLayoutGuideUsers + users).sorted()
+        }
     }
 
     public static let empty = ProjectFacts(merging: [])
@@ -229,7 +247,7 @@ public struct ProjectFacts: Sendable {
     /// The project with one file's facts replaced (or added): after `--fix` edits a file,
     /// cross-file rules must see what the file says now, not what it said before the edit.
     public func replacing(_ file: FileFacts) -> ProjectFacts {
-        var updated = files.filter { $0.path != file.path }
+        var updated = (files + layeredFiles).filter { $0.path != file.path }
         updated.append(file)
         return ProjectFacts(merging: updated, unanalysedFiles: types.unanalysedFiles).noting(lookups: types.lookups)
     }
@@ -268,9 +286,15 @@ public struct ProjectFacts: Sendable {
     public var enablesKeyboardManager: Bool { keyboardManagerSwitches.contains { $0.isEnabled } }
 
     /// This project's facts with `file` added when the project does not hold it yet.
+    /// The file's facts are layered on top: the result is that of merging it after every
+    /// other file, at the cost of the file's own facts.
     func including(_ file: FileFacts) -> ProjectFacts {
-        if files.contains(where: { $0.path == file.path }) { return self }
-        return ProjectFacts(merging: files + [file], unanalysedFiles: types.unanalysedFiles).noting(lookups: types.lookups)
+        if paths.contains(file.path) || layeredFiles.contains(where: { $0.path == file.path }) { return self }
+        var project = self
+        for type in file.types { project.types.layer(type) }
+        project.mergeFactsBeyondTypes(of: file)
+        project.layeredFiles.append(file)
+        return project
     }
 }
 
