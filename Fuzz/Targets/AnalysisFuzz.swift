@@ -49,15 +49,30 @@ private func analyze(_ file: SourceFile) -> [Diagnostic] {
         FuzzChecks.require(markerSet.mask(of: [marker]).intersects(present) == KeyboardVocabulary.mayContain([marker], in: file.bytes),
                            "the marker set disagrees on `\(marker)`")
     }
+    let scan = markerSet.scan(file.bytes, collectingDeclarations: true)
+    FuzzChecks.require(scan.markers == present, "collecting declarations changed the markers found")
     let facts = collectFacts(source)
     // The driver analyses a file only scanned when a rule looks up a type it declares: the
     // scan must find every type the analysis finds.
-    if let declared = FactScope.declaredTypeNames(in: file.bytes).map(Set.init) {
+    if let declared = scan.declaredTypeNames.map(Set.init) {
         for type in facts.types {
             FuzzChecks.require(declared.contains(FactScope.hash(ofTypeName: type.name)), "the declaration scan missed `\(type.name)`")
         }
     }
     let project = ProjectFacts(merging: [facts])
+    // A checked file's facts layered on a project (here an empty one) answer as if merged.
+    let layered = FileAnalysis(source, project: .empty).project
+    for type in facts.types {
+        FuzzChecks.require(layered.types[type.name]?.paths == project.types[type.name]?.paths
+            && layered.types[type.name]?.inheritance == project.types[type.name]?.inheritance
+            && layered.types[type.name]?.superclass == project.types[type.name]?.superclass
+            && layered.usesKeyboardLayoutGuide(type.name) == project.usesKeyboardLayoutGuide(type.name),
+            "layered facts of `\(type.name)` differ from merged ones")
+    }
+    FuzzChecks.require(layered.keyboardAccessors == project.keyboardAccessors
+        && layered.keyboardFrameProperties == project.keyboardFrameProperties
+        && layered.keyboardHeightAccessors == project.keyboardHeightAccessors,
+        "layered project facts differ from merged ones")
     let analysis = FileAnalysis(source, project: project)
     var diagnostics: [Diagnostic] = []
     for rule in RuleRegistry.all {

@@ -213,14 +213,16 @@ public struct ProjectFacts: Sendable {
     private mutating func mergeFactsBeyondTypes(of file: FileFacts) {
         for (name, key) in file.keyboardAccessors where keyboardAccessors[name] == nil {
             keyboardAccessors[name] = key
-            accessorHashes[NameHash.of(name)] = accessorHashes[NameHash.of(name)] ?? key
+            let hash = NameHash.of(name)
+            if accessorHashes[hash] == nil { accessorHashes[hash] = key }
         }
         for name in file.keyboardHeightAccessors where keyboardHeightAccessors.insert(name).inserted {
             heightAccessorHashes.insert(NameHash.of(name))
         }
         for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
             keyboardFrameProperties[name] = key
-            framePropertyHashes[NameHash.of(name)] = framePropertyHashes[NameHash.of(name)] ?? key
+            let hash = NameHash.of(name)
+            if framePropertyHashes[hash] == nil { framePropertyHashes[hash] = key }
         }
         // Appending nothing to a shared array still copies it.
         if !file.keyboardManagerSwitches.isEmpty { keyboardManagerSwitches += file.keyboardManagerSwitches }
@@ -228,9 +230,11 @@ public struct ProjectFacts: Sendable {
         accessoryViewTypes.formUnion(file.accessoryViewTypes)
         accessories.merge(file.accessories)
         shadowsKeyboardLayoutGuideEverywhere = shadowsKeyboardLayoutGuideEverywhere || file.extendsViewsWithKeyboardLayoutGuide
-        let users = file.types.filter { !$0.keyboardLayoutGuideUses.isEmpty }.map(\.name)
-        if users.contains(where: { !keyboardLayoutGuideUsers.contains($0) }) {
-            keyboardLayoutGuideUsers = Set(keyboardLayoutGuideUsers + users).sorted()
+        for type in file.types where !type.keyboardLayoutGuideUses.isEmpty {
+            let position = keyboardLayoutGuideUsers.firstIndex { $0 >= type.name } ?? keyboardLayoutGuideUsers.endIndex
+            if position == keyboardLayoutGuideUsers.endIndex || keyboardLayoutGuideUsers[position] != type.name {
+                keyboardLayoutGuideUsers.insert(type.name, at: position)
+            }
         }
     }
 
