@@ -84,6 +84,14 @@ final class DeclaredTypeNamesTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: the lexer reads ``` `` ``` as a name, which the scan skipped.
+    func testEmptyBacktickedNames() {
+        for text in ["final class ``````DetailViewController: Base {}\n", "class `` {}", "struct ``.Inner {}"] {
+            XCTAssertFalse(outlineNames(text).isEmpty, text)
+            assertScanFindsTheOutlineTypes(text)
+        }
+    }
+
     func testUnterminatedInput() {
         for text in ["class", "class ", "class /* never closed", "struct `Open", "extension A.", "extension A . /*"] {
             XCTAssertNotNil(FactScope.declaredTypeNames(in: Array(text.utf8)), text)

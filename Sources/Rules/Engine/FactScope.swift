@@ -108,7 +108,8 @@ struct DeclarationScan {
             }
             if next < bytes.count, bytes[next] >= 0x80, !isTriviaScalar(next) { return false }
             for offset in start..<end where bytes[offset] >= 0x80 { return false }
-            guard end > start else { return true }
+            // ``` `` ``` is a name too (an empty one) to the lexer.
+            guard end > start || bytes[index] == 0x60 else { return true }
             names.append(NameHash.of(bytes, start, end))
             let afterName = skipTrivia(from: next)
             guard afterName < bytes.count, bytes[afterName] == 0x2E else { return true }
