@@ -97,14 +97,8 @@ private struct Parser {
     }
 
     private mutating func parseArray(depth: Int) throws(JSONReader.SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        position += 1  // [
         var elements: [JSONValue] = []
-        skipWhiteSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
+        if try opensEmpty(closing: "]", depth: depth) { return .array(elements) }
         while true {
             skipWhiteSpace()
             elements.append(try parseValue(depth: depth))
@@ -114,14 +108,8 @@ private struct Parser {
     }
 
     private mutating func parseObject(depth: Int) throws(JSONReader.SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        position += 1  // {
         var members: [(key: String, value: JSONValue)] = []
-        skipWhiteSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
+        if try opensEmpty(closing: "}", depth: depth) { return .object(members) }
         while true {
             skipWhiteSpace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -142,6 +130,17 @@ private struct Parser {
 
     /// After an element: true past a `,` that another element follows, false past the
     /// closing bracket.
+    /// Steps over the opening bracket of an array or object and the white space after it;
+    /// true when `closing` follows at once (stepped over too).
+    private mutating func opensEmpty(closing: Unicode.Scalar, depth: Int) throws(JSONReader.SyntaxError) -> Bool {
+        try checkDepth(depth)
+        position += 1
+        skipWhiteSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: closing) else { return false }
+        position += 1
+        return true
+    }
+
     private mutating func continuesAfterSeparator(closing: Unicode.Scalar) throws(JSONReader.SyntaxError) -> Bool {
         let close = UInt8(ascii: closing)
         guard position < bytes.count, bytes[position] == UInt8(ascii: ",") || bytes[position] == close else {

@@ -42,9 +42,9 @@ public struct MalformedSuppression: Sendable, Hashable {
 public enum Suppression {
     public static let marker: StaticString = "kblint:"
 
-    /// Cheap byte search: a file without `kblint:` anywhere has no directives, so the driver
-    /// can skip lexing it when no rule needs its tokens.
-    public static func mayContainDirectives(_ bytes: [UInt8]) -> Bool {
+    /// Cheap byte search: a file without `kblint:` anywhere has no directives, and its
+    /// comments need not be parsed. (The driver finds `marker` in its one pass over the file.)
+    private static func mayContainDirectives(_ bytes: [UInt8]) -> Bool {
         KeyboardVocabulary.mayContain([marker], in: bytes)
     }
 
