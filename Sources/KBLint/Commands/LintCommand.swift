@@ -59,15 +59,20 @@ struct LintCommand {
         let found = lintInputs(options, resolver: resolver, root: root, lastListing: lastListing)
         let inputs = found.inputs
         var errors = found.errors
-        let discovered = clock.now
-
-        // Lint.
         let driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
-        let outcome = driver.run(inputs)
+        // The rest of the project, for its facts: unless the paths searched cover it already.
+        let project = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing)
+        let projectRoot = ProjectRoot.find(
+            containing: inputs.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
+        let factSources = projectRoot.map { ProjectRoot.isCovered($0, by: found.searched) ? [] : project.factSources(under: $0, besides: inputs) } ?? []
+        let discovered = clock.now
+
+        // Lint.
+        let outcome = driver.run(inputs, factSources: factSources)
         let linted = clock.now
 
         for file in outcome.files { errors += file.errors.map(\.description) }
@@ -137,7 +142,7 @@ struct LintCommand {
     /// reported once).
     private func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
-    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String]) {
+    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String]) {
         let cwd = tool.currentDirectory
         var inputs: [LintInput] = []
         var errors: [String] = []
@@ -173,7 +178,7 @@ struct LintCommand {
             do {
                 bytes = try tool.readStandardInput()
             } catch {
-                return ([], [], ["standard input: \(error.reason)"])
+                return ([], [], ["standard input: \(error.reason)"], [])
             }
             let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
             let target = LintTarget(
@@ -183,7 +188,7 @@ struct LintCommand {
             if !excluded, let plan = planFor(target) {
                 inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
             }
-            return (inputs, Array(planBySource.values), errors)
+            return (inputs, Array(planBySource.values), errors, [])
         }
         let selection: GitSelection?
         do {
@@ -191,7 +196,7 @@ struct LintCommand {
                 !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
             }
         } catch {
-            return ([], [], [error.description])
+            return ([], [], [error.description], [])
         }
         if case .staged(let files) = selection {
             for file in files {
@@ -199,7 +204,7 @@ struct LintCommand {
                     inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
                 }
             }
-            return (inputs, Array(planBySource.values), errors)
+            return (inputs, Array(planBySource.values), errors, [])
         }
         var paths = options.paths
         if case .changed(let files) = selection {
@@ -218,20 +223,14 @@ struct LintCommand {
         discovery.lastListing = lastListing
         // Files git selected were not named by the user: 'excluded' applies to them.
         discovery.forceExclude = options.forceExclude || selection != nil
-        discovery.exclusion = { folder in
-            guard let configuration = try? resolver.configuration(forDirectory: folder) else { return { _, _ in false } }
-            // `included` is checked on files only: a folder above an included one must be entered.
-            return { absolute, isFolder in
-                isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
-            }
-        }
+        discovery.exclusion = ProjectLint.exclusion(resolver)
         let (targets, discoveryErrors) = discovery.discover(paths)
         errors += discoveryErrors.map(\.description)
         inputs.reserveCapacity(targets.count)
         for target in targets {
             if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
         }
-        return (inputs, Array(planBySource.values), errors)
+        return (inputs, Array(planBySource.values), errors, paths.map { LexicalPath.absolute($0, relativeTo: cwd) })
     }
 
     /// What a plan follows from: the configuration files that apply and the deployment target
