@@ -25,6 +25,9 @@ struct Finding: Sendable, Hashable {
     /// The fix's edits with their positions resolved (same order as `fix.edits`); empty when
     /// there is no fix or the positions are unknown.
     var resolvedEdits: [ResolvedEdit] = []
+    /// The statement and declarations around the finding, for baseline keys; nil when the
+    /// finding was not placed in a tokenized file.
+    var anchor: FindingAnchor? = nil
 }
 
 struct RelatedFinding: Sendable, Hashable {

@@ -103,7 +103,8 @@ struct LintCommand {
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
-            if !options.pruneBaseline {
+            // Recording a baseline, or pruning one, reports the file written: one line.
+            if !options.pruneBaseline, options.writeBaseline == nil {
                 errors += writeReports(report, options: options, configuredReporter: root.reporter)
             }
         }
@@ -131,7 +132,7 @@ struct LintCommand {
         if case .diff = options.fixMode {
             return outcome.files.contains { !$0.diff.isEmpty } ? .violations : .success
         }
-        if options.pruneBaseline { return .success }
+        if options.pruneBaseline || options.writeBaseline != nil { return .success }
         let failing = baselineStep.failed
             || findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
         return failing ? .violations : .success

@@ -312,8 +312,10 @@ struct LintDriver: Sendable {
         var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
         for (id, severity) in plan.engineSeverities { severities[id] = severity }
         let lines = LineTexts(current)
-        outcome.findings = diagnostics.map { diagnostic in
-            Finding(
+        let anchors = diagnostics.isEmpty ? [] : FindingAnchor.anchors(
+            of: diagnostics.map(\.range.lowerBound), in: Lexer.tokenize(current))
+        outcome.findings = zip(diagnostics, anchors).map { diagnostic, anchor in
+            var finding = Finding(
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath,
                 relatedFile: { path in
@@ -321,6 +323,8 @@ struct LintDriver: Sendable {
                           let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
                     return (SourceFile(path: target.path, bytes: bytes), target.path)
                 })
+            finding.anchor = anchor
+            return finding
         }
         outcome.unanalysedTypeLookups = lookups.unanalysedNames
         return outcome
