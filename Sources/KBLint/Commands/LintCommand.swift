@@ -114,12 +114,23 @@ struct LintCommand {
             let files = outcome.files.filter { $0.fixesApplied > 0 }.count
             tool.standardError.write("Fixed \(fixed) \(fixed == 1 ? "problem" : "problems") in \(files) \(files == 1 ? "file" : "files").\n")
         }
+        if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline,
+           let notice = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd).summaryNotice {
+            tool.standardError.write(notice + "\n")
+        }
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
             var targets: [String: Int] = [:]
-            for input in inputs { targets[input.plan.deploymentTargetDescription, default: 0] += 1 }
-            if targets.isEmpty { targets[plan(root, options).deploymentTargetDescription] = 0 }
+            let unknown = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
+            for input in inputs {
+                let description = input.plan.deploymentTarget == nil ? unknown.timingDescription : input.plan.deploymentTargetDescription
+                targets[description, default: 0] += 1
+            }
+            if targets.isEmpty {
+                let rootPlan = plan(root, options)
+                targets[rootPlan.deploymentTarget == nil ? unknown.timingDescription : rootPlan.deploymentTargetDescription] = 0
+            }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
@@ -259,8 +270,7 @@ struct LintCommand {
         }
         return FilePlan(
             rules: rules, deploymentTarget: configuration.deploymentTarget?.version,
-            deploymentTargetDescription: configuration.deploymentTarget?.description
-                ?? "unknown (no deployment_target, Package.swift, Xcode project or Podfile found)",
+            deploymentTargetDescription: configuration.deploymentTarget?.description ?? "unknown",
             engineSeverities: engineSeverities)
     }
 
