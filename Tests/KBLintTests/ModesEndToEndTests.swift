@@ -138,4 +138,33 @@ final class ModesEndToEndTests: XCTestCase {
             XCTAssertEqual(findings, expected, mode)
         }
     }
+
+    /// From a sub-folder, with `GITHUB_WORKSPACE` set elsewhere: every reporter names files
+    /// from the repository's root, SARIF's `SRCROOT` is that root, and the SARIF still
+    /// validates against the schema.
+    func testEveryReporterNamesFilesFromTheRepositoryRoot() throws {
+        let project = try makeProject()
+        let subfolder = project.path + "/Screens"
+        let run = try BinaryHarness.run(
+            ["--reporter", "github", "--reporter", "json", "--output", "report.json", "--reporter", "sarif", "--output", "report.sarif",
+             "--reporter", "pretty", "--output", "report.txt", "."],
+            in: subfolder, environment: GitSandbox.environment.merging(["GITHUB_WORKSPACE": "/elsewhere"]) { $1 })
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardOutput.contains("file=\(Self.form),line=8"), run.standardOutput)
+        let json = try String(contentsOfFile: subfolder + "/report.json", encoding: .utf8)
+        XCTAssertTrue(json.contains("\"path\": \"\(Self.form)\""), json)
+        XCTAssertTrue(try String(contentsOfFile: subfolder + "/report.txt", encoding: .utf8).hasPrefix(Self.form + ":8:38:"))
+        let sarif = try String(contentsOfFile: subfolder + "/report.sarif", encoding: .utf8)
+        XCTAssertTrue(sarif.contains("\"uri\": \"\(Self.form)\""), sarif)
+        XCTAssertTrue(sarif.contains("\"uri\": \"file://\(project.path)/\""), sarif)
+
+        // The same fingerprints as from the root.
+        let fromRoot = try BinaryHarness.run(["--reporter", "sarif", "."], in: project.path, environment: GitSandbox.environment)
+        let fingerprint = { (text: String) in text.split(separator: "\n").filter { $0.contains("kblintFingerprint/v1") } }
+        XCTAssertEqual(fingerprint(sarif), fingerprint(fromRoot.standardOutput))
+        XCTAssertFalse(fingerprint(sarif).isEmpty)
+
+        let validation = try SARIFSchemaTests.validate(sarif)
+        XCTAssertEqual(validation.status, 0, validation.errors)
+    }
 }

@@ -87,13 +87,14 @@ struct LintCommand {
         let enabledRules = Set(found.plans.flatMap { $0.rules.map { $0.rule.metadata.id } })
         // https://no-color.org: a non-empty NO_COLOR turns colors off.
         let colorAllowed = !options.noColor && (tool.environment["NO_COLOR"] ?? "").isEmpty
+        let pathRoot = ReportPathRoot.find(currentDirectory: cwd, environment: tool.environment)
         let report = LintReport(
-            findings: findings,
+            findings: findings.map { $0.shown(relativeTo: pathRoot, currentDirectory: cwd) },
             rules: tool.rules.map { $0.metadata }.filter { enabledRules.contains($0.id) } + EngineDiagnostics.all,
             filesLinted: outcome.files.reduce(0) { $1.linted ? $0 + 1 : $0 }, toolVersion: CommandLineTool.version,
             settings: ReportSettings(
                 useColor: colorAllowed && tool.standardOutput.isTerminal,
-                workspaceRoot: tool.environment["GITHUB_WORKSPACE"], currentDirectory: cwd))
+                pathRoot: pathRoot))
 
         // Output.
         switch options.fixMode {
