@@ -251,6 +251,10 @@ final class WorkflowEndToEndTests: XCTestCase {
         let unknown = try kblint("--since", "origin/nope", in: repository.path)
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.standardError.contains("unknown revision 'origin/nope'"), unknown.standardError)
+        // The error comes before any output: no report, no summary.
+        XCTAssertEqual(unknown.standardOutput, "")
+        XCTAssertTrue(unknown.standardError.hasPrefix("kblint: error: unknown revision"), unknown.standardError)
+        XCTAssertEqual(unknown.standardError.split(separator: "\n").count, 1, unknown.standardError)
     }
 
     // MARK: The pre-commit hook
@@ -277,6 +281,9 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertEqual(blocked.status, 1)
         // git shows a hook's standard output on its standard error.
         XCTAssertTrue(blocked.errorText.contains("App/Keyboard Ünï.swift:1:24: warning:"), blocked.errorText)
+        // The refusal says how to accept the findings and how to skip the check once.
+        XCTAssertTrue(blocked.errorText.contains("kblint --write-baseline kblint-baseline.json"), blocked.errorText)
+        XCTAssertTrue(blocked.errorText.contains("git commit --no-verify"), blocked.errorText)
 
         // `git commit -a` lints the temporary index git builds for it (GIT_INDEX_FILE).
         try repository.write("App/Keyboard Ünï.swift", "let inset = 1\n")

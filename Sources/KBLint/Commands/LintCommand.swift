@@ -57,6 +57,11 @@ struct LintCommand {
         }
 
         let found = lintInputs(options, resolver: resolver, root: root, lastListing: lastListing)
+        if let fatal = found.fatalError {
+            // Nothing was selected (git failed): no report would mean anything.
+            tool.reportError(fatal)
+            return .failure
+        }
         let inputs = found.inputs
         var errors = found.errors
         let driver = LintDriver(
@@ -150,12 +155,13 @@ struct LintCommand {
         return failing ? .violations : .success
     }
 
-    /// The files to lint with their plans, the distinct plans among them, and the errors met
+    /// The files to lint with their plans, the distinct plans among them, the errors met
     /// finding them (missing paths, unreadable file lists, broken nested configurations, each
-    /// reported once).
+    /// reported once), the paths searched, and the error that leaves nothing to lint (git
+    /// cannot select files, standard input cannot be read), reported before any output.
     private func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
-    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String]) {
+    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String], fatalError: String?) {
         let cwd = tool.currentDirectory
         var inputs: [LintInput] = []
         var errors: [String] = []
@@ -191,7 +197,7 @@ struct LintCommand {
             do {
                 bytes = try tool.readStandardInput()
             } catch {
-                return ([], [], ["standard input: \(error.reason)"], [])
+                return ([], [], [], [], "standard input: \(error.reason)")
             }
             let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
             let target = LintTarget(
@@ -201,7 +207,7 @@ struct LintCommand {
             if !excluded, let plan = planFor(target) {
                 inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
             }
-            return (inputs, Array(planBySource.values), errors, [])
+            return (inputs, Array(planBySource.values), errors, [], nil)
         }
         let selection: GitSelection?
         do {
@@ -209,7 +215,7 @@ struct LintCommand {
                 !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
             }
         } catch {
-            return ([], [], [error.description], [])
+            return ([], [], [], [], error.description)
         }
         if case .staged(let files) = selection {
             for file in files {
@@ -217,7 +223,7 @@ struct LintCommand {
                     inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
                 }
             }
-            return (inputs, Array(planBySource.values), errors, [])
+            return (inputs, Array(planBySource.values), errors, [], nil)
         }
         var paths = options.paths
         if case .changed(let files) = selection {
@@ -243,7 +249,7 @@ struct LintCommand {
         for target in targets {
             if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
         }
-        return (inputs, Array(planBySource.values), errors, paths.map { LexicalPath.absolute($0, relativeTo: cwd) })
+        return (inputs, Array(planBySource.values), errors, paths.map { LexicalPath.absolute($0, relativeTo: cwd) }, nil)
     }
 
     /// What a plan follows from: the configuration files that apply and the deployment target
