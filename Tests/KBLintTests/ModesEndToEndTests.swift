@@ -15,55 +15,11 @@ final class ModesEndToEndTests: XCTestCase {
                           "kblint executable not built next to the tests")
     }
 
-    /// A repository whose two checked files depend on facts declared in other files.
+    /// A repository whose two checked files depend on facts declared in other files (the
+    /// project `FactScopeTests` checks the selective first pass with).
     func makeProject() throws -> GitSandbox {
         let project = try GitSandbox()
-        try project.write(Self.form, """
-            import Combine
-            import UIKit
-
-            final class AddressFormViewController: FormTableViewController {
-                private var bag = Set<AnyCancellable>()
-                func bind() {
-                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
-                        .sink { [weak self] _ in self?.tableView.contentOffset = CGPoint(x: 0, y: 120) }
-                        .store(in: &bag)
-                }
-            }
-
-            """)
-        try project.write("Base/FormTableViewController.swift", """
-            import UIKit
-
-            class FormTableViewController: BaseTableViewController {
-                var rows: [String] = []
-            }
-
-            """)
-        try project.write("Base/BaseTableViewController.swift", "import UIKit\n\nclass BaseTableViewController: UITableViewController {}\n")
-        try project.write(Self.settings, """
-            import UIKit
-
-            final class SettingsViewController: UIViewController {
-                private var token: NSObjectProtocol?
-                override func viewDidLoad() {
-                    super.viewDidLoad()
-                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] _ in self?.reload() }
-                }
-                func reload() {}
-            }
-
-            """)
-        try project.write("Vendor/SettingsViewController+Teardown.swift", """
-            import UIKit
-
-            extension SettingsViewController {
-                func stopObserving() {
-                    NotificationCenter.default.removeObserver(token as Any)
-                }
-            }
-
-            """)
+        try FactScopeTests.writeProjectWithFactsInPlainFiles(project.folder)
         try project.git("add", "-A")
         try project.git("commit", "-q", "-m", "Project")
         return project
@@ -116,7 +72,7 @@ final class ModesEndToEndTests: XCTestCase {
         let byMode = try findingsInEveryMode(project)
         let expected = try XCTUnwrap(byMode["folder"])
         // The superclass chain in Base/ makes the form a table view controller; the extension
-        // in Vendor/ removes the settings observer.
+        // in Settings/ removes the settings observer.
         XCTAssertEqual(expected.count, 1, "\(expected)")
         XCTAssertTrue(expected[0].contains("keyboard_insets_in_table_view_controller"), "\(expected)")
         XCTAssertEqual(byMode.count, 8)
@@ -127,9 +83,9 @@ final class ModesEndToEndTests: XCTestCase {
 
     func testExcludedFilesGiveNoFactsInAnyMode() throws {
         let project = try makeProject()
-        try project.write(".kblint.yml", "excluded: [Vendor]\n")
+        try project.write(".kblint.yml", "excluded: [Settings/SettingsViewController+Teardown.swift]\n")
         try project.git("add", "-A")
-        try project.git("commit", "-q", "-m", "Exclude the vendor folder")
+        try project.git("commit", "-q", "-m", "Exclude the teardown extension")
         let byMode = try findingsInEveryMode(project)
         let expected = try XCTUnwrap(byMode["folder"])
         // Without the excluded extension the observer is never removed.
