@@ -64,20 +64,18 @@ struct LintCommand {
         }
         let inputs = found.inputs
         var errors = found.errors
+        let discovered = clock.now
+
+        // Lint, with the facts of the rest of the project unless the paths searched cover it.
         let driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
-        // The rest of the project, for its facts: unless the paths searched cover it already.
-        let project = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing)
         let projectRoot = ProjectRoot.find(
             containing: inputs.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
-        let factSources = projectRoot.map { ProjectRoot.isCovered($0, by: found.searched) ? [] : project.factSources(under: $0, besides: inputs) } ?? []
-        let discovered = clock.now
-
-        // Lint.
-        let outcome = driver.run(inputs, factSources: factSources)
+        let outcome = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing).lint(
+            inputs, projectRoot: projectRoot.flatMap { ProjectRoot.isCovered($0, by: found.searched) ? nil : $0 })
         let linted = clock.now
 
         for file in outcome.files { errors += file.errors.map(\.description) }
@@ -120,23 +118,19 @@ struct LintCommand {
             let files = outcome.files.filter { $0.fixesApplied > 0 }.count
             tool.standardError.write("Fixed \(fixed) \(fixed == 1 ? "problem" : "problems") in \(files) \(files == 1 ? "file" : "files").\n")
         }
-        if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline,
-           let notice = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd).summaryNotice {
+        let unknownTarget = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
+        if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline, let notice = unknownTarget.summaryNotice {
             tool.standardError.write(notice + "\n")
         }
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
             var targets: [String: Int] = [:]
-            let unknown = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
-            for input in inputs {
-                let description = input.plan.deploymentTarget == nil ? unknown.timingDescription : input.plan.deploymentTargetDescription
-                targets[description, default: 0] += 1
+            let description = { (plan: FilePlan) in
+                plan.deploymentTarget == nil ? unknownTarget.timingDescription : plan.deploymentTargetDescription
             }
-            if targets.isEmpty {
-                let rootPlan = plan(root, options)
-                targets[rootPlan.deploymentTarget == nil ? unknown.timingDescription : rootPlan.deploymentTargetDescription] = 0
-            }
+            for input in inputs { targets[description(input.plan), default: 0] += 1 }
+            if targets.isEmpty { targets[description(plan(root, options))] = 0 }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,

@@ -20,9 +20,16 @@ struct ProjectLint {
     /// Lints `inputs` (reported, in order) with the facts of every file of the project at
     /// `projectRoot` (absolute; nil: the facts of `inputs` alone). `contents` replaces the
     /// bytes of project files by absolute path (unsaved editor buffers); the inputs carry
-    /// their own bytes (`LintInput.preloaded`) and are never read twice.
+    /// their own bytes (`LintInput.preloaded`) and are never read twice. Listing the
+    /// project's files counts as pass 1 in the outcome's times.
     func lint(_ inputs: [LintInput], projectRoot: String?, contents: [String: [UInt8]] = [:]) -> LintDriver.Outcome {
-        driver.run(inputs, factSources: projectRoot.map { factSources(under: $0, besides: inputs, contents: contents) } ?? [])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let sources = projectRoot.map { factSources(under: $0, besides: inputs, contents: contents) } ?? []
+        let listed = clock.now
+        var outcome = driver.run(inputs, factSources: sources)
+        outcome.pass1 += listed - start
+        return outcome
     }
 
     /// The project's files other than `inputs`, with their replaced contents.
