@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Rules
 @testable import KBLint
@@ -84,5 +85,28 @@ final class DeploymentTargetDetectorTests: XCTestCase {
         XCTAssertEqual(value?["b"]?["c"]?.string, "q\"")
         XCTAssertNil(PropertyListReader.read("{ a = (x; }"))
         XCTAssertNil(PropertyListReader.read(String(repeating: "(", count: 10_000)))
+    }
+
+    /// A run says when the target stays unknown, and `--timing` names the project it could
+    /// not read one from.
+    func testUnknownTargetIsReportedInOneLine() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: BinaryHarness.executable.path),
+                          "kblint executable not built next to the tests")
+        let project = try BinaryHarness.copyFixture("DeploymentTargets/Xcconfig")
+        try FileManager.default.removeItem(atPath: project.path + "/Configuration/Shared.xcconfig")
+        let unknown = try BinaryHarness.run(["--timing", "--reporter", "xcode", "."], in: project.path)
+        let notices = unknown.standardError.split(separator: "\n").filter { $0.contains("deployment target is unknown") }
+        XCTAssertEqual(notices, ["kblint: the iOS deployment target is unknown for 1 file (no iOS version found in Chat.xcodeproj), "
+            + "so rules that depend on it stay silent there; set deployment_target in .kblint.yml "
+            + "(or IPHONEOS_DEPLOYMENT_TARGET in the project's build settings)"], unknown.standardError)
+        XCTAssertTrue(unknown.standardError.contains("deployment target: unknown (no iOS version found in Chat.xcodeproj)"), unknown.standardError)
+        XCTAssertFalse(unknown.standardError.contains("no deployment_target, Package.swift, Xcode project"), unknown.standardError)
+        XCTAssertFalse(try BinaryHarness.run(["--quiet", "."], in: project.path).standardError.contains("unknown"))
+
+        try project.write("Configuration/Shared.xcconfig", "CHAT_MINIMUM_IOS = 17.0\n")
+        let known = try BinaryHarness.run(["--timing", "--reporter", "xcode", "."], in: project.path)
+        XCTAssertFalse(known.standardError.contains("deployment target is unknown"), known.standardError)
+        XCTAssertTrue(known.standardError.contains(
+            "deployment target: iOS 17.0 (from IPHONEOS_DEPLOYMENT_TARGET in \(project.path)/Configuration/Base.xcconfig)"), known.standardError)
     }
 }
