@@ -8,8 +8,9 @@ struct Finding: Sendable, Hashable {
     let severity: Severity
     let message: String
     let suggestion: String
-    /// Relative to the current directory when the file is under it, else absolute.
-    let path: String
+    /// Relative to the folder reports start from (`ReportPathRoot`; the current directory
+    /// until the report is made) when the file is under it, else absolute.
+    var path: String
     let absolutePath: String
     let range: Range<Int>
     /// 1-based; columns count UTF-8 bytes. `end` is exclusive (the position after the range).
@@ -18,17 +19,20 @@ struct Finding: Sendable, Hashable {
     /// The text of the start line (without its terminator), for carets and column kinds.
     let lineText: String
     let fix: Fix?
-    let related: [RelatedFinding]
+    var related: [RelatedFinding]
     /// The text of the end line when the range ends on a later line (nil otherwise or when
     /// unknown); reporters need it to express the end column in UTF-16 code units.
     var endLineText: String? = nil
     /// The fix's edits with their positions resolved (same order as `fix.edits`); empty when
     /// there is no fix or the positions are unknown.
     var resolvedEdits: [ResolvedEdit] = []
+    /// The statement and declarations around the finding, for baseline keys; nil when the
+    /// finding was not placed in a tokenized file.
+    var anchor: FindingAnchor? = nil
 }
 
 struct RelatedFinding: Sendable, Hashable {
-    let path: String
+    var path: String
     let start: SourceLocation
     let end: SourceLocation
     let message: String

@@ -3,8 +3,8 @@
 /// sharing those three — deliberately not the line number. SARIF's partialFingerprints,
 /// Code Climate's fingerprint and the baseline all use it, so the hash must be the same on
 /// every run and platform (Swift's `Hasher` is seeded per process and cannot be used).
-/// The path is `Finding.path`, relative to the current directory, so fingerprints match
-/// between runs started from the same directory (normally the repository root).
+/// The path is `Finding.path` as reported, relative to the report root (`ReportPathRoot`:
+/// normally the repository root), so fingerprints match whatever folder kblint runs in.
 enum FindingFingerprint {
     /// The fingerprints of `findings`, in the same order. Occurrence indexes count in the
     /// order given, so pass findings sorted (as `LintReport` holds them).

@@ -37,6 +37,19 @@ enum Spelling {
         return "did you mean " + equallyClose.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
 
+    /// `didYouMean` for a value among a few short words: besides typos, a different case
+    /// (`Error`) and abbreviations or extensions (`warn` → `warning`, `information` → `info`).
+    static func didYouMeanValue(_ word: String, among candidates: [String]) -> String? {
+        if let typo = didYouMean(word, among: candidates) { return typo }
+        let lowered = word.lowercased()
+        let matches = candidates.filter { candidate in
+            candidate != word && (candidate.lowercased() == lowered
+                || (lowered.count >= 3 && (candidate.hasPrefix(lowered) || lowered.hasPrefix(candidate))))
+        }
+        guard !matches.isEmpty else { return nil }
+        return "did you mean " + matches.prefix(3).map { "'\($0)'" }.joined(separator: " or ") + "?"
+    }
+
     /// About one typo per four characters, at least one and at most four.
     private static func allowedDistance(forLength length: Int) -> Int {
         min(4, max(1, length / 4))

@@ -126,7 +126,7 @@ final class BaselineTests: XCTestCase {
         let text = try folder.text("baseline.json")
         XCTAssertEqual(try Baseline.read(from: location), baseline)
         XCTAssertEqual(Baseline(findings: all.reversed(), location: location).rendered(), text)
-        XCTAssertTrue(text.hasPrefix("{\n  \"version\": 1,\n"))
+        XCTAssertTrue(text.hasPrefix("{\n  \"version\": 2,\n"))
         XCTAssertTrue(text.hasSuffix("}\n"))
         let paths = baseline.entries.map(\.identity.place.path)
         XCTAssertEqual(paths, ["Sources/Zed.swift", "Sources/Zed.swift", "Sources/Ålpha ü.swift"])
@@ -143,7 +143,8 @@ final class BaselineTests: XCTestCase {
             ("[1, 2]", "expected a JSON object"),
             ("{\"findings\": []}", "'version' is missing"),
             ("{\"version\": true, \"findings\": []}", "'version' is missing"),
-            ("{\"version\": 2, \"findings\": []}", "baseline version 2 is not supported"),
+            ("{\"version\": 3, \"findings\": []}", "baseline version 3 is not supported"),
+            ("{\"version\": 2, \"findings\": [{\"path\": \"a\", \"rule\": \"r\", \"line\": \"l\", \"occurrence\": 0}]}", "needs 'declaration' and 'statement'"),
             ("{\"version\": 1}", "'findings' is missing"),
             ("{\"version\": 1, \"findings\": [{\"path\": \"a\", \"rule\": \"r\", \"line\": \"l\"}]}", "findings[0] needs"),
             ("{\"version\": 1, \"findings\": [{\"path\": \"a\", \"rule\": \"r\", \"line\": \"l\", \"occurrence\": -1}]}", "findings[0] needs"),
@@ -174,7 +175,7 @@ final class BaselineTests: XCTestCase {
         let source = try folder.write("A.swift", "")
         let location = BaselineLocation(file: "baseline.json", currentDirectory: folder.path)
         try Baseline(entries: []).write(to: location)
-        XCTAssertEqual(try folder.text("baseline.json"), "{\n  \"version\": 1,\n  \"note\": \"\(Baseline.note)\",\n  \"findings\": []\n}\n")
+        XCTAssertEqual(try folder.text("baseline.json"), "{\n  \"version\": 2,\n  \"note\": \"\(Baseline.note)\",\n  \"findings\": []\n}\n")
         let all = findings(in: "a()\n", at: source, marking: "a()")
         XCTAssertEqual(try Baseline.read(from: location).compare(all, lintedFiles: [source], location: location).newFindings, all)
     }

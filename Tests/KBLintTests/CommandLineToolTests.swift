@@ -285,6 +285,38 @@ final class CommandLineToolTests: XCTestCase {
 }
 
 final class InitCommandTests: XCTestCase {
+    func testInitTakesIncludedAndExcludedFromSwiftLint() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write(".swiftlint.yml", """
+            # SwiftLint's own settings
+            disabled_rules:
+              - trailing_whitespace
+            included: # the app
+              - App
+              - "Shared Kit"
+            excluded: [Pods, 'App/Generated', "**/*.generated.swift"]
+            line_length:
+              warning: 120
+            """)
+        try tree.write("App/Chat.swift", "// kblint:disable:next some_rule\nlet a = 1\n")
+        try tree.write("App/Generated/Strings.swift", "// kblint:disable:next some_rule\nlet b = 1\n")
+        try tree.write("Other/Skipped.swift", "// kblint:disable:next some_rule\nlet c = 1\n")
+        try tree.write("Shared Kit/Kit.swift", "let kit = 1\n")
+        let result = runTool(["init"], in: tree.path)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardOutput.contains("included and excluded taken from .swiftlint.yml"), result.standardOutput)
+        let written = try tree.text(".kblint.yml")
+        XCTAssertTrue(written.contains("included:\n  - App\n  - Shared Kit\n"), written)
+        XCTAssertTrue(written.contains("  - DerivedData\n  - App/Generated\n  - \"**/*.generated.swift\"\n"), written)
+        // The written file reads back, and kblint then lints what SwiftLint lints.
+        let lint = runTool(["--reporter", "xcode", "--quiet"], in: tree.path)
+        XCTAssertEqual(lint.standardError, "")
+        XCTAssertTrue(lint.standardOutput.contains("App/Chat.swift:1:"), lint.standardOutput)
+        XCTAssertFalse(lint.standardOutput.contains("Strings.swift"), lint.standardOutput)
+        XCTAssertFalse(lint.standardOutput.contains("Skipped.swift"), lint.standardOutput)
+        XCTAssertEqual(SwiftLintPaths(parsing: "excluded: Pods\n"), SwiftLintPaths(excluded: ["Pods"]))
+    }
+
     func testInitWritesAValidConfigurationOnceWithTheDetectedTarget() throws {
         let tree = try TemporaryDirectory()
         try tree.write("Podfile", "platform :ios, '14.0'\n")

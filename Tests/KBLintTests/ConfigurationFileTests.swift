@@ -121,7 +121,7 @@ final class ConfigurationFileTests: XCTestCase {
             ".kblint.yml:3:5: error: unknown option 'check_fallback' for 'keyboard_duration_hardcoded'; did you mean 'check_fallbacks'?")
         XCTAssertEqual(
             parseError("rules:\n  keyboard_duration_hardcoded: {check_fallbacks: yes}"),
-            ".kblint.yml:2:50: error: option 'check_fallbacks' of 'keyboard_duration_hardcoded' must be true or false, found the text 'yes'")
+            ".kblint.yml:2:50: error: option 'check_fallbacks' of 'keyboard_duration_hardcoded' must be true or false, found the text 'yes'; write true")
         XCTAssertTrue(parseError("rules: {keyboard_duration_hardcoded: {maximum_count: 2.5}}").contains("must be an integer, found the number 2.5"))
         XCTAssertTrue(parseError("rules: {keyboard_duration_hardcoded: {tolerance: [1]}}").contains("must be a number, found a list"))
         XCTAssertTrue(parseError("rules: {keyboard_duration_hardcoded: {label: false}}").contains("must be text, found 'false'"))
@@ -143,7 +143,7 @@ final class ConfigurationFileTests: XCTestCase {
     }
 
     func testWrongTypesNameWhatWasFound() {
-        XCTAssertEqual(parseError("strict: yes"), ".kblint.yml:1:9: error: 'strict' must be true or false, found the text 'yes'")
+        XCTAssertEqual(parseError("strict: yes"), ".kblint.yml:1:9: error: 'strict' must be true or false, found the text 'yes'; write true")
         XCTAssertEqual(parseError("excluded: {a: b}"), ".kblint.yml:1:11: error: 'excluded' must be a list of path or globs, found a mapping")
         XCTAssertEqual(parseError("disabled_rules: [true]"), ".kblint.yml:1:18: error: 'disabled_rules' must be a list of rule ids, found 'true'")
         XCTAssertEqual(parseError("rules: [a]"), ".kblint.yml:1:8: error: 'rules' must map rule ids to their settings, found a list")
@@ -160,6 +160,33 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(
             parseError("reporter: xml", reporters: ["text", "json"]),
             ".kblint.yml:1:11: error: unknown reporter 'xml' (expected one of: text, json)")
+    }
+
+    func testEveryProblemOfAFileIsReportedAtOnceWithSuggestedValues() {
+        let description = parseError("""
+            exclude: [Pods]
+            disabled_rules: [keyboard_curve_unshfited, no_such_rule]
+            strict: yes
+            reporter: Pretty
+            rules:
+              keyboard_duration_hardcoded:
+                severity: warn
+                check_fallbacks: on
+                maximum_count: 3
+              content_inset_adjustment_never: Error
+            excluded: ["[a-"]
+            """, reporters: ["pretty", "xcode"])
+        XCTAssertEqual(description.split(separator: "\n"), [
+            ".kblint.yml:1:1: error: unknown key 'exclude'; did you mean 'excluded'?",
+            ".kblint.yml:2:18: error: unknown rule 'keyboard_curve_unshfited'; did you mean 'keyboard_curve_unshifted'?",
+            ".kblint.yml:2:44: error: unknown rule 'no_such_rule'",
+            ".kblint.yml:3:9: error: 'strict' must be true or false, found the text 'yes'; write true",
+            ".kblint.yml:4:11: error: unknown reporter 'Pretty'; did you mean 'pretty'?",
+            ".kblint.yml:7:15: error: severity must be one of error, warning, info, off, found the text 'warn'; did you mean 'warning'?",
+            ".kblint.yml:8:22: error: option 'check_fallbacks' of 'keyboard_duration_hardcoded' must be true or false, found the text 'on'; write true",
+            ".kblint.yml:10:35: error: severity must be one of error, warning, info, off, found the text 'Error'; did you mean 'error'?",
+        ].map { Substring($0) } + description.split(separator: "\n").suffix(1))
+        XCTAssertTrue(description.split(separator: "\n").last?.hasPrefix(".kblint.yml:11:12: error: invalid glob '[a-'") ?? false, description)
     }
 
     func testOnlyRulesStandsAlone() {

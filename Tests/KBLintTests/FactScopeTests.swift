@@ -12,7 +12,7 @@ final class FactScopeTests: XCTestCase {
 
     /// Facts that only marker-free files hold: a superclass chain, a singleton declared in an
     /// class, each in a file without a keyboard word.
-    func writeProjectWithFactsInPlainFiles(_ folder: TemporaryDirectory) throws {
+    static func writeProjectWithFactsInPlainFiles(_ folder: TemporaryDirectory) throws {
         try folder.write("Screens/AddressFormViewController.swift", """
             import Combine
             import UIKit
@@ -98,7 +98,7 @@ final class FactScopeTests: XCTestCase {
 
     func testFactsInFilesWithoutKeyboardWordsReachTheRules() throws {
         let folder = try TemporaryDirectory()
-        try writeProjectWithFactsInPlainFiles(folder)
+        try Self.writeProjectWithFactsInPlainFiles(folder)
         let selected = findings(under: folder.path, analysingEveryFile: false)
         XCTAssertEqual(selected, findings(under: folder.path, analysingEveryFile: true))
         // The table view controller is known through two plain files; the tracker is a

@@ -42,12 +42,18 @@ final class PluginPackageTests: XCTestCase {
         let source = package.path + "/Sources/ChatKeyboard/Chat Keyboard.swift"
         let diagnostic = "\(source):6:28: warning: 'some_rule' is not a kblint rule id (superfluous_disable_command)"
 
+        // Generated code under an excluded folder is not linted, though the plugin names files.
+        try package.write("Sources/ChatKeyboard/Generated/Strings.swift", "// kblint:disable:next generated_rule\nlet strings = 1\n")
+        try package.write(".kblint.yml", "excluded: [Sources/ChatKeyboard/Generated]\n")
         let build = try swiftCommand("build")
         XCTAssertEqual(build.status, 0, build.output)
         XCTAssertTrue(build.output.contains(diagnostic), build.output)
+        XCTAssertFalse(build.output.contains("generated_rule"), build.output)
 
-        // An error-severity finding fails the build; the configuration is an input of the lint.
-        try package.write(".kblint.yml", "rules:\n  superfluous_disable_command:\n    severity: error\n")
+        // An error-severity finding fails the build; the configuration is an input of the lint
+        // (its folder is: replacing the file, as editors save, reruns the lint).
+        try FileManager.default.removeItem(atPath: package.path + "/.kblint.yml")
+        try package.write(".kblint.yml", "excluded: [Sources/ChatKeyboard/Generated]\nrules:\n  superfluous_disable_command:\n    severity: error\n")
         let failing = try swiftCommand("build")
         XCTAssertNotEqual(failing.status, 0, failing.output)
         XCTAssertTrue(failing.output.contains("\(source):6:28: error: 'some_rule' is not a kblint rule id"), failing.output)
@@ -76,6 +82,13 @@ final class PluginPackageTests: XCTestCase {
 
         let json = try swiftCommand("package", "kblint", "--target", "ChatKeyboard", "--", "--reporter", "json")
         XCTAssertTrue(json.output.contains("\"rule\": \"superfluous_disable_command\""), json.output)
+
+        // `--target` names the target's files; `excluded` still applies to them.
+        try package.write("Sources/ChatKeyboard/Generated/Strings.swift", "// kblint:disable:next generated_rule\nlet strings = 1\n")
+        try package.write(".kblint.yml", "excluded: [Sources/ChatKeyboard/Generated]\n")
+        let excluded = try swiftCommand("package", "kblint", "--target", "ChatKeyboard", "--", "--reporter", "xcode")
+        XCTAssertTrue(excluded.output.contains("\(source):6:28: warning:"), excluded.output)
+        XCTAssertFalse(excluded.output.contains("generated_rule"), excluded.output)
 
         let strict = try swiftCommand("package", "kblint", "--", "--strict", "--reporter", "xcode")
         XCTAssertNotEqual(strict.status, 0, "kblint's failure fails the command")

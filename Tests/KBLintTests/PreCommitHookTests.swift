@@ -15,7 +15,8 @@ final class PreCommitHookTests: XCTestCase {
         let script = try sandbox.folder.text(".git/hooks/pre-commit")
         XCTAssertTrue(script.hasPrefix("#!/bin/sh\n"))
         XCTAssertTrue(script.contains("kblint='/opt/kb lint'\\''s/kblint'\n"), script)
-        XCTAssertTrue(script.contains("exec \"$kblint\" --staged --strict\n"))
+        XCTAssertTrue(script.contains("\"$kblint\" --staged --strict\n"))
+        XCTAssertTrue(script.contains("exit \"$status\"\n"))
         XCTAssertEqual(try FileSystem.status(of: hook).permissions & 0o111, 0o111)
 
         XCTAssertEqual(try PreCommitHook.install(in: repository, kblint: "/usr/bin/kblint", force: false),

@@ -134,7 +134,6 @@ enum ReportSamples {
     static func report(settings: ReportSettings? = nil) -> LintReport {
         LintReport(
             findings: findings, rules: rules, filesLinted: 7, toolVersion: "0.1.0-test",
-            settings: settings ?? ReportSettings(
-                useColor: false, workspaceRoot: currentDirectory, currentDirectory: currentDirectory))
+            settings: settings ?? ReportSettings(useColor: false, pathRoot: currentDirectory))
     }
 }

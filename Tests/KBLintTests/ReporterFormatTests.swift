@@ -67,21 +67,31 @@ final class ReporterFormatTests: XCTestCase {
         XCTAssertEqual(SARIFReporter.fileURI(directory: "/Users/dev"), "file:///Users/dev/")
     }
 
-    func testGitHubPathsAreRelativeToTheWorkspace() {
-        let inside = ReportSettings(workspaceRoot: "/Users/dev", currentDirectory: ReportSamples.currentDirectory)
-        let output = GitHubReporter().render(ReportSamples.report(settings: inside))
-        XCTAssertTrue(output.contains("file=Chat App/Sources/Chat/ChatViewController.swift,"), output)
+    func testReportPathsStartAtTheRepositoryElseTheWorkspaceElseTheCurrentFolder() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+        try folder.write("repo/App/Chat.swift", "")
+        try folder.write("plain/Chat.swift", "")
+        XCTAssertEqual(ReportPathRoot.find(currentDirectory: folder.path + "/repo/App", environment: [:]), folder.path + "/repo")
+        XCTAssertEqual(ReportPathRoot.find(currentDirectory: folder.path + "/repo/App", environment: ["GITHUB_WORKSPACE": "/elsewhere"]),
+                       folder.path + "/repo")
+        XCTAssertEqual(ReportPathRoot.find(currentDirectory: folder.path + "/plain", environment: ["GITHUB_WORKSPACE": folder.path]), folder.path)
+        XCTAssertEqual(ReportPathRoot.find(currentDirectory: folder.path + "/plain", environment: [:]), folder.path + "/plain")
+
+        // Paths and related paths move to the root; files outside it stay absolute.
+        let finding = ReportSamples.findings[0]
+        let shown = finding.shown(relativeTo: "/Users/dev", currentDirectory: ReportSamples.currentDirectory)
+        XCTAssertEqual(shown.path, "Chat App/" + finding.path)
+        XCTAssertEqual(shown.related.map(\.path), finding.related.map { $0.path.hasPrefix("/") ? $0.path : "Chat App/" + $0.path })
+        let output = GitHubReporter().render(ReportSamples.report(settings: ReportSettings(pathRoot: "/Users/dev")))
         XCTAssertTrue(output.contains("file=/opt/shared/Generated/Keyboard+Frame.swift,"), output)
-        let without = ReportSettings(currentDirectory: ReportSamples.currentDirectory)
-        XCTAssertTrue(GitHubReporter().render(ReportSamples.report(settings: without))
-            .contains("file=Sources/Chat/ChatViewController.swift,"))
     }
 
     func testPrettyColorsOnlyWhenAsked() {
         let plain = PrettyReporter().render(ReportSamples.report())
         XCTAssertFalse(plain.contains("\u{1B}["))
         let colored = PrettyReporter().render(ReportSamples.report(settings: ReportSettings(
-            useColor: true, currentDirectory: ReportSamples.currentDirectory)))
+            useColor: true, pathRoot: ReportSamples.currentDirectory)))
         XCTAssertTrue(colored.contains("\u{1B}[31m\u{1B}[1merror:\u{1B}[0m"), colored)
     }
 
@@ -92,7 +102,7 @@ final class ReporterFormatTests: XCTestCase {
         let finding = Finding(diagnostic: diagnostic, lines: LineTexts(file), path: "A.swift", absolutePath: "/A.swift")
         let output = PrettyReporter().render(LintReport(
             findings: [finding], rules: [], filesLinted: 1, toolVersion: "1",
-            settings: ReportSettings(currentDirectory: "/")))
+            settings: ReportSettings(pathRoot: "/")))
         XCTAssertFalse(output.contains("\u{1B}"), output)
         XCTAssertTrue(output.contains("let s = \"\u{FFFD}[2J\"; x = 1\n   |                 ^\n"), output)
     }
@@ -108,14 +118,14 @@ final class ReporterFormatTests: XCTestCase {
     }
 
     func testXcodeMakesRelatedPathsAbsolute() {
-        let output = XcodeReporter().render(ReportSamples.report(settings: ReportSettings(currentDirectory: "/")))
+        let output = XcodeReporter().render(ReportSamples.report(settings: ReportSettings(pathRoot: "/")))
         XCTAssertTrue(output.contains("\n/Sources/Keyboard Helpers/KeyboardObserver.swift:4:41: note: the duration is hard-coded here\n"), output)
     }
 
     func testEmptyReports() {
         let empty = LintReport(
             findings: [], rules: ReportSamples.rules, filesLinted: 1, toolVersion: "1",
-            settings: ReportSettings(currentDirectory: "/tmp"))
+            settings: ReportSettings(pathRoot: "/tmp"))
         XCTAssertEqual(SummaryReporter().render(empty), "No problems found in 1 file.\n")
         XCTAssertEqual(XcodeReporter().render(empty), "")
         XCTAssertEqual(CodeClimateReporter().render(empty), "[]\n")

@@ -9,7 +9,7 @@ final class SARIFSchemaTests: XCTestCase {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func schemaPath() throws -> String {
+    static func schemaPath() throws -> String {
         var candidates: [String] = []
         if let configured = ProcessInfo.processInfo.environment["KBLINT_SARIF_SCHEMA"] {
             candidates.append(configured)
@@ -28,7 +28,7 @@ final class SARIFSchemaTests: XCTestCase {
     }
 
     /// Exit status and standard error of `python3 arguments…`.
-    func runPython(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    static func runPython(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
@@ -45,7 +45,7 @@ final class SARIFSchemaTests: XCTestCase {
         return (process.terminationStatus, errors)
     }
 
-    func validate(_ sarif: String) throws -> (status: Int32, errors: String) {
+    static func validate(_ sarif: String) throws -> (status: Int32, errors: String) {
         let schema = try schemaPath()
         if try runPython(["-c", "import jsonschema"]).status != 0 {
             throw XCTSkip("python3 or its jsonschema package is not installed")
@@ -61,14 +61,14 @@ final class SARIFSchemaTests: XCTestCase {
     }
 
     func testSampleReportIsValidSARIF() throws {
-        let result = try validate(SARIFReporter().render(ReportSamples.report()))
+        let result = try Self.validate(SARIFReporter().render(ReportSamples.report()))
         XCTAssertEqual(result.status, 0, result.errors)
     }
 
     func testValidatorRejectsABrokenReport() throws {
         let broken = SARIFReporter().render(ReportSamples.report())
             .replacingOccurrences(of: "\"level\": \"note\"", with: "\"level\": \"info\"")
-        let result = try validate(broken)
+        let result = try Self.validate(broken)
         XCTAssertEqual(result.status, 1, result.errors)
         XCTAssertTrue(result.errors.contains("'info' is not one of"), result.errors)
     }

@@ -44,7 +44,7 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertTrue(clean.standardError.contains("3 findings accepted by the baseline kblint-baseline.json not shown."))
 
         // Unrelated edits, line shifts and re-indentation keep them accepted; a new one is reported.
-        try project.write("App/Chat View.swift", "import UIKit\n\n// A new comment.\nstruct Chat {\n    \(Self.finding)\n    let inset = 1\n}\n")
+        try project.write("App/Chat View.swift", "import UIKit\n\n// A new comment.\nstruct Chat {}\n\n    \(Self.finding)\n    let  inset = 1\n")
         try project.write("App/New.swift", "\(Self.finding)\nlet fresh = 1\n")
         let shifted = try kblint("--baseline", "kblint-baseline.json", "--strict", "--reporter", "xcode", in: project.path)
         XCTAssertEqual(shifted.status, 1)
@@ -102,6 +102,66 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertEqual(noBaseline.status, 2)
     }
 
+    /// A multi-line block observer registration whose token is discarded: an
+    /// `observer_token_discarded` error whose first line is the same for every notification.
+    static func observer(_ notification: String, indent: String = "        ") -> String {
+        "\(indent)NotificationCenter.default.addObserver(\n\(indent)    forName: UIResponder.\(notification), object: nil, queue: .main\n\(indent)) { [weak self] note in self?.update(note) }\n"
+    }
+
+    static func observerFile(viewDidLoad: [String], elsewhere: [String]) -> String {
+        "import UIKit\n\nfinal class ChatViewController: UIViewController {\n    override func viewDidLoad() {\n        super.viewDidLoad()\n"
+            + viewDidLoad.map { observer($0) }.joined()
+            + "    }\n\n    func reattach() {\n" + elsewhere.map { observer($0) }.joined()
+            + "    }\n\n    func update(_ note: Notification) {}\n}\n"
+    }
+
+    func testBaselineTellsApartStatementsThatStartWithTheSameLine() throws {
+        let project = try TemporaryDirectory()
+        let three = ["keyboardWillShowNotification", "keyboardWillHideNotification", "keyboardWillChangeFrameNotification"]
+        let identical = Array(repeating: "keyboardWillShowNotification", count: 5)
+        try project.write("Chat.swift", Self.observerFile(viewDidLoad: three, elsewhere: identical))
+        let record = try kblint("--write-baseline", "baseline.json", in: project.path)
+        XCTAssertEqual(record.status, 0, record.standardError)
+        XCTAssertTrue(record.standardError.contains("Wrote 8 findings"), record.standardError)
+
+        // A new registration above the three baselined ones is the only finding reported.
+        try project.write("Chat.swift", Self.observerFile(
+            viewDidLoad: ["keyboardDidShowNotification"] + three, elsewhere: identical))
+        let added = try kblint("--baseline", "baseline.json", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(added.status, 1)
+        let reported = added.standardOutput.split(separator: "\n")
+        XCTAssertEqual(reported.count, 1, added.standardOutput)
+        XCTAssertTrue(reported[0].hasPrefix("\(project.path)/Chat.swift:6:36: error:"), added.standardOutput)
+        XCTAssertTrue(reported[0].contains("keyboardDidShowNotification"), added.standardOutput)
+
+        // Among identical statements, one more is one new finding and one fewer is one fixed
+        // entry; the registrations in viewDidLoad stay accepted.
+        try project.write("Chat.swift", Self.observerFile(viewDidLoad: three, elsewhere: identical + ["keyboardWillShowNotification"]))
+        let more = try kblint("--baseline", "baseline.json", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(more.standardOutput.split(separator: "\n").count, 1, more.standardOutput)
+        try project.write("Chat.swift", Self.observerFile(viewDidLoad: three, elsewhere: Array(identical.dropLast())))
+        let fewer = try kblint("--baseline", "baseline.json", "--strict-baseline", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(fewer.standardOutput, "")
+        XCTAssertTrue(fewer.standardError.contains("holds 1 finding that no longer occurs"), fewer.standardError)
+
+        // A version 1 baseline (keyed by the first line) is still read, and rewritten as version 2.
+        try project.write("Chat.swift", Self.observerFile(viewDidLoad: three, elsewhere: []))
+        try project.write("old.json", """
+            {"version": 1, "findings": [
+              {"path": "Chat.swift", "rule": "observer_token_discarded", "line": "NotificationCenter.default.addObserver(", "occurrence": 0},
+              {"path": "Chat.swift", "rule": "observer_token_discarded", "line": "NotificationCenter.default.addObserver(", "occurrence": 1},
+              {"path": "Chat.swift", "rule": "observer_token_discarded", "line": "NotificationCenter.default.addObserver(", "occurrence": 2}
+            ]}
+            """)
+        let old = try kblint("--baseline", "old.json", "--write-baseline", "old.json", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(old.status, 0, old.standardError)
+        XCTAssertEqual(old.standardOutput, "")
+        let migrated = try project.text("old.json")
+        XCTAssertTrue(migrated.contains("\"version\": 2"), migrated)
+        XCTAssertTrue(migrated.contains("\"declaration\": \"ChatViewController.viewDidLoad()\""), migrated)
+        XCTAssertEqual(try kblint("--baseline", "old.json", "--strict", in: project.path).status, 0)
+    }
+
     // MARK: --staged and --since
 
     func testStagedLintsTheIndexVersionAndReportsWorkingPaths() throws {
@@ -123,12 +183,13 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertTrue(fromRoot.standardError.contains("in 1 of 1 file"), fromRoot.standardError)
         let strict = try kblint("--staged", "--strict", "--reporter", "json", in: repository.path + "/Sources")
         XCTAssertEqual(strict.status, 1)
-        XCTAssertTrue(strict.standardOutput.contains("\"path\": \"Chat Screen/Ünïcode 表.swift\""), strict.standardOutput)
+        // Reports name files from the repository's root, whatever folder kblint runs in.
+        XCTAssertTrue(strict.standardOutput.contains("\"path\": \"Sources/Chat Screen/Ünïcode 表.swift\""), strict.standardOutput)
         // Through a symlink to the repository, paths keep the spelling of the current folder.
         let links = try TemporaryDirectory()
         try FileManager.default.createSymbolicLink(atPath: links.path + "/link", withDestinationPath: repository.path)
         let linked = try kblint("--staged", "--reporter", "json", "Chat Screen", in: links.path + "/link/Sources")
-        XCTAssertTrue(linked.standardOutput.contains("\"path\": \"Chat Screen/Ünïcode 表.swift\""), linked.standardOutput)
+        XCTAssertTrue(linked.standardOutput.contains("\"path\": \"Sources/Chat Screen/Ünïcode 表.swift\""), linked.standardOutput)
         // Paths narrow the selection.
         XCTAssertEqual(try kblint("--staged", "--strict", "Sources/Other.swift", in: repository.path).status, 0)
 
@@ -190,6 +251,10 @@ final class WorkflowEndToEndTests: XCTestCase {
         let unknown = try kblint("--since", "origin/nope", in: repository.path)
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.standardError.contains("unknown revision 'origin/nope'"), unknown.standardError)
+        // The error comes before any output: no report, no summary.
+        XCTAssertEqual(unknown.standardOutput, "")
+        XCTAssertTrue(unknown.standardError.hasPrefix("kblint: error: unknown revision"), unknown.standardError)
+        XCTAssertEqual(unknown.standardError.split(separator: "\n").count, 1, unknown.standardError)
     }
 
     // MARK: The pre-commit hook
@@ -216,6 +281,9 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertEqual(blocked.status, 1)
         // git shows a hook's standard output on its standard error.
         XCTAssertTrue(blocked.errorText.contains("App/Keyboard Ünï.swift:1:24: warning:"), blocked.errorText)
+        // The refusal says how to accept the findings and how to skip the check once.
+        XCTAssertTrue(blocked.errorText.contains("kblint --write-baseline kblint-baseline.json"), blocked.errorText)
+        XCTAssertTrue(blocked.errorText.contains("git commit --no-verify"), blocked.errorText)
 
         // `git commit -a` lints the temporary index git builds for it (GIT_INDEX_FILE).
         try repository.write("App/Keyboard Ünï.swift", "let inset = 1\n")

@@ -1,43 +1,68 @@
 /// Findings a team has accepted for now, so that kblint can be adopted on a legacy codebase
-/// and report only what is new. An entry is a finding's `FindingIdentity` — rule, path,
-/// normalized source line, occurrence index — never its line number, so entries survive
-/// unrelated edits and code moving up or down.
+/// and report only what is new. An entry is keyed by a finding's `BaselineKey` — rule, path,
+/// enclosing declaration, the normalized text of its whole statement, and its occurrence
+/// index among findings sharing those — never its line number, so entries survive unrelated
+/// edits and code moving up or down, and two multi-line statements that start with the same
+/// line (`NotificationCenter.default.addObserver(`) are told apart.
+///
+/// Version 1 files keyed entries by the start line alone (`FindingIdentity`); they are still
+/// read and matched that way, and `--write-baseline` rewrites them as version 2.
 ///
 /// Paths are relative to the folder holding the baseline file (with `../` when a file lies
 /// outside it), so the same file matches whatever directory kblint runs from. The JSON is
 /// versioned, sorted and one key per line, so that it diffs and merges like code.
 struct Baseline: Sendable, Equatable {
-    static let formatVersion = 1
+    static let formatVersion = 2
+    static let readableVersions = [1, 2]
 
     struct Entry: Sendable, Hashable {
+        /// The start line's identity: shown to people, and the key of version 1 entries.
         let identity: FindingIdentity
+        /// The key of version 2 entries; nil for entries read from a version 1 file.
+        let key: BaselineKey?
         /// The finding's message when it was recorded; for people reading the file, not
         /// part of the key (messages may be reworded between versions).
         let message: String
-
-        var fingerprint: String { identity.fingerprint }
     }
 
-    /// Sorted by path, rule, line text and occurrence.
+    /// Sorted by path, rule, line text, declaration, statement and occurrence.
     let entries: [Entry]
 
     init(entries: [Entry]) {
         self.entries = entries.sorted { lhs, rhs in
-            let left = lhs.identity, right = rhs.identity
-            if left.place.path != right.place.path { return left.place.path < right.place.path }
-            if left.place.ruleID != right.place.ruleID { return left.place.ruleID < right.place.ruleID }
-            if left.place.normalizedLine != right.place.normalizedLine {
-                return left.place.normalizedLine < right.place.normalizedLine
-            }
-            return left.occurrence < right.occurrence
+            let left = lhs.identity.place, right = rhs.identity.place
+            if left.path != right.path { return left.path < right.path }
+            if left.ruleID != right.ruleID { return left.ruleID < right.ruleID }
+            if left.normalizedLine != right.normalizedLine { return left.normalizedLine < right.normalizedLine }
+            let leftKey = lhs.key.map { [$0.declaration, $0.statementHash] } ?? []
+            let rightKey = rhs.key.map { [$0.declaration, $0.statementHash] } ?? []
+            if leftKey != rightKey { return leftKey.lexicographicallyPrecedes(rightKey) }
+            return (lhs.key?.occurrence ?? lhs.identity.occurrence) < (rhs.key?.occurrence ?? rhs.identity.occurrence)
         }
     }
 
     /// A baseline holding every finding of a run.
     init(findings: [Finding], location: BaselineLocation) {
+        let keyed = Self.keyed(findings, location: location)
+        // The line identity of a keyed entry carries the key's occurrence, as when read back.
+        self.init(entries: keyed.map {
+            Entry(identity: FindingIdentity(place: $0.identity.place, occurrence: $0.key.occurrence), key: $0.key, message: $0.finding.message)
+        })
+    }
+
+    /// Each finding (in report order) with its version 1 identity and its key.
+    private static func keyed(
+        _ findings: [Finding], location: BaselineLocation
+    ) -> [(finding: Finding, identity: FindingIdentity, key: BaselineKey)] {
         let sorted = findings.sorted(by: LintReport.precedes)
         let identities = FindingFingerprint.identities(of: sorted) { location.key(for: $0.absolutePath) }
-        self.init(entries: zip(identities, sorted).map { Entry(identity: $0, message: $1.message) })
+        var occurrences: [BaselineKey: Int] = [:]
+        return zip(sorted, identities).map { finding, identity in
+            let unnumbered = BaselineKey(finding, path: identity.place.path, line: identity.place.normalizedLine)
+            let occurrence = occurrences[unnumbered, default: 0]
+            occurrences[unnumbered] = occurrence + 1
+            return (finding, identity, unnumbered.numbered(occurrence))
+        }
     }
 
     /// Splits a run's findings into the new ones and the ones the baseline accepts, and
@@ -47,34 +72,72 @@ struct Baseline: Sendable, Equatable {
     func compare(
         _ findings: [Finding], lintedFiles: [String], location: BaselineLocation
     ) -> BaselineComparison {
-        let sorted = findings.sorted(by: LintReport.precedes)
-        let identities = FindingFingerprint.identities(of: sorted) { location.key(for: $0.absolutePath) }
-        let accepted = Set(entries.map(\.fingerprint))
+        let keyed = Self.keyed(findings, location: location)
+        let acceptedKeys = Set(entries.compactMap(\.key))
+        let acceptedIdentities = Set(entries.filter { $0.key == nil }.map(\.identity))
         var newFindings: [Finding] = []
-        var matched: Set<String> = []
-        for (finding, identity) in zip(sorted, identities) {
-            let fingerprint = identity.fingerprint
-            if accepted.contains(fingerprint) {
-                matched.insert(fingerprint)
+        var matchedKeys: Set<BaselineKey> = []
+        var matchedIdentities: Set<FindingIdentity> = []
+        for (finding, identity, key) in keyed {
+            if acceptedKeys.contains(key) {
+                matchedKeys.insert(key)
+            } else if acceptedIdentities.contains(identity) {
+                matchedIdentities.insert(identity)
             } else {
                 newFindings.append(finding)
             }
         }
         let lintedKeys = Set(lintedFiles.map(location.key(for:)))
         let fixed = entries.filter { entry in
-            guard !matched.contains(entry.fingerprint) else { return false }
+            let matched = entry.key.map(matchedKeys.contains) ?? matchedIdentities.contains(entry.identity)
+            guard !matched else { return false }
             return lintedKeys.contains(entry.identity.place.path)
                 || !location.fileExists(forKey: entry.identity.place.path)
         }
         return BaselineComparison(
-            newFindings: newFindings, acceptedCount: sorted.count - newFindings.count,
+            newFindings: newFindings, acceptedCount: keyed.count - newFindings.count,
             fixedEntries: fixed)
     }
 
     /// This baseline without `fixed` entries (what `kblint baseline prune` writes).
     func removing(_ fixed: [Entry]) -> Baseline {
-        let removed = Set(fixed.map(\.fingerprint))
-        return Baseline(entries: entries.filter { !removed.contains($0.fingerprint) })
+        let removed = Set(fixed)
+        return Baseline(entries: entries.filter { !removed.contains($0) })
+    }
+}
+
+/// What a baseline entry of version 2 matches: the rule, the path (relative to the baseline's
+/// folder), the enclosing declaration, a hash of the normalized statement (its code tokens,
+/// so comments and layout do not count), and the occurrence index among findings that share
+/// all of these. Edits outside the statement keep it; edits of the statement make the
+/// finding new.
+struct BaselineKey: Sendable, Hashable {
+    let ruleID: String
+    let path: String
+    let declaration: String
+    /// `FindingAnchor.statement` hashed (FNV-1a, 16 hex digits), so that the file stays
+    /// readable; the start line's text is stored next to it for people.
+    let statementHash: String
+    let occurrence: Int
+
+    /// The key before numbering; a finding without an anchor uses its start line as its
+    /// statement.
+    init(_ finding: Finding, path: String, line: String) {
+        self.init(
+            ruleID: finding.ruleID, path: path, declaration: finding.anchor?.declaration ?? "",
+            statementHash: FindingFingerprint.hexFNV1a64(finding.anchor?.statement ?? line), occurrence: 0)
+    }
+
+    init(ruleID: String, path: String, declaration: String, statementHash: String, occurrence: Int) {
+        self.ruleID = ruleID
+        self.path = path
+        self.declaration = declaration
+        self.statementHash = statementHash
+        self.occurrence = occurrence
+    }
+
+    func numbered(_ occurrence: Int) -> BaselineKey {
+        BaselineKey(ruleID: ruleID, path: path, declaration: declaration, statementHash: statementHash, occurrence: occurrence)
     }
 }
 

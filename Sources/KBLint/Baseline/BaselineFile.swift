@@ -12,13 +12,22 @@ extension Baseline {
     /// line, ending with a newline.
     func rendered() -> String {
         let findings = entries.map { entry in
-            JSONValue.object([
+            var members: [(String, JSONValue)] = [
                 ("path", .string(entry.identity.place.path)),
                 ("rule", .string(entry.identity.place.ruleID)),
                 ("line", .string(entry.identity.place.normalizedLine)),
-                ("occurrence", .int(entry.identity.occurrence)),
-                ("message", .string(entry.message)),
-            ])
+            ]
+            if let key = entry.key {
+                members += [
+                    ("declaration", .string(key.declaration)),
+                    ("statement", .string(key.statementHash)),
+                    ("occurrence", .int(key.occurrence)),
+                ]
+            } else {
+                members.append(("occurrence", .int(entry.identity.occurrence)))
+            }
+            members.append(("message", .string(entry.message)))
+            return JSONValue.object(members)
         }
         return JSONValue.object([
             ("version", .int(Baseline.formatVersion)),
@@ -28,7 +37,7 @@ extension Baseline {
     }
 
     static let note = "Findings accepted by kblint --baseline. Paths are relative to this file's folder; "
-        + "entries are matched by rule, path, source line and occurrence, not line number. "
+        + "entries are matched by rule, path, enclosing declaration, statement and occurrence, not line number. "
         + "Remove fixed entries with: kblint baseline prune FILE"
 
     /// Parses a baseline file's text. `path` names the file in errors.
@@ -46,8 +55,8 @@ extension Baseline {
         guard let version = root[member: "version"]?.number else {
             throw fail("not a kblint baseline: 'version' is missing or not a number")
         }
-        guard version == Double(Baseline.formatVersion) else {
-            throw fail("baseline version \(Int(exactly: version).map(String.init) ?? String(version)) is not supported by this kblint (it reads version \(Baseline.formatVersion)); regenerate it with --write-baseline")
+        guard let format = Int(exactly: version), Baseline.readableVersions.contains(format) else {
+            throw fail("baseline version \(Int(exactly: version).map(String.init) ?? String(version)) is not supported by this kblint (it reads versions \(Baseline.readableVersions.map(String.init).joined(separator: " and "))); regenerate it with --write-baseline")
         }
         guard case .array(let list)? = root[member: "findings"] else {
             throw fail("'findings' is missing or not a list")
@@ -65,7 +74,17 @@ extension Baseline {
             var message = ""
             if case .string(let text)? = element[member: "message"] { message = text }
             let place = FindingIdentity.Place(ruleID: rule, path: entryPath, normalizedLine: line)
-            entries.append(Entry(identity: FindingIdentity(place: place, occurrence: occurrence), message: message))
+            var key: BaselineKey?
+            if format >= 2 {
+                guard case .string(let declaration)? = element[member: "declaration"],
+                      case .string(let statement)? = element[member: "statement"] else {
+                    throw fail("findings[\(index)] needs 'declaration' and 'statement' (strings) in a version \(format) baseline")
+                }
+                key = BaselineKey(ruleID: rule, path: entryPath, declaration: declaration, statementHash: statement, occurrence: occurrence)
+            }
+            // A version 2 entry's occurrence counts among equal keys, not equal lines: its line
+            // identity is for display only.
+            entries.append(Entry(identity: FindingIdentity(place: place, occurrence: occurrence), key: key, message: message))
         }
         self.init(entries: entries)
     }

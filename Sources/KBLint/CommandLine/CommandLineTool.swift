@@ -226,12 +226,15 @@ struct InitCommand {
                 explicitConfigPath: nil, knownRules: tool.rules.map { $0.metadata },
                 currentDirectory: tool.currentDirectory)
             let detected = resolver.detectedDeploymentTarget(inDirectory: tool.currentDirectory)
+            let swiftLint = (try? FileSystem.readFile(LexicalPath.appending(SwiftLintPaths.fileName, to: tool.currentDirectory)))
+                .map { SwiftLintPaths(parsing: String(decoding: $0, as: UTF8.self)) }
             let text = ConfigurationTemplate.render(
                 deploymentTarget: detected, rules: tool.rules.map { $0.metadata },
-                directory: tool.currentDirectory)
+                directory: tool.currentDirectory, swiftLint: swiftLint)
             let path = try ConfigurationTemplate.write(text, inDirectory: tool.currentDirectory)
             let target = detected.map { "deployment target \($0)" } ?? "no deployment target found"
-            tool.standardOutput.write("Wrote \(LexicalPath.display(path, relativeTo: tool.currentDirectory)) (\(target)).\n")
+            let taken = swiftLint.map { _ in "; included and excluded taken from \(SwiftLintPaths.fileName)" } ?? ""
+            tool.standardOutput.write("Wrote \(LexicalPath.display(path, relativeTo: tool.currentDirectory)) (\(target)\(taken)).\n")
             return .success
         } catch {
             tool.reportError(error.description)

@@ -57,17 +57,25 @@ struct LintCommand {
         }
 
         let found = lintInputs(options, resolver: resolver, root: root, lastListing: lastListing)
+        if let fatal = found.fatalError {
+            // Nothing was selected (git failed): no report would mean anything.
+            tool.reportError(fatal)
+            return .failure
+        }
         let inputs = found.inputs
         var errors = found.errors
         let discovered = clock.now
 
-        // Lint.
+        // Lint, with the facts of the rest of the project unless the paths searched cover it.
         let driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
-        let outcome = driver.run(inputs)
+        let projectRoot = ProjectRoot.find(
+            containing: inputs.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
+        let outcome = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing).lint(
+            inputs, projectRoot: projectRoot.flatMap { ProjectRoot.isCovered($0, by: found.searched) ? nil : $0 })
         let linted = clock.now
 
         for file in outcome.files { errors += file.errors.map(\.description) }
@@ -82,13 +90,14 @@ struct LintCommand {
         let enabledRules = Set(found.plans.flatMap { $0.rules.map { $0.rule.metadata.id } })
         // https://no-color.org: a non-empty NO_COLOR turns colors off.
         let colorAllowed = !options.noColor && (tool.environment["NO_COLOR"] ?? "").isEmpty
+        let pathRoot = ReportPathRoot.find(currentDirectory: cwd, environment: tool.environment)
         let report = LintReport(
-            findings: findings,
+            findings: findings.map { $0.shown(relativeTo: pathRoot, currentDirectory: cwd) },
             rules: tool.rules.map { $0.metadata }.filter { enabledRules.contains($0.id) } + EngineDiagnostics.all,
             filesLinted: outcome.files.reduce(0) { $1.linted ? $0 + 1 : $0 }, toolVersion: CommandLineTool.version,
             settings: ReportSettings(
                 useColor: colorAllowed && tool.standardOutput.isTerminal,
-                workspaceRoot: tool.environment["GITHUB_WORKSPACE"], currentDirectory: cwd))
+                pathRoot: pathRoot))
 
         // Output.
         switch options.fixMode {
@@ -98,7 +107,8 @@ struct LintCommand {
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
-            if !options.pruneBaseline {
+            // Recording a baseline, or pruning one, reports the file written: one line.
+            if !options.pruneBaseline, options.writeBaseline == nil {
                 errors += writeReports(report, options: options, configuredReporter: root.reporter)
             }
         }
@@ -108,12 +118,19 @@ struct LintCommand {
             let files = outcome.files.filter { $0.fixesApplied > 0 }.count
             tool.standardError.write("Fixed \(fixed) \(fixed == 1 ? "problem" : "problems") in \(files) \(files == 1 ? "file" : "files").\n")
         }
+        let unknownTarget = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
+        if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline, let notice = unknownTarget.summaryNotice {
+            tool.standardError.write(notice + "\n")
+        }
         let finished = clock.now
         if options.timing {
             let bytes = outcome.files.reduce(0) { $0 + $1.bytes }
             var targets: [String: Int] = [:]
-            for input in inputs { targets[input.plan.deploymentTargetDescription, default: 0] += 1 }
-            if targets.isEmpty { targets[plan(root, options).deploymentTargetDescription] = 0 }
+            let description = { (plan: FilePlan) in
+                plan.deploymentTarget == nil ? unknownTarget.timingDescription : plan.deploymentTargetDescription
+            }
+            for input in inputs { targets[description(input.plan), default: 0] += 1 }
+            if targets.isEmpty { targets[description(plan(root, options))] = 0 }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
                 output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
@@ -126,18 +143,19 @@ struct LintCommand {
         if case .diff = options.fixMode {
             return outcome.files.contains { !$0.diff.isEmpty } ? .violations : .success
         }
-        if options.pruneBaseline { return .success }
+        if options.pruneBaseline || options.writeBaseline != nil { return .success }
         let failing = baselineStep.failed
             || findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
         return failing ? .violations : .success
     }
 
-    /// The files to lint with their plans, the distinct plans among them, and the errors met
+    /// The files to lint with their plans, the distinct plans among them, the errors met
     /// finding them (missing paths, unreadable file lists, broken nested configurations, each
-    /// reported once).
+    /// reported once), the paths searched, and the error that leaves nothing to lint (git
+    /// cannot select files, standard input cannot be read), reported before any output.
     private func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
-    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String]) {
+    ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String], fatalError: String?) {
         let cwd = tool.currentDirectory
         var inputs: [LintInput] = []
         var errors: [String] = []
@@ -173,7 +191,7 @@ struct LintCommand {
             do {
                 bytes = try tool.readStandardInput()
             } catch {
-                return ([], [], ["standard input: \(error.reason)"])
+                return ([], [], [], [], "standard input: \(error.reason)")
             }
             let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
             let target = LintTarget(
@@ -183,7 +201,7 @@ struct LintCommand {
             if !excluded, let plan = planFor(target) {
                 inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
             }
-            return (inputs, Array(planBySource.values), errors)
+            return (inputs, Array(planBySource.values), errors, [], nil)
         }
         let selection: GitSelection?
         do {
@@ -191,7 +209,7 @@ struct LintCommand {
                 !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
             }
         } catch {
-            return ([], [], [error.description])
+            return ([], [], [], [], error.description)
         }
         if case .staged(let files) = selection {
             for file in files {
@@ -199,7 +217,7 @@ struct LintCommand {
                     inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
                 }
             }
-            return (inputs, Array(planBySource.values), errors)
+            return (inputs, Array(planBySource.values), errors, [], nil)
         }
         var paths = options.paths
         if case .changed(let files) = selection {
@@ -218,20 +236,14 @@ struct LintCommand {
         discovery.lastListing = lastListing
         // Files git selected were not named by the user: 'excluded' applies to them.
         discovery.forceExclude = options.forceExclude || selection != nil
-        discovery.exclusion = { folder in
-            guard let configuration = try? resolver.configuration(forDirectory: folder) else { return { _, _ in false } }
-            // `included` is checked on files only: a folder above an included one must be entered.
-            return { absolute, isFolder in
-                isFolder ? configuration.isExcluded(absolute) : !configuration.shouldLint(absolute)
-            }
-        }
+        discovery.exclusion = ProjectLint.exclusion(resolver)
         let (targets, discoveryErrors) = discovery.discover(paths)
         errors += discoveryErrors.map(\.description)
         inputs.reserveCapacity(targets.count)
         for target in targets {
             if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
         }
-        return (inputs, Array(planBySource.values), errors)
+        return (inputs, Array(planBySource.values), errors, paths.map { LexicalPath.absolute($0, relativeTo: cwd) }, nil)
     }
 
     /// What a plan follows from: the configuration files that apply and the deployment target
@@ -259,8 +271,7 @@ struct LintCommand {
         }
         return FilePlan(
             rules: rules, deploymentTarget: configuration.deploymentTarget?.version,
-            deploymentTargetDescription: configuration.deploymentTarget?.description
-                ?? "unknown (no deployment_target, Package.swift, Xcode project or Podfile found)",
+            deploymentTargetDescription: configuration.deploymentTarget?.description ?? "unknown",
             engineSeverities: engineSeverities)
     }
 

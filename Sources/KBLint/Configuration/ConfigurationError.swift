@@ -11,13 +11,27 @@ struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     let location: SourceLocation?
     let message: String
 
+    /// The problems found after this one in the same run, each reported on its own line.
+    var further: [ConfigurationError] = []
+
     init(path: String?, location: SourceLocation?, message: String) {
         self.path = path
         self.location = location
         self.message = message
     }
 
+    /// `first` followed by `further`.
+    init(_ first: ConfigurationError, further: [ConfigurationError]) {
+        self = first
+        self.further = first.further + further
+    }
+
+    /// One line per problem, in compiler form.
     var description: String {
+        ([line] + further.map(\.line)).joined(separator: "\n")
+    }
+
+    private var line: String {
         switch (path, location) {
         case let (path?, location?): "\(path):\(location.line):\(location.column): error: \(message)"
         case let (path?, nil): "\(path): error: \(message)"

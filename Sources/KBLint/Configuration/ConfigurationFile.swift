@@ -42,18 +42,39 @@ struct ConfigurationFile: Sendable {
     ) throws(ConfigurationError) -> ConfigurationFile {
         let shownPath = displayPath ?? path
         let root = try YAMLReader.read(bytes, path: shownPath)
-        var reader = ConfigurationFileReader(path: shownPath, knownRules: knownRules, knownReporters: knownReporters)
-        return try reader.read(root, into: ConfigurationFile(path: path))
+        let reader = ConfigurationFileReader(path: shownPath, knownRules: knownRules, knownReporters: knownReporters)
+        let file = reader.read(root, into: ConfigurationFile(path: path))
+        if let first = reader.problems.errors.first {
+            throw ConfigurationError(first, further: Array(reader.problems.errors.dropFirst()))
+        }
+        return file
     }
 }
 
-/// Turns the YAML tree of a configuration file into a `ConfigurationFile`, reporting the
-/// first problem at the node that has it.
+/// The problems found in one file so far: reading goes on after each, so that one run
+/// reports them all.
+private final class ConfigurationProblems {
+    var errors: [ConfigurationError] = []
+
+    /// Runs `read`; a problem it throws is recorded and `fallback` returned instead.
+    func collect<Value>(_ fallback: Value, _ read: () throws(ConfigurationError) -> Value) -> Value {
+        do {
+            return try read()
+        } catch {
+            errors.append(error)
+            return fallback
+        }
+    }
+}
+
+/// Turns the YAML tree of a configuration file into a `ConfigurationFile`, recording every
+/// problem at the node that has it (a bad entry is skipped, its siblings are still read).
 private struct ConfigurationFileReader {
     let path: String
     let knownRules: [String: RuleMetadata]
     let knownRuleIDs: [String]
     let knownReporters: [String]
+    let problems = ConfigurationProblems()
 
     init(path: String, knownRules: [RuleMetadata], knownReporters: [String]) {
         self.path = path
@@ -64,51 +85,56 @@ private struct ConfigurationFileReader {
         self.knownReporters = knownReporters
     }
 
-    mutating func read(_ root: YAMLNode?, into initial: ConfigurationFile) throws(ConfigurationError) -> ConfigurationFile {
+    func read(_ root: YAMLNode?, into initial: ConfigurationFile) -> ConfigurationFile {
         var file = initial
         guard let root else { return file }
         guard let entries = root.mapping else {
-            throw error("a configuration file must be a mapping of keys such as 'excluded:', found \(root.kindDescription)", at: root.location)
+            problems.errors.append(error("a configuration file must be a mapping of keys such as 'excluded:', found \(root.kindDescription)", at: root.location))
+            return file
         }
         let directory = file.directory
         for entry in entries {
-            let value = entry.value
-            switch entry.key {
-            case "included":
-                file.included = value.isNull ? nil : try patterns(value, key: entry.key, directory: directory)
-            case "excluded":
-                file.excluded = try patterns(value, key: entry.key, directory: directory)
-            case "deployment_target":
-                file.deploymentTarget = try version(value)
-            case "disabled_rules":
-                file.disabledRules = try ruleIDs(value, key: entry.key)
-            case "opt_in_rules":
-                file.optInRules = try ruleIDs(value, key: entry.key)
-            case "only_rules":
-                file.onlyRules = value.isNull ? nil : try ruleIDs(value, key: entry.key)
-            case "rules":
-                file.rules = try ruleConfigurations(value)
-            case "reporter":
-                file.reporter = try reporter(value)
-            case "strict":
-                file.strict = try bool(value, key: entry.key)
-            case "baseline":
-                file.baseline = try text(value, key: entry.key, expected: "a file path").map {
-                    LexicalPath.absolute($0, relativeTo: directory)
-                }
-            default:
-                throw unknown("key", entry.key, among: ConfigurationFile.keys, at: entry.keyLocation)
-            }
+            problems.collect(()) { () throws(ConfigurationError) in try read(entry, into: &file, directory: directory) }
         }
         if file.onlyRules != nil, let only = entries.first(where: { $0.key == "only_rules" }) {
             for other in ["opt_in_rules", "disabled_rules"] where entries.contains(where: { $0.key == other }) {
-                throw error(
+                problems.errors.append(error(
                     "'only_rules' cannot be combined with '\(other)' in the same file: it lists exactly the rules that run",
                     at: only.keyLocation
-                )
+                ))
             }
         }
         return file
+    }
+
+    private func read(_ entry: YAMLMappingEntry, into file: inout ConfigurationFile, directory: String) throws(ConfigurationError) {
+        let value = entry.value
+        switch entry.key {
+        case "included":
+            file.included = value.isNull ? nil : try patterns(value, key: entry.key, directory: directory)
+        case "excluded":
+            file.excluded = try patterns(value, key: entry.key, directory: directory)
+        case "deployment_target":
+            file.deploymentTarget = try version(value)
+        case "disabled_rules":
+            file.disabledRules = try ruleIDs(value, key: entry.key)
+        case "opt_in_rules":
+            file.optInRules = try ruleIDs(value, key: entry.key)
+        case "only_rules":
+            file.onlyRules = value.isNull ? nil : try ruleIDs(value, key: entry.key)
+        case "rules":
+            file.rules = try ruleConfigurations(value)
+        case "reporter":
+            file.reporter = try reporter(value)
+        case "strict":
+            file.strict = try bool(value, key: entry.key)
+        case "baseline":
+            file.baseline = try text(value, key: entry.key, expected: "a file path").map {
+                LexicalPath.absolute($0, relativeTo: directory)
+            }
+        default:
+            throw unknown("key", entry.key, among: ConfigurationFile.keys, at: entry.keyLocation)
+        }
     }
 
     // MARK: Values
@@ -131,11 +157,14 @@ private struct ConfigurationFileReader {
     private func patterns(_ node: YAMLNode, key: String, directory: String) throws(ConfigurationError) -> [PathPattern] {
         var patterns: [PathPattern] = []
         for (text, location) in try strings(node, key: key, expected: "path or glob") {
-            guard !text.isEmpty else { throw error("'\(key)' entries cannot be empty", at: location) }
+            guard !text.isEmpty else {
+                problems.errors.append(error("'\(key)' entries cannot be empty", at: location))
+                continue
+            }
             do {
                 patterns.append(try PathPattern(text, relativeTo: directory))
             } catch {
-                throw self.error("invalid glob '\(text)': \(error.message)", at: location)
+                problems.errors.append(self.error("invalid glob '\(text)': \(error.message)", at: location))
             }
         }
         return patterns
@@ -144,8 +173,10 @@ private struct ConfigurationFileReader {
     private func ruleIDs(_ node: YAMLNode, key: String) throws(ConfigurationError) -> [String] {
         var ids: [String] = []
         for (ruleID, location) in try strings(node, key: key, expected: "rule id") {
-            try checkRuleID(ruleID, at: location)
-            ids.append(ruleID)
+            problems.collect(()) { () throws(ConfigurationError) in
+                try checkRuleID(ruleID, at: location)
+                ids.append(ruleID)
+            }
         }
         return ids
     }
@@ -170,7 +201,7 @@ private struct ConfigurationFileReader {
     private func bool(_ node: YAMLNode, key: String) throws(ConfigurationError) -> Bool? {
         if node.isNull { return nil }
         guard let value = node.scalar?.bool else {
-            throw error("'\(key)' must be true or false, found \(node.kindDescription)", at: node.location)
+            throw error("'\(key)' must be true or false, found \(node.kindDescription)\(booleanSuggestion(node))", at: node.location)
         }
         return value
     }
@@ -200,8 +231,10 @@ private struct ConfigurationFileReader {
         }
         var configurations: [String: RuleConfiguration] = [:]
         for entry in entries {
-            try checkRuleID(entry.key, at: entry.keyLocation)
-            configurations[entry.key] = try ruleConfiguration(entry.value, ruleID: entry.key)
+            problems.collect(()) { () throws(ConfigurationError) in
+                try checkRuleID(entry.key, at: entry.keyLocation)
+                configurations[entry.key] = try ruleConfiguration(entry.value, ruleID: entry.key)
+            }
         }
         return configurations
     }
@@ -219,17 +252,19 @@ private struct ConfigurationFileReader {
         }
         let options = knownRules[ruleID]?.options ?? []
         for entry in entries {
-            if entry.key == "severity" {
-                configuration.severity = try severity(entry.value)
-                continue
-            }
-            guard let option = options.first(where: { $0.name == entry.key }) else {
-                if options.isEmpty {
-                    throw error("unknown option '\(entry.key)': '\(ruleID)' only takes 'severity'", at: entry.keyLocation)
+            problems.collect(()) { () throws(ConfigurationError) in
+                if entry.key == "severity" {
+                    configuration.severity = try severity(entry.value)
+                    return
                 }
-                throw unknown("option", entry.key, among: ["severity"] + options.map(\.name), at: entry.keyLocation, listingAll: true, of: ruleID)
+                guard let option = options.first(where: { $0.name == entry.key }) else {
+                    if options.isEmpty {
+                        throw error("unknown option '\(entry.key)': '\(ruleID)' only takes 'severity'", at: entry.keyLocation)
+                    }
+                    throw unknown("option", entry.key, among: ["severity"] + options.map(\.name), at: entry.keyLocation, listingAll: true, of: ruleID)
+                }
+                configuration.options[option.name] = try optionValue(entry.value, for: option, ruleID: ruleID)
             }
-            configuration.options[option.name] = try optionValue(entry.value, for: option, ruleID: ruleID)
         }
         return configuration
     }
@@ -240,7 +275,7 @@ private struct ConfigurationFileReader {
             var message = "severity must be one of \(names.joined(separator: ", ")), found \(node.kindDescription)"
             if let scalar = node.scalar, scalar.bool == false {
                 message += "; write 'off' to turn the rule off"
-            } else if let text = node.scalar?.text, let suggestion = Spelling.didYouMean(text, among: names) {
+            } else if let text = node.scalar?.text, let suggestion = Spelling.didYouMeanValue(text, among: names) {
                 message += "; \(suggestion)"
             }
             throw error(message, at: node.location)
@@ -269,9 +304,19 @@ private struct ConfigurationFileReader {
             value = scalar.flatMap { $0.isNull || $0.bool != nil ? nil : OptionValue.string($0.text) }
         }
         guard let value else {
-            throw error("option '\(option.name)' of '\(ruleID)' must be \(expected), found \(node.kindDescription)", at: node.location)
+            let hint = if case .bool = option.defaultValue { booleanSuggestion(node) } else { "" }
+            throw error("option '\(option.name)' of '\(ruleID)' must be \(expected), found \(node.kindDescription)\(hint)", at: node.location)
         }
         return value
+    }
+
+    /// "; write true" for the words other YAML dialects read as booleans (`yes`, `on`,
+    /// `True`), which YAML 1.2 reads as text.
+    private func booleanSuggestion(_ node: YAMLNode) -> String {
+        guard let text = node.scalar?.text.lowercased() else { return "" }
+        if ["yes", "y", "on", "true"].contains(text) { return "; write true" }
+        if ["no", "n", "off", "false"].contains(text) { return "; write false" }
+        return ""
     }
 
     // MARK: Errors
@@ -286,7 +331,7 @@ private struct ConfigurationFileReader {
     ) -> ConfigurationError {
         var message = "unknown \(kind) '\(name)'"
         if let ruleID { message += " for '\(ruleID)'" }
-        if let suggestion = Spelling.didYouMean(name, among: candidates) {
+        if let suggestion = kind == "reporter" ? Spelling.didYouMeanValue(name, among: candidates) : Spelling.didYouMean(name, among: candidates) {
             message += "; \(suggestion)"
         } else if listingAll {
             message += " (expected one of: \(candidates.joined(separator: ", ")))"

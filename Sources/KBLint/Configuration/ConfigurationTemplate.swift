@@ -8,25 +8,33 @@ enum ConfigurationTemplate {
     ///   - deploymentTarget: what detection found (`ConfigurationResolver.detectedDeploymentTarget(inDirectory:)`).
     ///   - rules: the catalogue, for the lists of opt-in rules and rule options.
     ///   - directory: the folder the file is for, to show the target's source relative to it.
-    static func render(deploymentTarget: DetectedDeploymentTarget?, rules: [RuleMetadata], directory: String) -> String {
+    ///   - swiftLint: `included` and `excluded` of a `.swiftlint.yml` in the same folder, taken
+    ///     over so that both linters see the same files.
+    static func render(
+        deploymentTarget: DetectedDeploymentTarget?, rules: [RuleMetadata], directory: String,
+        swiftLint: SwiftLintPaths? = nil
+    ) -> String {
         var lines: [String] = [
             "# kblint configuration. Every key is optional.",
             "# Paths and globs are relative to this file's folder. A .kblint.yml in a subfolder",
             "# applies on top of this one for the files below it.",
             "",
             "# Lint only these folders or globs (default: everything kblint is pointed at).",
-            "# included:",
-            "#   - Sources",
+        ]
+        if let included = swiftLint?.included, !included.isEmpty {
+            lines += ["# Taken from .swiftlint.yml.", "included:"] + included.map { "  - \(yamlQuoted($0))" }
+        } else {
+            lines += ["# included:", "#   - Sources"]
+        }
+        lines += [
             "",
             "# Never lint these, nor anything under them. Globs: *, ** (any folders), ?, [abc].",
             "# Quote globs that start with '*'.",
-            "excluded:",
-            "  - .build",
-            "  - Pods",
-            "  - Carthage",
-            "  - DerivedData",
-            "",
         ]
+        let defaults = [".build", "Pods", "Carthage", "DerivedData"]
+        let fromSwiftLint = (swiftLint?.excluded ?? []).filter { !defaults.contains($0) }
+        if !fromSwiftLint.isEmpty { lines.append("# The last \(fromSwiftLint.count == 1 ? "entry is" : "\(fromSwiftLint.count) entries are") taken from .swiftlint.yml.") }
+        lines += ["excluded:"] + (defaults + fromSwiftLint).map { "  - \(yamlQuoted($0))" } + [""]
         if let deploymentTarget {
             let source = LexicalPath.display(deploymentTarget.source, relativeTo: directory)
             lines += [
@@ -85,6 +93,19 @@ enum ConfigurationTemplate {
         return lines.joined(separator: "\n")
     }
 
+    /// A path or glob as a YAML list item: quoted when plain text would not read back as it is.
+    static func yamlQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "._/-+ ".unicodeScalars.contains($0) }
+            && !text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.hasPrefix("-")
+        guard !plain else { return text }
+        var quoted = "\""
+        for character in text {
+            if character == "\\" || character == "\"" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
     /// Writes `contents` as `.kblint.yml` in `directory` and returns its path; fails rather
     /// than replace a file that is already there.
     static func write(_ contents: String, inDirectory directory: String) throws(ConfigurationError) -> String {
@@ -126,5 +147,74 @@ enum ConfigurationTemplate {
             }
             return "\"\(escaped)\""
         }
+    }
+}
+
+/// The `included` and `excluded` lists of a SwiftLint configuration. SwiftLint files often
+/// use YAML beyond kblint's subset elsewhere, so only these two top-level keys are read, line
+/// by line: a block list (`- Pods`), a flow list (`[Pods, Carthage]`) or a single value.
+struct SwiftLintPaths: Equatable {
+    var included: [String] = []
+    var excluded: [String] = []
+
+    static let fileName = ".swiftlint.yml"
+
+    init(included: [String] = [], excluded: [String] = []) {
+        self.included = included
+        self.excluded = excluded
+    }
+
+    init(parsing text: String) {
+        var current: WritableKeyPath<SwiftLintPaths, [String]>?
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let line = Self.withoutComment(rawLine)
+            let content = line.drop { $0 == " " || $0 == "\t" }
+            if content.isEmpty { continue }
+            if content.count == line.count {
+                // A top-level key.
+                current = nil
+                for (key, path) in [("included:", \SwiftLintPaths.included), ("excluded:", \SwiftLintPaths.excluded)] where content.hasPrefix(key) {
+                    current = path
+                    let value = content.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
+                    if value.hasPrefix("[") {
+                        self[keyPath: path] += value.dropFirst().prefix { $0 != "]" }.split(separator: ",").map(Self.unquoted).filter { !$0.isEmpty }
+                        current = nil
+                    } else if !value.isEmpty {
+                        self[keyPath: path].append(Self.unquoted(value))
+                        current = nil
+                    }
+                }
+            } else if let current, content.hasPrefix("-") {
+                let item = Self.unquoted(content.dropFirst())
+                if !item.isEmpty { self[keyPath: current].append(item) }
+            }
+        }
+    }
+
+    /// The line without a `#` comment (one that starts the line or follows a space).
+    private static func withoutComment(_ line: Substring) -> Substring {
+        var previous: Character = " "
+        var quote: Character?
+        for index in line.indices {
+            let character = line[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "#", previous == " " || previous == "\t" {
+                return line[..<index]
+            }
+            previous = character
+        }
+        return line
+    }
+
+    private static func unquoted(_ text: Substring) -> String {
+        var value = text.drop { $0 == " " || $0 == "\t" }
+        while value.last == " " || value.last == "\t" { value = value.dropLast() }
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+            value = value.dropFirst().dropLast()
+        }
+        return String(value)
     }
 }

@@ -4,13 +4,15 @@ import Rules
 /// "iOS 15.4 from Package.swift".
 struct DetectedDeploymentTarget: Sendable, Hashable, CustomStringConvertible {
     enum Origin: String, Sendable, Hashable {
-        case configuration, packageSwift, xcodeProject, podfile
+        case configuration, packageSwift, xcodeProject, xcconfig, xcodeGen, tuist, podfile
 
         /// What names the version inside the source file, when the file name does not say.
         var setting: String? {
             switch self {
             case .configuration: "deployment_target"
-            case .xcodeProject: "IPHONEOS_DEPLOYMENT_TARGET"
+            case .xcodeProject, .xcconfig: "IPHONEOS_DEPLOYMENT_TARGET"
+            case .xcodeGen: "deploymentTarget"
+            case .tuist: "deploymentTargets"
             case .packageSwift, .podfile: nil
             }
         }
@@ -28,12 +30,15 @@ struct DetectedDeploymentTarget: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Finds the iOS deployment target a project declares when `.kblint.yml` does not say.
-/// Only text is inspected (no manifest is evaluated, no build setting resolved), so the
-/// answer is a best effort: the lowest iOS version the file names.
+/// Only text is inspected (no manifest is evaluated; of build settings only `.xcconfig`
+/// variables are resolved), so the answer is a best effort: the lowest iOS version the
+/// files name.
 enum DeploymentTargetDetector {
-    /// The target declared in `directory` itself: its `Package.swift`, else its
-    /// `*.xcodeproj/project.pbxproj` files (the lowest across them), else its `Podfile`.
-    /// A file that names no iOS version does not count.
+    /// The target declared in `directory` itself, from the first of these that names an iOS
+    /// version: its `Package.swift`; its `*.xcodeproj/project.pbxproj` files with the
+    /// `.xcconfig` files their build configurations are based on (the lowest across them);
+    /// XcodeGen's `project.yml`; Tuist's `Project.swift`; the `.xcconfig` files in the folder
+    /// (the lowest); its `Podfile`.
     static func detect(inDirectory directory: String, fileSystem: any ConfigurationFileSystem) -> DetectedDeploymentTarget? {
         let names = fileSystem.namesInDirectory(atPath: directory)
         if names.contains("Package.swift") {
@@ -43,12 +48,33 @@ enum DeploymentTargetDetector {
             }
         }
         var lowest: DetectedDeploymentTarget?
+        func consider(_ version: OSVersion?, _ source: String, _ origin: DetectedDeploymentTarget.Origin) {
+            guard let version, lowest.map({ version < $0.version }) ?? true else { return }
+            lowest = DetectedDeploymentTarget(version: version, source: source, origin: origin)
+        }
         for name in names.filter({ $0.hasSuffix(".xcodeproj") }).sorted() {
             let path = LexicalPath.appending("project.pbxproj", to: LexicalPath.appending(name, to: directory))
-            guard let text = text(atPath: path, fileSystem), let version = versionInXcodeProject(text) else { continue }
-            if lowest.map({ version < $0.version }) ?? true {
-                lowest = DetectedDeploymentTarget(version: version, source: path, origin: .xcodeProject)
+            guard let text = text(atPath: path, fileSystem) else { continue }
+            consider(versionInXcodeProject(text), path, .xcodeProject)
+            for configuration in ProjectDeploymentTargets.baseConfigurationFiles(ofProjectAt: path, text: text) {
+                consider(ProjectDeploymentTargets.versionInConfigurationFile(atPath: configuration, fileSystem: fileSystem),
+                         configuration, .xcconfig)
             }
+        }
+        if let lowest { return lowest }
+        if names.contains("project.yml") {
+            let path = LexicalPath.appending("project.yml", to: directory)
+            consider(text(atPath: path, fileSystem).flatMap(ProjectDeploymentTargets.versionInXcodeGenSpec), path, .xcodeGen)
+            if let lowest { return lowest }
+        }
+        if names.contains("Project.swift") {
+            let path = LexicalPath.appending("Project.swift", to: directory)
+            consider(text(atPath: path, fileSystem).flatMap(ProjectDeploymentTargets.versionInTuistManifest), path, .tuist)
+            if let lowest { return lowest }
+        }
+        for name in names.filter({ $0.hasSuffix(".xcconfig") }).sorted() {
+            let path = LexicalPath.appending(name, to: directory)
+            consider(ProjectDeploymentTargets.versionInConfigurationFile(atPath: path, fileSystem: fileSystem), path, .xcconfig)
         }
         if let lowest { return lowest }
         if names.contains("Podfile") {
@@ -58,6 +84,22 @@ enum DeploymentTargetDetector {
             }
         }
         return nil
+    }
+
+    /// The project files at or above `directory` (absolute) that could declare a target, for
+    /// saying where none was found: `*.xcodeproj`, `project.yml`, `Project.swift`,
+    /// `Package.swift`, `Podfile`, nearest first.
+    static func projectFiles(startingAt directory: String, fileSystem: any ConfigurationFileSystem) -> [String] {
+        var found: [String] = []
+        var current: String? = directory
+        while let folder = current {
+            for name in fileSystem.namesInDirectory(atPath: folder).sorted()
+            where name.hasSuffix(".xcodeproj") || ["project.yml", "Project.swift", "Package.swift", "Podfile"].contains(name) {
+                found.append(LexicalPath.appending(name, to: folder))
+            }
+            current = LexicalPath.parent(of: folder)
+        }
+        return found
     }
 
     /// The nearest declaration at or above `directory` (absolute), searching up to the root.

@@ -79,6 +79,13 @@ struct LintInput: Sendable {
     var preloaded: [UInt8]? = nil
 }
 
+/// A file read for its facts only: another file of the project of the linted files, with its
+/// bytes when they do not come from disk (an editor's unsaved buffer).
+struct FactSource: Sendable {
+    let target: LintTarget
+    var preloaded: [UInt8]? = nil
+}
+
 /// What linting one file produced.
 struct FileOutcome: Sendable {
     var findings: [Finding] = []
@@ -110,6 +117,9 @@ struct LintDriver: Sendable {
     /// selection is tested against.
     var analysesEveryFile = false
 
+    /// The plan of files read for their facts only: no rule runs on them.
+    private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
+
     /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
     static let maximumFixRounds = 8
 
@@ -119,21 +129,25 @@ struct LintDriver: Sendable {
         var pass2: Duration
     }
 
-    func run(_ inputs: [LintInput]) -> Outcome {
+    /// Lints `reported` with the facts of those files and of `factSources`, files of the same
+    /// project that are read for their facts only (never reported, checked or fixed).
+    /// `Outcome.files` lists the outcomes of `reported`, in order.
+    func run(_ reported: [LintInput], factSources: [FactSource] = []) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
+        let inputs = reported + factSources.map { LintInput(target: $0.target, plan: Self.factsOnlyPlan, preloaded: $0.preloaded) }
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
         var firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
             defer { progress1?.fileFinished() }
-            return firstPassResult(inputs[index])
+            return firstPassResult(inputs[index], isReported: index < reported.count)
         }
         progress1?.finish()
         var project = projectFacts(firstPass)
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
-        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
-        var outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
+        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: reported.count, phase: "kblint: linting", started: start) }
+        var outcomes = parallelMap(count: reported.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
             defer { progress2?.fileFinished() }
             guard firstPass[index].needsSecondPass else {
                 // Pass 1 saw that nothing can be reported or fixed here: not read again.
@@ -184,14 +198,14 @@ struct LintDriver: Sendable {
     /// Pass 1 for one file: analysed when it may hold project-wide facts (see `FactScope`),
     /// else only scanned for the types it declares. Pass 2 analyses the files it checks
     /// anyway, with their own facts.
-    private func firstPassResult(_ input: LintInput) -> FirstPassResult {
+    private func firstPassResult(_ input: LintInput, isReported: Bool) -> FirstPassResult {
         // Pass 2 reports what went wrong.
-        guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
+        guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: isReported, bytes: 0) }
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
         let scan = Self.markers.scan(bytes, collectingDeclarations: selective)
         let markers = scan.markers
-        let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
+        let needsSecondPass = isReported && needsSecondPass(bytes, markers: markers, plan: input.plan)
         if selective, !markers.intersects(Self.projectWideMask), let declared = scan.declaredTypeNames {
             return FirstPassResult(declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count)
         }
@@ -298,8 +312,10 @@ struct LintDriver: Sendable {
         var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
         for (id, severity) in plan.engineSeverities { severities[id] = severity }
         let lines = LineTexts(current)
-        outcome.findings = diagnostics.map { diagnostic in
-            Finding(
+        let anchors = diagnostics.isEmpty ? [] : FindingAnchor.anchors(
+            of: diagnostics.map(\.range.lowerBound), in: Lexer.tokenize(current))
+        outcome.findings = zip(diagnostics, anchors).map { diagnostic, anchor in
+            var finding = Finding(
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath,
                 relatedFile: { path in
@@ -307,6 +323,8 @@ struct LintDriver: Sendable {
                           let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
                     return (SourceFile(path: target.path, bytes: bytes), target.path)
                 })
+            finding.anchor = anchor
+            return finding
         }
         outcome.unanalysedTypeLookups = lookups.unanalysedNames
         return outcome

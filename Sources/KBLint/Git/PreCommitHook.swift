@@ -44,7 +44,14 @@ enum PreCommitHook {
             exit 1
           }
         fi
-        exec "$kblint" --staged --strict
+        "$kblint" --staged --strict
+        status=$?
+        if [ "$status" -ne 0 ]; then
+          echo "kblint pre-commit hook: commit refused (kblint exited with status $status)." >&2
+          echo "  Fix the findings above, or accept the current ones: kblint --write-baseline kblint-baseline.json" >&2
+          echo "  and add 'baseline: kblint-baseline.json' to .kblint.yml. Skip the check once: git commit --no-verify" >&2
+        fi
+        exit "$status"
 
         """
     }

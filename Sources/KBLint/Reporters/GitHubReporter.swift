@@ -13,7 +13,7 @@ struct GitHubReporter: Reporter {
     func render(_ report: LintReport) -> String {
         var output = ""
         for finding in report.findings {
-            var properties = [("file", path(of: finding, workspaceRoot: report.settings.workspaceRoot))]
+            var properties = [("file", finding.path)]
             properties.append(("line", String(finding.start.line)))
             properties.append(("endLine", String(finding.end.line)))
             if finding.start.line == finding.end.line {
@@ -41,15 +41,6 @@ struct GitHubReporter: Reporter {
         case .warning: "warning"
         case .info: "notice"
         }
-    }
-
-    /// Relative to `GITHUB_WORKSPACE` when the file is inside it (GitHub matches annotations
-    /// against repository paths), else the path as shown everywhere else.
-    private func path(of finding: Finding, workspaceRoot: String?) -> String {
-        guard var root = workspaceRoot, !root.isEmpty else { return finding.path }
-        if !root.hasSuffix("/") { root += "/" }
-        return finding.absolutePath.hasPrefix(root)
-            ? String(finding.absolutePath.dropFirst(root.count)) : finding.path
     }
 
     static func escapedData(_ text: String) -> String {

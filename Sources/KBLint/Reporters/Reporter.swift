@@ -13,17 +13,15 @@ protocol Reporter: Sendable {
 struct ReportSettings: Sendable, Hashable {
     /// ANSI colors in `pretty`; false when `NO_COLOR` is set or the output is not a terminal.
     var useColor: Bool
-    /// `GITHUB_WORKSPACE`: the `github` reporter makes paths relative to it.
-    var workspaceRoot: String?
-    /// Absolute path of the current directory, without a trailing slash; SARIF's `SRCROOT`.
-    var currentDirectory: String
+    /// The absolute folder the findings' relative paths start from (`ReportPathRoot`),
+    /// without a trailing slash; SARIF's `SRCROOT`.
+    var pathRoot: String
     /// `pretty` ends with the summary line unless `--quiet` asked for none.
     var showsSummaryLine = true
 
-    init(useColor: Bool = false, workspaceRoot: String? = nil, currentDirectory: String) {
+    init(useColor: Bool = false, pathRoot: String) {
         self.useColor = useColor
-        self.workspaceRoot = workspaceRoot
-        self.currentDirectory = currentDirectory
+        self.pathRoot = pathRoot
     }
 }
 

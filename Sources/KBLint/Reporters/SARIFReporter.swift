@@ -41,7 +41,7 @@ struct SARIFReporter: Reporter {
             ("tool", .object([("driver", driver)])),
             ("originalUriBaseIds", .object([
                 (SARIFReporter.sourceRootID, .object([
-                    ("uri", .string(SARIFReporter.fileURI(directory: report.settings.currentDirectory))),
+                    ("uri", .string(SARIFReporter.fileURI(directory: report.settings.pathRoot))),
                 ])),
             ])),
             ("columnKind", "utf16CodeUnits"),

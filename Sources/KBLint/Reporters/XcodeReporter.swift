@@ -12,7 +12,7 @@ struct XcodeReporter: Reporter {
             output += "\(finding.absolutePath):\(finding.start.line):\(finding.start.column): "
             output += "\(finding.severity.compilerLevel): \(oneLine(finding.message)) (\(finding.ruleID))\n"
             for related in finding.related {
-                let path = absolute(related.path, in: report.settings.currentDirectory)
+                let path = absolute(related.path, in: report.settings.pathRoot)
                 output += "\(path):\(related.start.line):\(related.start.column): "
                 output += "note: \(oneLine(related.message))\n"
             }
