@@ -60,6 +60,12 @@ enum FileSystem {
 
     /// The bytes of a regular file.
     static func readFile(_ path: String) throws(FileError) -> [UInt8] {
+        try readFileAndIdentity(path).bytes
+    }
+
+    /// The bytes of a regular file and which file it is (device and inode), read from the
+    /// open file: two paths to one file (a symlink, a hard link) read as the same identity.
+    static func readFileAndIdentity(_ path: String) throws(FileError) -> (bytes: [UInt8], identity: FileIdentity) {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
         defer { close(descriptor) }
@@ -67,19 +73,25 @@ enum FileSystem {
         guard fstat(descriptor, &info) == 0 else {
             throw FileError(path: path, errno: errno, doing: "cannot read")
         }
-        switch FileStatus(info).kind {
+        let status = FileStatus(info)
+        switch status.kind {
         case .directory: throw FileError(path: path, reason: "is a directory")
         case .other: throw FileError(path: path, reason: "not a regular file (device, FIFO or socket); skipped")
         case .regular: break
         }
-        guard Int(info.st_size) <= maximumFileSize else {
+        return (try readOpenFile(descriptor, path: path, size: Int(info.st_size)), status.identity)
+    }
+
+    /// The bytes of a regular file just opened, `size` bytes long by `fstat`.
+    static func readOpenFile(_ descriptor: Int32, path: String, size: Int) throws(FileError) -> [UInt8] {
+        guard size <= maximumFileSize else {
             throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
         }
         // Read straight into the array at the size `fstat` gave (every file of a run is read,
         // so no intermediate buffer); a file that grew meanwhile is read on in chunks.
-        let expected = Int(info.st_size)
+        let expected = size
         var failure: Int32?
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
             while initialized < expected {
                 let count = read(descriptor, buffer.baseAddress! + initialized, expected - initialized)
                 if count < 0 {
@@ -95,27 +107,22 @@ enum FileSystem {
         guard bytes.count == expected else { return bytes }  // shrank while being read
         // The first read nearly always finds the end of the file: it asks for one byte, so
         // that no chunk is allocated and cleared for nothing.
-        var chunk = [UInt8](repeating: 0, count: 1)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, errno: errno, doing: "cannot read")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maximumFileSize else {
-                throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
-            }
-            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
-        }
-        return bytes
+        return try readRest(descriptor, after: bytes, name: path, firstChunk: 1)
     }
 
-    /// Reads everything from a file descriptor (standard input).
-    static func readAll(descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Reads everything from a file descriptor (standard input), up to `limit` bytes: an
+    /// endless input ends in a clear error rather than exhausted memory.
+    static func readAll(descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
+        try readRest(descriptor, after: [], name: name, firstChunk: 64 * 1024, limit: limit)
+    }
+
+    /// `bytes` followed by what remains to read from `descriptor`, in chunks of 16 kB (after
+    /// a first one of `firstChunk` bytes), refused beyond `limit` bytes.
+    private static func readRest(
+        _ descriptor: Int32, after bytes: [UInt8], name: String, firstChunk: Int, limit: Int = maximumFileSize
+    ) throws(FileError) -> [UInt8] {
+        var bytes = bytes
+        var chunk = [UInt8](repeating: 0, count: firstChunk)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -124,6 +131,10 @@ enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= limit else {
+                throw FileError(path: name, reason: "larger than \(limit >> 20) MB; skipped")
+            }
+            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         }
     }
 
@@ -187,27 +198,14 @@ enum FileSystem {
     /// Replaces the file at `path` with `bytes` so that readers see either the old or the new
     /// content, never a mix: write a temporary file in the same folder, give it the old
     /// permissions, then rename it over the original. A symlink is resolved first so that the
-    /// link stays a link.
+    /// link stays a link. (Fixed source files go through `FileReplacement`, which also keeps
+    /// owner, group and extended attributes and refuses to replace what changed.)
     static func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32) throws(FileError) {
         let target = resolvedPath(path) ?? path
-        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot create a temporary file next to it") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (temporary, descriptor) = try createTemporaryFile(nextTo: target, shownAs: path)
         var failure: FileError?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError(path: path, errno: errno, doing: "cannot write")
-                    return
-                }
-                offset += written
-            }
+        if let error = writeAll(bytes, to: descriptor) {
+            failure = FileError(path: path, errno: error, doing: "cannot write")
         }
         if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 {
             failure = FileError(path: path, errno: errno, doing: "cannot keep permissions")
@@ -225,12 +223,21 @@ enum FileSystem {
         }
     }
 
-    /// Writes `bytes` to a new or existing file (reports given with `--output`).
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
-        defer { close(descriptor) }
-        let failure: Int32? = bytes.withUnsafeBytes { raw in
+    /// A new, empty, hidden file in the folder of `target` (so that a rename can replace
+    /// `target`): its path and an open descriptor.
+    static func createTemporaryFile(nextTo target: String, shownAs shown: String) throws(FileError) -> (path: String, descriptor: Int32) {
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileError(path: shown, errno: errno, doing: "cannot create a temporary file next to it") }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (path, descriptor)
+    }
+
+    /// Writes all of `bytes` to `descriptor`; the error number of a failed write, or nil.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
@@ -242,6 +249,14 @@ enum FileSystem {
             }
             return nil
         }
+    }
+
+    /// Writes `bytes` to a new or existing file (reports given with `--output`).
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
+        defer { close(descriptor) }
+        let failure = writeAll(bytes, to: descriptor)
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
