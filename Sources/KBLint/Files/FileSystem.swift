@@ -113,7 +113,11 @@ enum FileSystem {
     /// Reads everything from a file descriptor (standard input), up to `limit` bytes: an
     /// endless input ends in a clear error rather than exhausted memory.
     static func readAll(descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
-        try readRest(descriptor, after: [], name: name, firstChunk: 64 * 1024, limit: limit)
+        do {
+            return try readRest(descriptor, after: [], name: name, firstChunk: 64 * 1024, limit: limit)
+        } catch where error.reason.hasPrefix("larger than") {
+            throw FileError(path: name, reason: "larger than \(limit >> 20) MB, the limit for one source file; nothing linted")
+        }
     }
 
     /// `bytes` followed by what remains to read from `descriptor`, in chunks of 16 kB (after

@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+@testable import KBLint
+@testable import Rules
+
+/// How files, standard input, configuration files and report destinations are read and
+/// written when they are large, strange or dangerous.
+final class FileHandlingTests: XCTestCase {
+    func runBinary(_ command: String, in directory: String) throws -> (status: Int32, standardError: String) {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: BinaryHarness.executable.path),
+                          "kblint executable not built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command, BinaryHarness.executable.path]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
+    // MARK: Standard input
+
+    func testStandardInputIsCappedWithAClearError() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        let writer = ends[1]
+        DispatchQueue.global().async {
+            let chunk = [UInt8](repeating: 0x20, count: 64 * 1024)
+            for _ in 0..<64 where chunk.withUnsafeBytes({ write(writer, $0.baseAddress, $0.count) }) > 0 {}
+            close(writer)
+        }
+        defer { close(ends[0]) }
+        XCTAssertThrowsError(try FileSystem.readAll(descriptor: ends[0], name: "<stdin>", limit: 1 << 20)) { error in
+            XCTAssertEqual("\(error)", "<stdin>: larger than 1 MB, the limit for one source file; nothing linted")
+        }
+        XCTAssertEqual(FileSystem.maximumFileSize, 256 << 20)
+    }
+
+    /// The reproduction: endless input ended in an allocation abort.
+    func testEndlessStandardInputIsAnError() throws {
+        let run = try runBinary("yes | \"$0\" --use-stdin", in: NSTemporaryDirectory())
+        XCTAssertEqual(run.status, 2, run.standardError)
+        XCTAssertTrue(run.standardError.contains("larger than 256 MB"), run.standardError)
+    }
+}
