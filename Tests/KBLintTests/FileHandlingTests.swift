@@ -47,4 +47,36 @@ final class FileHandlingTests: XCTestCase {
         XCTAssertEqual(run.status, 2, run.standardError)
         XCTAssertTrue(run.standardError.contains("larger than 256 MB"), run.standardError)
     }
+
+    // MARK: Configuration files
+
+    /// The reproduction: a 10 MB `.kblint.yml` took 0.7–1.5 GB.
+    func testConfigurationFilesAreCappedAtOneMegabyte() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("A.swift", "let a = 1\n")
+        try tree.write(".kblint.yml", "excluded:\n" + String(repeating: "  - Pods/**\n", count: 1 << 17))
+        let run = runTool(["."], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.standardError.contains(".kblint.yml: error: larger than 1 MB"), run.standardError)
+        let explicit = runTool(["--config", ".kblint.yml", "A.swift"], in: tree.path)
+        XCTAssertTrue(explicit.standardError.contains(".kblint.yml: error: larger than 1 MB"), explicit.standardError)
+    }
+
+    func testConfigurationPathThatIsAFIFOFolderOrDeviceIsAnError() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("A.swift", "let a = 1\n")
+        XCTAssertEqual(mkfifo(tree.path + "/fifo.yml", 0o644), 0)
+        try FileManager.default.createDirectory(atPath: tree.path + "/folder.yml", withIntermediateDirectories: false)
+        for (path, reason) in [("fifo.yml", "is a FIFO, device or socket"), ("folder.yml", "is a folder"),
+                               ("/dev/null", "is a FIFO, device or socket")] {
+            let run = runTool(["--config", path, "A.swift"], in: tree.path)
+            XCTAssertEqual(run.status, 2, path)
+            XCTAssertTrue(run.standardError.contains("\(path): error: \(reason), not a configuration file"), run.standardError)
+        }
+        try FileManager.default.createDirectory(atPath: tree.path + "/Sub/.kblint.yml", withIntermediateDirectories: true)
+        try tree.write("Sub/B.swift", "let b = 1\n")
+        let nested = runTool(["Sub"], in: tree.path)
+        XCTAssertEqual(nested.status, 2)
+        XCTAssertTrue(nested.standardError.contains("Sub/.kblint.yml: error: is a folder, not a configuration file"), nested.standardError)
+    }
 }

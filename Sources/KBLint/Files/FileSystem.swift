@@ -30,6 +30,7 @@ struct FileStatus: Sendable, Hashable {
     let kind: Kind
     let identity: FileIdentity
     let permissions: UInt32
+    var size = 0
 }
 
 struct FileIdentity: Sendable, Hashable {
@@ -333,6 +334,7 @@ extension FileStatus {
         self.init(
             kind: kind,
             identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
-            permissions: UInt32(info.st_mode & 0o7777))
+            permissions: UInt32(info.st_mode & 0o7777),
+            size: Int(info.st_size))
     }
 }
