@@ -79,4 +79,50 @@ final class FileHandlingTests: XCTestCase {
         XCTAssertEqual(nested.status, 2)
         XCTAssertTrue(nested.standardError.contains("Sub/.kblint.yml: error: is a folder, not a configuration file"), nested.standardError)
     }
+
+    // MARK: Small things
+
+    func testNoSummaryLineBeforeAFatalError() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("A.swift", "let a = 1\n")
+        try tree.write(".kblint.yml", "unknown_key: 1\n")
+        let run = runTool(["."], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertFalse(run.standardError.contains("No problems found"), run.standardError)
+        XCTAssertFalse(run.standardOutput.contains("No problems found"), run.standardOutput)
+    }
+
+    func testAHugeUnknownKeyIsNotEchoedInFull() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("A.swift", "let a = 1\n")
+        try tree.write(".kblint.yml", String(repeating: "k", count: 500_000) + ": 1\n")
+        let run = runTool(["."], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.standardError.contains("unknown key '\(String(repeating: "k", count: 80))…' (500000 characters)"),
+                      String(run.standardError.prefix(300)))
+        XCTAssertLessThan(run.standardError.utf8.count, 1000)
+    }
+
+    func testErrorsShowPathsRelativeToTheCurrentDirectory() throws {
+        try XCTSkipIf(geteuid() == 0, "root lists any folder")
+        let tree = try TemporaryDirectory()
+        try tree.write("App/Locked/A.swift", "let a = 1\n")
+        XCTAssertEqual(chmod(tree.path + "/App/Locked", 0o000), 0)
+        defer { chmod(tree.path + "/App/Locked", 0o755) }
+        let run = runTool(["App"], in: tree.path)
+        XCTAssertTrue(run.standardError.contains("kblint: error: App/Locked: cannot list"), run.standardError)
+        XCTAssertFalse(run.standardError.contains(tree.path), run.standardError)
+    }
+
+    func testFileListFromStandardInput() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("A.swift", "let a = 1\n")
+        let run = try runBinary("printf 'A.swift\\n' | \"$0\" --file-list /dev/stdin --reporter xcode", in: tree.path)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardError.contains("in 1 file"), run.standardError)
+        try tree.write("list.txt", "A.swift\n")
+        XCTAssertTrue(runTool(["--file-list", "list.txt"], in: tree.path).standardError.contains("in 1 file"))
+        let folder = runTool(["--file-list", "."], in: tree.path)
+        XCTAssertTrue(folder.standardError.contains(".: is a directory"), folder.standardError)
+    }
 }

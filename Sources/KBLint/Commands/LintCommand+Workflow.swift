@@ -182,7 +182,9 @@ struct HookCommand {
         switch outcome {
         case .installed(let path): tool.standardOutput.write("Installed the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
         case .updated(let path): tool.standardOutput.write("Updated the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
-        case .replaced(let path): tool.standardOutput.write("Replaced the existing pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)) with kblint's.\n")
+        case .replaced(let path, let backup):
+            tool.standardOutput.write("Replaced the existing pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)) with kblint's; "
+                + "the old one is kept at \(LexicalPath.display(backup, relativeTo: cwd)).\n")
         case .removed(let path): tool.standardOutput.write("Removed the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
         case .absent(let path): tool.standardOutput.write("No pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)); nothing to remove.\n")
         }

@@ -98,7 +98,9 @@ struct LintCommand {
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
-            if !options.pruneBaseline {
+            // Nothing was linted because of an error (a broken configuration): no report
+            // saying there are no problems.
+            if !options.pruneBaseline, errors.isEmpty || report.filesLinted > 0 {
                 errors += writeReports(report, options: options, configuredReporter: root.reporter)
             }
         }
@@ -268,7 +270,7 @@ struct LintCommand {
     private func readFileList(_ path: String) throws(FileError) -> [String] {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(LexicalPath.absolute(path, relativeTo: tool.currentDirectory))
+            bytes = try FileSystem.readStream(LexicalPath.absolute(path, relativeTo: tool.currentDirectory))
         } catch {
             throw FileError(path: path, reason: error.reason)
         }

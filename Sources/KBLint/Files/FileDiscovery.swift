@@ -83,7 +83,7 @@ struct FileDiscovery {
             if identity == nil {
                 guard let status = try? FileSystem.status(of: folder), walk.visited.insert(status.identity).inserted else { return }
             }
-            walk.errors.append(error)
+            walk.errors.append(FileError(path: LexicalPath.display(folder, relativeTo: currentDirectory), reason: error.reason))
             return
         }
         if identity == nil, !walk.visited.insert(listing.identity).inserted { return }

@@ -111,6 +111,21 @@ enum FileSystem {
         return try readRest(descriptor, after: bytes, name: path, firstChunk: 1)
     }
 
+    /// The bytes of a file, a FIFO or a device such as `/dev/stdin` (a file list), read to its
+    /// end (blocking), up to `maximumFileSize`.
+    static func readStream(_ path: String) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, errno: errno, doing: "cannot read") }
+        switch FileStatus(info).kind {
+        case .directory: throw FileError(path: path, reason: "is a directory")
+        case .regular: return try readOpenFile(descriptor, path: path, size: Int(info.st_size))
+        case .other: return try readRest(descriptor, after: [], name: path, firstChunk: 64 * 1024)
+        }
+    }
+
     /// Reads everything from a file descriptor (standard input), up to `limit` bytes: an
     /// endless input ends in a clear error rather than exhausted memory.
     static func readAll(descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
@@ -285,14 +300,16 @@ enum FileSystem {
 
     /// Creates a new file with `bytes`, failing (with `alreadyExists`) when something is
     /// already at `path`: `kblint init` never overwrites.
-    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    static func createFile(_ path: String, _ bytes: [UInt8], permissions: UInt32 = 0o644) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard descriptor >= 0 else {
             if errno == EEXIST { throw FileError(path: path, reason: alreadyExists) }
             throw FileError(path: path, reason: String(cString: strerror(errno)))
         }
+        // The umask applies to `open`'s mode, not to `fchmod`.
+        let failure = writeAll(bytes, to: descriptor) ?? (fchmod(descriptor, mode_t(permissions)) == 0 ? nil : errno)
         close(descriptor)
-        try writeFile(path, bytes)
+        if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
     /// The process environment, read from the C library (Foundation's `ProcessInfo` is not
