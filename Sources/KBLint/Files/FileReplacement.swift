@@ -29,7 +29,7 @@ enum FileReplacement {
         _ absolutePath: String, shownAs shown: String, expecting original: [UInt8], with bytes: [UInt8]
     ) throws(FileError) {
         let target = FileSystem.resolvedPath(absolutePath) ?? absolutePath
-        let descriptor = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = PathEncoding.openFile(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { throw FileError(path: shown, reason: "removed while kblint was fixing it; not written") }
             throw FileError(path: shown, errno: errno, doing: "cannot open")
@@ -44,11 +44,11 @@ enum FileReplacement {
         var named = stat()
         guard fstat(descriptor, &locked) == 0 else { throw FileError(path: shown, errno: errno, doing: "cannot read") }
         // Another run renamed its result over the path between our open and our lock.
-        guard stat(target, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino else {
+        guard PathEncoding.statFile(target, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino else {
             throw conflict(shown)
         }
         guard (locked.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: shown, reason: "not a regular file; not written") }
-        if locked.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
+        if locked.st_mode & 0o222 == 0 || PathEncoding.accessFile(target, W_OK) != 0 {
             throw FileError(path: shown, reason: "read-only; not fixed (make it writable to fix it)")
         }
         if locked.st_nlink > 1 {
@@ -85,11 +85,11 @@ enum FileReplacement {
             failure = FileError(path: shown, errno: errno, doing: "cannot write")
         }
         close(descriptor)
-        if failure == nil, rename(temporary, target) != 0 {
+        if failure == nil, PathEncoding.renameFile(temporary, target) != 0 {
             failure = FileError(path: shown, errno: errno, doing: "cannot replace")
         }
         if let failure {
-            unlink(temporary)
+            _ = PathEncoding.unlinkFile(temporary)
             throw failure
         }
     }

@@ -10,7 +10,7 @@ import Darwin
 struct FileError: Error, Hashable, CustomStringConvertible {
     let path: String
     let reason: String
-    var description: String { "\(path): \(reason)" }
+    var description: String { "\(PathEncoding.display(path)): \(reason)" }
 
     init(path: String, reason: String) {
         self.path = path
@@ -47,7 +47,7 @@ enum FileSystem {
 
     static func status(of path: String) throws(FileError) -> FileStatus {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard PathEncoding.statFile(path, &info) == 0 else {
             throw FileError(path: path, errno: errno, doing: "cannot read")
         }
         return FileStatus(info)
@@ -56,7 +56,7 @@ enum FileSystem {
     /// Whether `path` is a symbolic link (not followed).
     static func isSymbolicLink(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        return PathEncoding.lstatFile(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// The bytes of a regular file.
@@ -67,7 +67,7 @@ enum FileSystem {
     /// The bytes of a regular file and which file it is (device and inode), read from the
     /// open file: two paths to one file (a symlink, a hard link) read as the same identity.
     static func readFileAndIdentity(_ path: String) throws(FileError) -> (bytes: [UInt8], identity: FileIdentity) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = PathEncoding.openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
         defer { close(descriptor) }
         var info = stat()
@@ -114,7 +114,7 @@ enum FileSystem {
     /// The bytes of a file, a FIFO or a device such as `/dev/stdin` (a file list), read to its
     /// end (blocking), up to `maximumFileSize`.
     static func readStream(_ path: String) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = PathEncoding.openFile(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
         defer { close(descriptor) }
         var info = stat()
@@ -175,7 +175,7 @@ enum FileSystem {
     }
 
     static func contentsOfDirectory(_ path: String) throws(FileError) -> DirectoryListing {
-        guard let directory = opendir(path) else {
+        guard let directory = PathEncoding.openFolder(path) else {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         defer { closedir(directory) }
@@ -190,7 +190,7 @@ enum FileSystem {
         while let entry = readdir(directory) {
             let (name, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
-                return (String(decoding: bytes, as: UTF8.self),
+                return (PathEncoding.decode(bytes),
                         byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes))
             }
             if name == "." || name == ".." { continue }
@@ -234,11 +234,11 @@ enum FileSystem {
             failure = FileError(path: path, errno: errno, doing: "cannot write")
         }
         close(descriptor)
-        if failure == nil, rename(temporary, target) != 0 {
+        if failure == nil, PathEncoding.renameFile(temporary, target) != 0 {
             failure = FileError(path: path, errno: errno, doing: "cannot replace")
         }
         if let failure {
-            unlink(temporary)
+            _ = PathEncoding.unlinkFile(temporary)
             throw failure
         }
     }
@@ -248,10 +248,10 @@ enum FileSystem {
     static func createTemporaryFile(nextTo target: String, shownAs shown: String) throws(FileError) -> (path: String, descriptor: Int32) {
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX".utf8CString)
+        var template = PathEncoding.bytes("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX").map { CChar(bitPattern: $0) } + [0]
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw FileError(path: shown, errno: errno, doing: "cannot create a temporary file next to it") }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = PathEncoding.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         return (path, descriptor)
     }
 
@@ -273,7 +273,7 @@ enum FileSystem {
 
     /// Writes `bytes` to a new or existing file (reports given with `--output`).
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = PathEncoding.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
         defer { close(descriptor) }
         let failure = writeAll(bytes, to: descriptor)
@@ -282,15 +282,13 @@ enum FileSystem {
 
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        PathEncoding.realPath(path)
     }
 
     static func currentDirectory() -> String {
         guard let buffer = getcwd(nil, 0) else { return "." }
         defer { free(buffer) }
-        return String(cString: buffer)
+        return PathEncoding.decode(cString: buffer)
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
@@ -301,7 +299,7 @@ enum FileSystem {
     /// Creates a new file with `bytes`, failing (with `alreadyExists`) when something is
     /// already at `path`: `kblint init` never overwrites.
     static func createFile(_ path: String, _ bytes: [UInt8], permissions: UInt32 = 0o644) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
+        let descriptor = PathEncoding.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard descriptor >= 0 else {
             if errno == EEXIST { throw FileError(path: path, reason: alreadyExists) }
             throw FileError(path: path, reason: String(cString: strerror(errno)))

@@ -163,9 +163,8 @@ struct GitRepository: Sendable {
     /// Entries of `git diff --raw -z`: `:<mode> <mode> <blob> <blob> <status>\0<path>\0`,
     /// with a second path (the new one) for renames and copies.
     private func parseRawDiff(_ output: [UInt8]) -> [ChangedFile] {
-        let fields = output.split(separator: 0, omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
-        }
+        // Paths keep bytes that are not UTF-8, so the file opens and shows as it is named.
+        let fields = output.split(separator: 0, omittingEmptySubsequences: false).map { PathEncoding.decode($0) }
         var files: [ChangedFile] = []
         var index = 0
         while index < fields.count {
