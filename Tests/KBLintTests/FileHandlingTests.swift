@@ -125,4 +125,41 @@ final class FileHandlingTests: XCTestCase {
         let folder = runTool(["--file-list", "."], in: tree.path)
         XCTAssertTrue(folder.standardError.contains(".: is a directory"), folder.standardError)
     }
+
+    // MARK: --diff
+
+    /// Runs `tool arguments…` in `directory` with `input`; its exit status.
+    func apply(_ tool: String, _ arguments: [String], in directory: String, input: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        pipe.fileHandleForWriting.write(Data(input.utf8))
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The reproduction: `patch -p1` failed on a path with spaces.
+    func testDiffOfPathsWithSpacesAndQuotesAppliesWithPatchAndGitApply() throws {
+        let names = ["My Dir/A b.swift", "Quote \"x\".swift", "Back\\slash.swift"]
+        for tool in ["patch", "git"] {
+            let tree = try TemporaryDirectory()
+            for name in names { try tree.write(name, "let forbidden = 1\n") }
+            let run = runTool(["--diff", "."], in: tree.path)
+            XCTAssertEqual(run.status, 1, run.standardError)
+            XCTAssertTrue(run.standardOutput.contains("--- a/My Dir/A b.swift\t\n+++ b/My Dir/A b.swift\t\n"), run.standardOutput)
+            XCTAssertTrue(run.standardOutput.contains("--- \"a/Quote \\\"x\\\".swift\"\n"), run.standardOutput)
+            let status = tool == "patch"
+                ? try apply("patch", ["-s", "-p1"], in: tree.path, input: run.standardOutput)
+                : try apply("git", ["apply", "--unsafe-paths", "-"], in: tree.path, input: run.standardOutput)
+            XCTAssertEqual(status, 0, "\(tool) rejected:\n\(run.standardOutput)")
+            for name in names { XCTAssertEqual(try tree.text(name), "let allowed = 1\n", "\(tool): \(name)") }
+        }
+    }
 }
