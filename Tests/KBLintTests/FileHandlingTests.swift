@@ -162,4 +162,46 @@ final class FileHandlingTests: XCTestCase {
             for name in names { XCTAssertEqual(try tree.text(name), "let allowed = 1\n", "\(tool): \(name)") }
         }
     }
+
+    // MARK: --output
+
+    /// The reproduction: `--output a.swift` overwrote the file being linted, and a dangling
+    /// symlink was followed to create a file elsewhere.
+    func testOutputNeverOverwritesAnInputNorFollowsADanglingLink() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("a.swift", "let forbidden = 1\n")
+        let overwrite = runTool(["--reporter", "json", "--output", "a.swift", "."], in: tree.path)
+        XCTAssertEqual(overwrite.status, 2)
+        XCTAssertTrue(overwrite.standardError.contains("a.swift: is a file being linted; not overwritten"), overwrite.standardError)
+        XCTAssertEqual(try tree.text("a.swift"), "let forbidden = 1\n")
+
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/dangling.json", withDestinationPath: tree.path + "/elsewhere.json")
+        let dangling = runTool(["--reporter", "json", "--output", "dangling.json", "a.swift"], in: tree.path)
+        XCTAssertEqual(dangling.status, 2)
+        XCTAssertTrue(dangling.standardError.contains("dangling.json: is a symbolic link to a missing file"), dangling.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tree.path + "/elsewhere.json"))
+
+        try FileManager.default.createDirectory(atPath: tree.path + "/folder", withIntermediateDirectories: false)
+        XCTAssertTrue(runTool(["--output", "folder", "a.swift"], in: tree.path).standardError.contains("folder: is a folder"))
+    }
+
+    func testOutputReplacesReportsAtomicallyThroughLinksToRegularFilesAndWritesToDevices() throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("a.swift", "let forbidden = 1\n")
+        let report = try tree.write("reports/report.json", "old report, longer than the new one would be if it were truncated\n")
+        XCTAssertEqual(chmod(report, 0o640), 0)
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/latest.json", withDestinationPath: "reports/report.json")
+        let run = runTool(["--reporter", "json", "--output", "latest.json", "a.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let written = try tree.text("reports/report.json")
+        XCTAssertTrue(written.hasPrefix("{"), written)
+        XCTAssertTrue(FileSystem.isSymbolicLink(tree.path + "/latest.json"), "the link stays a link")
+        XCTAssertEqual(try FileSystem.status(of: report).permissions, 0o640)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tree.path + "/reports"), ["report.json"])
+        let device = runTool(["--reporter", "json", "--output", "/dev/null", "a.swift"], in: tree.path)
+        XCTAssertEqual(device.status, 0, device.standardError)
+        let fresh = runTool(["--reporter", "sarif", "--output", "new.sarif", "a.swift"], in: tree.path)
+        XCTAssertEqual(fresh.status, 0, fresh.standardError)
+        XCTAssertTrue(try tree.text("new.sarif").contains("\"version\""))
+    }
 }

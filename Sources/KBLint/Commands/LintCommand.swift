@@ -101,7 +101,8 @@ struct LintCommand {
             // Nothing was linted because of an error (a broken configuration): no report
             // saying there are no problems.
             if !options.pruneBaseline, errors.isEmpty || report.filesLinted > 0 {
-                errors += writeReports(report, options: options, configuredReporter: root.reporter)
+                errors += writeReports(report, options: options, configuredReporter: root.reporter,
+                                       inputs: Set(outcome.files.compactMap(\.identity)))
             }
         }
         for note in baselineStep.notes { tool.standardError.write(note + "\n") }
@@ -281,7 +282,10 @@ struct LintCommand {
     }
 
     /// Renders every requested reporter to its destination; returns write errors.
-    private func writeReports(_ report: LintReport, options: LintOptions, configuredReporter: String?) -> [String] {
+    /// `inputs`: the files linted, which `--output` never overwrites.
+    private func writeReports(
+        _ report: LintReport, options: LintOptions, configuredReporter: String?, inputs: Set<FileIdentity>
+    ) -> [String] {
         var requests = options.reports
         let defaultKind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
             ?? ReporterKind.defaultKind(
@@ -306,7 +310,8 @@ struct LintCommand {
             let text = kind.reporter.render(shown)
             if let output = request.output {
                 do {
-                    try FileSystem.writeFile(LexicalPath.absolute(output, relativeTo: tool.currentDirectory), Array(text.utf8))
+                    try ReportDestination.write(
+                        Array(text.utf8), to: LexicalPath.absolute(output, relativeTo: tool.currentDirectory), sparing: inputs)
                 } catch {
                     errors.append(FileError(path: output, reason: error.reason).description)
                 }
