@@ -61,7 +61,8 @@ extension LintCommand {
     /// before anything is written, so the same file may be given to both options.
     /// `lintedFiles` (absolute paths) is evaluated only when there is a baseline to compare with.
     func applyBaseline(
-        to findings: [Finding], lintedFiles: @autoclosure () -> [String], options: LintOptions, configured: String?
+        to findings: [Finding], lintedFiles: @autoclosure () -> [String], options: LintOptions, configured: String?,
+        index: IndexFileSystem? = nil
     ) -> BaselineStep {
         var step = BaselineStep(findings: findings)
         let cwd = tool.currentDirectory
@@ -71,7 +72,7 @@ extension LintCommand {
             let location = BaselineLocation(file: path, currentDirectory: cwd)
             let shown = options.baseline ?? LexicalPath.display(location.file, relativeTo: cwd)
             do {
-                let baseline = try Baseline.read(from: location)
+                let baseline = try Baseline.read(from: location, index: index)
                 let comparison = baseline.compare(findings, lintedFiles: lintedFiles(), location: location)
                 step.findings = comparison.newFindings
                 let fixed = comparison.fixedEntries

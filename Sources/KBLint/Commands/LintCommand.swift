@@ -42,6 +42,16 @@ struct LintCommand {
         let cwd = tool.currentDirectory
 
         let lastListing = LastListing()
+        // `--staged` reads configuration, baseline and project files as the index has them.
+        var index: IndexFileSystem?
+        if options.staged {
+            do {
+                index = try IndexFileSystem(repository: GitRepository(containing: cwd, environment: tool.environment))
+            } catch {
+                tool.reportError(error.description)
+                return .failure
+            }
+        }
         let resolver: ConfigurationResolver
         let root: Configuration
         do {
@@ -49,7 +59,7 @@ struct LintCommand {
                 explicitConfigPath: options.configPath, knownRules: tool.rules.map { $0.metadata },
                 knownReporters: ReporterKind.allCases.map(\.rawValue),
                 overrides: options.overrides, currentDirectory: cwd,
-                fileSystem: DiskFileSystem(lastListing: lastListing))
+                fileSystem: index ?? DiskFileSystem(lastListing: lastListing))
             root = try resolver.configuration(forDirectory: cwd)
         } catch {
             tool.reportError(error.description)
@@ -74,7 +84,7 @@ struct LintCommand {
         let baselineStep = applyBaseline(
             to: outcome.files.flatMap(\.findings),
             lintedFiles: inputs.indices.filter { outcome.files[$0].linted }.map { inputs[$0].target.absolutePath },
-            options: options, configured: root.baseline)
+            options: options, configured: root.baseline, index: index)
         errors += baselineStep.errors
         let findings = baselineStep.findings
         let strict = options.strict || root.strict

@@ -139,7 +139,7 @@ struct LintDriver: Sendable {
         betweenPasses?()
         let middle = clock.now
 
-        let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
+        let inputsByPath = Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
         var outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
             defer { progress2?.fileFinished() }
@@ -151,7 +151,7 @@ struct LintDriver: Sendable {
                 outcome.identity = firstPass[index].identity
                 return outcome
             }
-            return lint(inputs[index], firstPass: firstPass[index], project: project, targetsByPath: targetsByPath)
+            return lint(inputs[index], firstPass: firstPass[index], project: project, inputsByPath: inputsByPath)
         }
         progress2?.finish()
         // Rules looked up types declared in files pass 1 only scanned: analyse those files and
@@ -173,7 +173,7 @@ struct LintDriver: Sendable {
             project = projectFacts(firstPass)
             let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
             let checked = parallelMap(count: again.count, jobs: jobs) { [project, firstPass] position in
-                lint(inputs[again[position]], firstPass: firstPass[again[position]], project: project, targetsByPath: targetsByPath)
+                lint(inputs[again[position]], firstPass: firstPass[again[position]], project: project, inputsByPath: inputsByPath)
             }
             for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
         }
@@ -279,7 +279,7 @@ struct LintDriver: Sendable {
 
     /// Pass 2 for one file: rules, suppression, fixes.
     private func lint(
-        _ input: LintInput, firstPass: FirstPassResult, project: ProjectFacts, targetsByPath: [String: LintTarget]
+        _ input: LintInput, firstPass: FirstPassResult, project: ProjectFacts, inputsByPath: [String: LintInput]
     ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
@@ -352,9 +352,9 @@ struct LintDriver: Sendable {
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath,
                 relatedFile: { path in
-                    guard let target = targetsByPath[path],
-                          let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
-                    return (SourceFile(path: target.path, bytes: bytes), target.path)
+                    // Another input's bytes as this run reads them: from the index with --staged.
+                    guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
+                    return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
                 })
         }
         outcome.unanalysedTypeLookups = lookups.unanalysedNames

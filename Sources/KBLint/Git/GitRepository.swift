@@ -126,6 +126,20 @@ struct GitRepository: Sendable {
         return parseRawDiff(output).map { ChangedFile(path: $0.path, blob: nil) }
     }
 
+    /// Every regular file of the index (stage 0), by absolute path, with its blob id.
+    func indexedFiles() throws(GitError) -> [String: String] {
+        let output = try run(["ls-files", "--stage", "-z"])
+        var files: [String: String] = [:]
+        for entry in output.split(separator: 0) {
+            // "<mode> <blob> <stage>\t<path>"
+            guard let tab = entry.firstIndex(of: UInt8(ascii: "\t")) else { continue }
+            let header = String(decoding: entry[entry.startIndex..<tab], as: UTF8.self).split(separator: " ")
+            guard header.count == 3, header[0] == "100644" || header[0] == "100755", header[2] == "0" else { continue }
+            files[LexicalPath.appending(PathEncoding.decode(entry[(tab + 1)...]), to: topLevel)] = String(header[1])
+        }
+        return files
+    }
+
     /// The contents of blobs, by id, read with one `git cat-file --batch`.
     func contents(ofBlobs ids: [String]) throws(GitError) -> [String: [UInt8]] {
         guard !ids.isEmpty else { return [:] }
