@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import KBLint
+import Lexer
+@testable import Rules
 
 /// `--staged` lints what the commit will contain: the configuration, the baseline and the
 /// project files naming the deployment target come from the index too, not from the work
@@ -66,4 +68,36 @@ final class StagedIndexTests: XCTestCase {
         let workTree = try kblint("--timing", "--quiet", "Sources", in: repository.path)
         XCTAssertTrue(workTree.standardError.contains("deployment target: iOS 13"), workTree.standardError)
     }
+
+    /// A related note in another file gets its line from that file as the index holds it.
+    func testRelatedNotesInOtherFilesTakeTheirLinesFromTheIndex() throws {
+        let repository = try GitSandbox()
+        try repository.write("A.swift", "let related = 1\n")
+        try repository.write("B.swift", "line 1\nline 2\nline 3\nline 4\nline 5\n")
+        try repository.git("add", ".")
+        // Unstaged: ten lines above, so byte 14 would fall on line 8.
+        try repository.write("B.swift", String(repeating: "\n", count: 10) + "line 1\nline 2\nline 3\n")
+        let run = runTool(["--staged", "--reporter", "xcode"], in: repository.path,
+                          environment: ProcessInfo.processInfo.environment.merging(GitSandbox.environment) { $1 },
+                          rules: [RelatedElsewhereRule.self])
+        XCTAssertTrue(run.standardOutput.contains("B.swift:3:1: note: the other place"), run.standardOutput + run.standardError)
+    }
+}
+
+/// Flags `related`, with a note at byte 14 of `B.swift` (the start of its third line in the
+/// index).
+private struct RelatedElsewhereRule: Rule {
+    static let metadata = RuleMetadata(
+        id: "test_related_elsewhere", category: .relatedPitfalls, defaultSeverity: .warning,
+        summary: "Flags `related`.", rationale: "It is a test.", fix: "None.",
+        triggering: [RuleExample("let ↓related = 1\n")], nonTriggering: [RuleExample("let other = 1\n")])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        context.source.code.filter { context.source.token($0, is: "related") }.map { token in
+            Diagnostic(ruleID: Self.metadata.id, severity: .warning, message: "related", range: token.range, suggestion: "None.")
+                .relating([RelatedLocation(path: "B.swift", range: 14..<15, message: "the other place")])
+        }
+    }
+
+    static let requiredMarkers: [StaticString] = ["related"]
 }
