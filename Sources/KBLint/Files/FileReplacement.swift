@@ -65,32 +65,18 @@ enum FileReplacement {
     private static func writeReplacement(
         _ bytes: [UInt8], over target: String, like original: Int32, status: stat, shownAs shown: String
     ) throws(FileError) {
-        let (temporary, descriptor) = try FileSystem.createTemporaryFile(nextTo: target, shownAs: shown)
-        var failure: FileError?
-        if let error = FileSystem.writeAll(bytes, to: descriptor) {
-            failure = FileError(path: shown, errno: error, doing: "cannot write")
-        }
-        if failure == nil, status.st_uid != geteuid() || status.st_gid != getegid(),
-           fchown(descriptor, status.st_uid, status.st_gid) != 0 {
-            failure = FileError(path: shown, reason: "owned by another user or group; not fixed (kblint would become its owner)")
-        }
-        // After `fchown`, which may clear set-user-ID bits.
-        if failure == nil, fchmod(descriptor, status.st_mode & 0o7777) != 0 {
-            failure = FileError(path: shown, errno: errno, doing: "cannot keep permissions")
-        }
-        if failure == nil, let name = ExtendedAttributes.copy(from: original, to: descriptor) {
-            failure = FileError(path: shown, reason: "cannot keep the extended attribute '\(name)'; not fixed")
-        }
-        if failure == nil, fsync(descriptor) != 0 {
-            failure = FileError(path: shown, errno: errno, doing: "cannot write")
-        }
-        close(descriptor)
-        if failure == nil, PathEncoding.renameFile(temporary, target) != 0 {
-            failure = FileError(path: shown, errno: errno, doing: "cannot replace")
-        }
-        if let failure {
-            _ = PathEncoding.unlinkFile(temporary)
-            throw failure
+        try FileSystem.writeThroughTemporaryFile(bytes, over: target, shownAs: shown) { descriptor in
+            if status.st_uid != geteuid() || status.st_gid != getegid(), fchown(descriptor, status.st_uid, status.st_gid) != 0 {
+                return FileError(path: shown, reason: "owned by another user or group; not fixed (kblint would become its owner)")
+            }
+            // After `fchown`, which may clear set-user-ID bits.
+            if fchmod(descriptor, status.st_mode & 0o7777) != 0 {
+                return FileError(path: shown, errno: errno, doing: "cannot keep permissions")
+            }
+            if let name = ExtendedAttributes.copy(from: original, to: descriptor) {
+                return FileError(path: shown, reason: "cannot keep the extended attribute '\(name)'; not fixed")
+            }
+            return nil
         }
     }
 }

@@ -221,21 +221,29 @@ enum FileSystem {
     /// link stays a link. (Fixed source files go through `FileReplacement`, which also keeps
     /// owner, group and extended attributes and refuses to replace what changed.)
     static func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32) throws(FileError) {
-        let target = resolvedPath(path) ?? path
-        let (temporary, descriptor) = try createTemporaryFile(nextTo: target, shownAs: path)
+        try writeThroughTemporaryFile(bytes, over: resolvedPath(path) ?? path, shownAs: path) { descriptor in
+            fchmod(descriptor, mode_t(permissions)) == 0 ? nil : FileError(path: path, errno: errno, doing: "cannot keep permissions")
+        }
+    }
+
+    /// Writes `bytes` to a temporary file next to `target`, lets `setUp` give it its
+    /// metadata (an error stops the replacement), flushes it to disk and renames it over
+    /// `target`. The temporary file is removed when anything fails.
+    static func writeThroughTemporaryFile(
+        _ bytes: [UInt8], over target: String, shownAs shown: String, setUp: (Int32) -> FileError?
+    ) throws(FileError) {
+        let (temporary, descriptor) = try createTemporaryFile(nextTo: target, shownAs: shown)
         var failure: FileError?
         if let error = writeAll(bytes, to: descriptor) {
-            failure = FileError(path: path, errno: error, doing: "cannot write")
+            failure = FileError(path: shown, errno: error, doing: "cannot write")
         }
-        if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot keep permissions")
-        }
+        if failure == nil { failure = setUp(descriptor) }
         if failure == nil, fsync(descriptor) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot write")
+            failure = FileError(path: shown, errno: errno, doing: "cannot write")
         }
         close(descriptor)
         if failure == nil, PathEncoding.renameFile(temporary, target) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot replace")
+            failure = FileError(path: shown, errno: errno, doing: "cannot replace")
         }
         if let failure {
             _ = PathEncoding.unlinkFile(temporary)
