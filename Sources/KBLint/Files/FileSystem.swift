@@ -184,8 +184,8 @@ enum FileSystem {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         var entries: [DirectoryEntry] = []
-        // Every name's bytes, kept once a name is not ASCII: bytes that are not UTF-8 read as
-        // U+FFFD, so such names sort by their bytes rather than their text.
+        // Every name's bytes, kept once a name is not ASCII: such names sort by their bytes,
+        // which string comparison (by canonical equivalence) does not follow.
         var byteNames: [[UInt8]] = []
         while let entry = readdir(directory) {
             let (name, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
