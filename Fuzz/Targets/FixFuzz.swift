@@ -122,7 +122,8 @@ private final class FixProject: @unchecked Sendable {
         }
         if choices >> 2 & 3 == 1 { FuzzChecks.require(FileSystem.isSymbolicLink(folder + "/links/A.swift"), "the file symlink was replaced") }
         if choices >> 2 & 3 == 2 { FuzzChecks.require(FileSystem.isSymbolicLink(folder + "/alias"), "the folder symlink was replaced") }
-        let leftovers = ((try? FileSystem.contentsOfDirectory(src))?.entries ?? []).filter { $0.name.hasPrefix(".") }
+        // Temporary files are named `.NAME.kblint-XXXXXX`.
+        let leftovers = ((try? FileSystem.contentsOfDirectory(src))?.entries ?? []).filter { $0.name.contains(".kblint-") }
         FuzzChecks.require(leftovers.isEmpty, "temporary files left behind: \(leftovers.map(\.name))")
     }
 
