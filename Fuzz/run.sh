@@ -5,9 +5,10 @@
 #   Fuzz/run.sh build [TARGET…]                       only build (all targets by default)
 #
 # Targets: lexer (bytes → tokens), analysis (tokens → facts → outline → every rule →
-# suppression → fixes), config (YAML reader and .kblint.yml validation).
+# suppression → fixes), config (YAML reader and .kblint.yml validation), fix (`--fix` over a
+# small project on disk: symlinks, a file named twice, a file edited between the passes).
 #
-# The targets compile the Lexer and Rules sources (and, for config, the KBLint sources
+# The targets compile the Lexer and Rules sources (and, for config and fix, the KBLint sources
 # without main.swift) directly with `swiftc -sanitize=fuzzer,address`, so they need no
 # SwiftPM support for fuzzing. Linux only: the toolchain shipped with Xcode lacks libFuzzer.
 # Seeds are our own fixtures and sources, gathered into Fuzz/.work/seeds-TARGET; what the
@@ -36,7 +37,7 @@ compile_module() { # NAME [extra flags…] -- sources…
 build_target() {
     local target=$1 binary="$build/fuzz-$1"
     local sources=(Sources/Lexer Sources/Rules Fuzz/Targets)
-    [[ $target == config ]] && sources+=(Sources/KBLint)
+    [[ $target == config || $target == fix ]] && sources+=(Sources/KBLint)
     if [[ -x $binary ]] && [[ -z $(find "${sources[@]}" -name '*.swift' -newer "$binary" | head -1) ]]; then
         return
     fi
@@ -52,12 +53,12 @@ build_target() {
     case $target in
         lexer) entry=(Fuzz/Targets/LexerFuzz.swift) ;;
         analysis) entry=(Fuzz/Targets/AnalysisFuzz.swift) ;;
-        config)
+        config|fix)
             if [[ ! -f $build/KBLint.o || -n $(find Sources -name '*.swift' -newer "$build/KBLint.o" | head -1) ]]; then
                 compile_module KBLint -enable-testing -- $(find Sources/KBLint -name '*.swift' ! -name main.swift | sort)
             fi
             objects+=("$build/KBLint.o")
-            entry=(Fuzz/Targets/ConfigurationFuzz.swift) ;;
+            if [[ $target == config ]]; then entry=(Fuzz/Targets/ConfigurationFuzz.swift); else entry=(Fuzz/Targets/FixFuzz.swift); fi ;;
         *) usage ;;
     esac
     # gold warns about every ASan helper symbol; keep only other messages.
@@ -77,7 +78,11 @@ gather_seeds() {
     local n=0
     if [[ $target == config ]]; then
         while IFS= read -r -d '' file; do cp "$file" "$seeds/seed-$((n++)).yml"; done \
-            < <(find .kblint.yml Tests Fuzz/Seeds/config -type f \( -name '*.yml' -o -name '*.yaml' \) -print0 2>/dev/null)
+            < <(find .kblint.yml Tests Fuzz/Seeds/config -type f \( -name '*.yml' -o -name '*.yaml' -o -name '*.json' \) -print0 2>/dev/null)
+    elif [[ $target == fix ]]; then
+        # A first byte choosing the project's shape, then the second file's Swift.
+        while IFS= read -r -d '' file; do cp "$file" "$seeds/seed-$((n++)).bin"; done \
+            < <(find Fuzz/Seeds/fix -type f -print0 2>/dev/null)
     else
         while IFS= read -r -d '' file; do cp "$file" "$seeds/seed-$((n++)).swift"; done \
             < <(find Tests Sources Fuzz/Seeds/swift -type f -name '*.swift' -size -64k -print0 2>/dev/null)
@@ -88,12 +93,12 @@ gather_seeds() {
 [[ $# -ge 1 ]] || usage
 if [[ $1 == build ]]; then
     shift
-    for target in "${@:-lexer analysis config}"; do for t in $target; do build_target "$t"; done; done
+    for target in "${@:-lexer analysis config fix}"; do for t in $target; do build_target "$t"; done; done
     exit 0
 fi
 [[ $# -ge 2 ]] || usage
 target=$1 seconds=$2; shift 2
-case $target in lexer|analysis|config) ;; *) usage ;; esac
+case $target in lexer|analysis|config|fix) ;; *) usage ;; esac
 build_target "$target"
 gather_seeds "$target"
 corpus="$work/corpus-$target" findings="$work/findings"

@@ -27,6 +27,26 @@ final class FixApplicationTests: XCTestCase {
         XCTAssertEqual(result, [0xEF, 0xBB, 0xBF] + Array("ax\r\ny\r\nb\r\n".utf8))
     }
 
+    /// An LF first line and CRLF elsewhere: the inserted lines take CRLF, as their neighbours.
+    func testInsertedLinesTakeTheEndingOfTheLineTheyGoInto() {
+        let bytes = Array("import UIKit\nclass A {\r\n    var x = 1\r\n}\r\n".utf8)
+        let offset = Array("import UIKit\nclass A {\r\n".utf8).count
+        let result = FixApplication.apply([edit(offset..<offset, "    var y = 2\n")], to: bytes)
+        XCTAssertEqual(String(decoding: result, as: UTF8.self), "import UIKit\nclass A {\r\n    var y = 2\r\n    var x = 1\r\n}\r\n")
+        // And an LF line among CRLF ones keeps LF.
+        let mixed = Array("a\r\nb\nc\r\n".utf8)
+        XCTAssertEqual(FixApplication.apply([edit(3..<3, "x\n")], to: mixed), Array("a\r\nx\nb\nc\r\n".utf8))
+    }
+
+    func testCarriageReturnOnlyFilesGetCarriageReturns() {
+        let bytes = Array("class A {\r    var x = 1\r}\r".utf8)
+        let result = FixApplication.apply([edit(10..<10, "    var y = 2\n    var z = 3\n")], to: bytes)
+        XCTAssertEqual(String(decoding: result, as: UTF8.self), "class A {\r    var y = 2\r    var z = 3\r    var x = 1\r}\r")
+        // The last line, without an ending, takes the one before it.
+        XCTAssertEqual(FixApplication.apply([edit(3..<3, "\nb")], to: Array("a\rc".utf8)), Array("a\rc\rb".utf8))
+        XCTAssertEqual(FixApplication.apply([edit(1..<1, "\nb")], to: Array("a".utf8)), Array("a\nb".utf8))
+    }
+
     func testApplicability() {
         XCTAssertTrue(FixApplication.isApplicable(Fix(.safe, edits: []), includingUnsafe: false))
         XCTAssertFalse(FixApplication.isApplicable(Fix(.unsafe, edits: []), includingUnsafe: false))

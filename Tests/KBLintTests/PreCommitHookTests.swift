@@ -33,6 +33,7 @@ final class PreCommitHookTests: XCTestCase {
         let hook = sandbox.path + "/.git/hooks/pre-commit"
         let foreign = "#!/bin/sh\nmake lint\n"
         try sandbox.write(".git/hooks/pre-commit", foreign)
+        XCTAssertEqual(chmod(hook, 0o755), 0)
 
         XCTAssertThrowsError(try PreCommitHook.install(in: repository, kblint: "/bin/kblint", force: false)) { error in
             XCTAssertEqual(error as? HookError, .notWrittenByKBLint(path: hook, action: "overwritten"))
@@ -43,8 +44,17 @@ final class PreCommitHookTests: XCTestCase {
         }
         XCTAssertEqual(try sandbox.folder.text(".git/hooks/pre-commit"), foreign)
 
-        XCTAssertEqual(try PreCommitHook.install(in: repository, kblint: "/bin/kblint", force: true), .replaced(path: hook))
+        XCTAssertEqual(try PreCommitHook.install(in: repository, kblint: "/bin/kblint", force: true),
+                       .replaced(path: hook, backup: hook + ".kblint-backup"))
         XCTAssertTrue(PreCommitHook.isWrittenByKBLint(try sandbox.folder.read(".git/hooks/pre-commit")))
+        // The replaced hook is kept, executable; a second backup never overwrites the first.
+        XCTAssertEqual(try sandbox.folder.text(".git/hooks/pre-commit.kblint-backup"), foreign)
+        XCTAssertEqual(try FileSystem.status(of: hook + ".kblint-backup").permissions, 0o755)
+        try sandbox.write(".git/hooks/pre-commit", "#!/bin/sh\nmake other\n")
+        XCTAssertEqual(try PreCommitHook.install(in: repository, kblint: "/bin/kblint", force: true),
+                       .replaced(path: hook, backup: hook + ".kblint-backup.2"))
+        XCTAssertEqual(try sandbox.folder.text(".git/hooks/pre-commit.kblint-backup"), foreign)
+        XCTAssertEqual(try sandbox.folder.text(".git/hooks/pre-commit.kblint-backup.2"), "#!/bin/sh\nmake other\n")
     }
 
     func testHonoursCoreHooksPathAndCreatesTheFolder() throws {

@@ -89,7 +89,11 @@ extension Baseline {
         self.init(entries: entries)
     }
 
-    static func read(from location: BaselineLocation) throws(BaselineError) -> Baseline {
+    /// `index`: with `--staged`, a baseline git tracks is read as the index holds it.
+    static func read(from location: BaselineLocation, index: IndexFileSystem? = nil) throws(BaselineError) -> Baseline {
+        if let bytes = index?.indexedContents(atPath: location.file) {
+            return try Baseline(parsing: bytes, path: location.file)
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(location.file)

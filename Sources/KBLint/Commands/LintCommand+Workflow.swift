@@ -61,7 +61,8 @@ extension LintCommand {
     /// before anything is written, so the same file may be given to both options.
     /// `lintedFiles` (absolute paths) is evaluated only when there is a baseline to compare with.
     func applyBaseline(
-        to findings: [Finding], lintedFiles: @autoclosure () -> [String], options: LintOptions, configured: String?
+        to findings: [Finding], lintedFiles: @autoclosure () -> [String], options: LintOptions, configured: String?,
+        index: IndexFileSystem? = nil
     ) -> BaselineStep {
         var step = BaselineStep(findings: findings)
         let cwd = tool.currentDirectory
@@ -71,7 +72,7 @@ extension LintCommand {
             let location = BaselineLocation(file: path, currentDirectory: cwd)
             let shown = options.baseline ?? LexicalPath.display(location.file, relativeTo: cwd)
             do {
-                let baseline = try Baseline.read(from: location)
+                let baseline = try Baseline.read(from: location, index: index)
                 let comparison = baseline.compare(findings, lintedFiles: lintedFiles(), location: location)
                 step.findings = comparison.newFindings
                 let fixed = comparison.fixedEntries
@@ -182,7 +183,9 @@ struct HookCommand {
         switch outcome {
         case .installed(let path): tool.standardOutput.write("Installed the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
         case .updated(let path): tool.standardOutput.write("Updated the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
-        case .replaced(let path): tool.standardOutput.write("Replaced the existing pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)) with kblint's.\n")
+        case .replaced(let path, let backup):
+            tool.standardOutput.write("Replaced the existing pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)) with kblint's; "
+                + "the old one is kept at \(LexicalPath.display(backup, relativeTo: cwd)).\n")
         case .removed(let path): tool.standardOutput.write("Removed the kblint pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)).\n")
         case .absent(let path): tool.standardOutput.write("No pre-commit hook at \(LexicalPath.display(path, relativeTo: cwd)); nothing to remove.\n")
         }

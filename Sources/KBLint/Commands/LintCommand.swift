@@ -42,6 +42,16 @@ struct LintCommand {
         let cwd = tool.currentDirectory
 
         let lastListing = LastListing()
+        // `--staged` reads configuration, baseline and project files as the index has them.
+        var index: IndexFileSystem?
+        if options.staged {
+            do {
+                index = try IndexFileSystem(repository: GitRepository(containing: cwd, environment: tool.environment))
+            } catch {
+                tool.reportError(error.description)
+                return .failure
+            }
+        }
         let resolver: ConfigurationResolver
         let root: Configuration
         do {
@@ -49,7 +59,7 @@ struct LintCommand {
                 explicitConfigPath: options.configPath, knownRules: tool.rules.map { $0.metadata },
                 knownReporters: ReporterKind.allCases.map(\.rawValue),
                 overrides: options.overrides, currentDirectory: cwd,
-                fileSystem: DiskFileSystem(lastListing: lastListing))
+                fileSystem: index ?? DiskFileSystem(lastListing: lastListing))
             root = try resolver.configuration(forDirectory: cwd)
         } catch {
             tool.reportError(error.description)
@@ -82,7 +92,7 @@ struct LintCommand {
         let baselineStep = applyBaseline(
             to: outcome.files.flatMap(\.findings),
             lintedFiles: inputs.indices.filter { outcome.files[$0].linted }.map { inputs[$0].target.absolutePath },
-            options: options, configured: root.baseline)
+            options: options, configured: root.baseline, index: index)
         errors += baselineStep.errors
         let findings = baselineStep.findings
         let strict = options.strict || root.strict
@@ -107,9 +117,12 @@ struct LintCommand {
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
-            // Recording a baseline, or pruning one, reports the file written: one line.
-            if !options.pruneBaseline, options.writeBaseline == nil {
-                errors += writeReports(report, options: options, configuredReporter: root.reporter)
+            // Recording a baseline, or pruning one, reports the file written: one line. Nothing
+            // was linted because of an error (a broken configuration): no report saying there
+            // are no problems.
+            if !options.pruneBaseline, options.writeBaseline == nil, errors.isEmpty || report.filesLinted > 0 {
+                errors += writeReports(report, options: options, configuredReporter: root.reporter,
+                                       inputs: Set(outcome.files.compactMap(\.identity)))
             }
         }
         for note in baselineStep.notes { tool.standardError.write(note + "\n") }
@@ -279,7 +292,7 @@ struct LintCommand {
     private func readFileList(_ path: String) throws(FileError) -> [String] {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(LexicalPath.absolute(path, relativeTo: tool.currentDirectory))
+            bytes = try FileSystem.readStream(LexicalPath.absolute(path, relativeTo: tool.currentDirectory))
         } catch {
             throw FileError(path: path, reason: error.reason)
         }
@@ -290,7 +303,10 @@ struct LintCommand {
     }
 
     /// Renders every requested reporter to its destination; returns write errors.
-    private func writeReports(_ report: LintReport, options: LintOptions, configuredReporter: String?) -> [String] {
+    /// `inputs`: the files linted, which `--output` never overwrites.
+    private func writeReports(
+        _ report: LintReport, options: LintOptions, configuredReporter: String?, inputs: Set<FileIdentity>
+    ) -> [String] {
         var requests = options.reports
         let defaultKind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
             ?? ReporterKind.defaultKind(
@@ -315,7 +331,8 @@ struct LintCommand {
             let text = kind.reporter.render(shown)
             if let output = request.output {
                 do {
-                    try FileSystem.writeFile(LexicalPath.absolute(output, relativeTo: tool.currentDirectory), Array(text.utf8))
+                    try ReportDestination.write(
+                        Array(text.utf8), to: LexicalPath.absolute(output, relativeTo: tool.currentDirectory), sparing: inputs)
                 } catch {
                     errors.append(FileError(path: output, reason: error.reason).description)
                 }

@@ -329,7 +329,7 @@ private struct ConfigurationFileReader {
         _ kind: String, _ name: String, among candidates: [String], at location: SourceLocation,
         listingAll: Bool = false, of ruleID: String? = nil
     ) -> ConfigurationError {
-        var message = "unknown \(kind) '\(name)'"
+        var message = "unknown \(kind) \(ConfigurationFile.quoted(name))"
         if let ruleID { message += " for '\(ruleID)'" }
         if let suggestion = kind == "reporter" ? Spelling.didYouMeanValue(name, among: candidates) : Spelling.didYouMean(name, among: candidates) {
             message += "; \(suggestion)"
@@ -337,6 +337,17 @@ private struct ConfigurationFileReader {
             message += " (expected one of: \(candidates.joined(separator: ", ")))"
         }
         return error(message, at: location)
+    }
+}
+
+extension ConfigurationFile {
+    /// Names longer than this are shortened in messages: a line of errors, not a page.
+    static let longestNameShown = 80
+
+    /// `name` in quotes, or its start and its length when it is too long to echo.
+    static func quoted(_ name: String) -> String {
+        guard name.count > longestNameShown else { return "'\(name)'" }
+        return "'\(name.prefix(longestNameShown))…' (\(name.count) characters)"
     }
 }
 

@@ -50,7 +50,13 @@ final class ConfigurationResolver: @unchecked Sendable {
         try overrides.validate(knownRuleIDs: knownRules.map(\.id) + Configuration.engineRules.map(\.id))
         if let explicitConfigPath {
             let path = LexicalPath.absolute(explicitConfigPath, relativeTo: workingDirectory)
-            guard let bytes = fileSystem.contentsOfFile(atPath: path) else {
+            let found: [UInt8]?
+            do {
+                found = try fileSystem.configurationBytes(atPath: path)
+            } catch {
+                throw ConfigurationError(path: explicitConfigPath, location: nil, message: error.reason)
+            }
+            guard let bytes = found else {
                 throw ConfigurationError(path: explicitConfigPath, location: nil, message: "cannot read the configuration file")
             }
             let explicitFile = try ConfigurationFile.parse(
@@ -144,11 +150,14 @@ final class ConfigurationResolver: @unchecked Sendable {
 
     private func configurationFile(inDirectory directory: String) throws(ConfigurationError) -> ConfigurationFile? {
         let path = LexicalPath.appending(Configuration.fileName, to: directory)
-        guard fileSystem.isFile(atPath: path) else { return nil }
         let displayPath = LexicalPath.display(path, relativeTo: currentDirectory)
-        guard let bytes = fileSystem.contentsOfFile(atPath: path) else {
-            throw ConfigurationError(path: displayPath, location: nil, message: "cannot read the configuration file")
+        let found: [UInt8]?
+        do {
+            found = try fileSystem.configurationBytes(atPath: path)
+        } catch {
+            throw ConfigurationError(path: displayPath, location: nil, message: error.reason)
         }
+        guard let bytes = found else { return nil }
         return try ConfigurationFile.parse(
             bytes, path: path, displayPath: displayPath, knownRules: knownRules, knownReporters: knownReporters)
     }

@@ -99,6 +99,8 @@ struct FileOutcome: Sendable {
     var unanalysedTypeLookups: Set<UInt64> = []
     var bytes = 0
     var linted = false
+    /// The file read (nil for standard input and the index).
+    var identity: FileIdentity?
 }
 
 /// The two passes of a run over many files, in parallel, with output that does not depend on
@@ -116,6 +118,9 @@ struct LintDriver: Sendable {
     /// Analyse every file in pass 1 instead of those `FactScope` selects: the reference the
     /// selection is tested against.
     var analysesEveryFile = false
+    /// Called between the passes: tests and the fuzz target edit files there, as an editor
+    /// or another run may.
+    var betweenPasses: (@Sendable () -> Void)?
 
     /// The plan of files read for their facts only: no rule runs on them.
     private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
@@ -142,10 +147,13 @@ struct LintDriver: Sendable {
             return firstPassResult(inputs[index], isReported: index < reported.count)
         }
         progress1?.finish()
+        let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
+        for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         var project = projectFacts(firstPass)
+        betweenPasses?()
         let middle = clock.now
 
-        let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
+        let inputsByPath = Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: reported.count, phase: "kblint: linting", started: start) }
         var outcomes = parallelMap(count: reported.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
             defer { progress2?.fileFinished() }
@@ -153,10 +161,11 @@ struct LintDriver: Sendable {
                 // Pass 1 saw that nothing can be reported or fixed here: not read again.
                 var outcome = FileOutcome()
                 outcome.bytes = firstPass[index].bytes
-                outcome.linted = true
+                outcome.linted = !duplicates.contains(index)
+                outcome.identity = firstPass[index].identity
                 return outcome
             }
-            return lint(inputs[index], declaring: firstPass[index].declaredTypeNames, project: project, targetsByPath: targetsByPath)
+            return lint(inputs[index], firstPass: firstPass[index], project: project, inputsByPath: inputsByPath)
         }
         progress2?.finish()
         // Rules looked up types declared in files pass 1 only scanned: analyse those files and
@@ -178,8 +187,7 @@ struct LintDriver: Sendable {
             project = projectFacts(firstPass)
             let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
             let checked = parallelMap(count: again.count, jobs: jobs) { [project, firstPass] position in
-                lint(inputs[again[position]], declaring: firstPass[again[position]].declaredTypeNames,
-                     project: project, targetsByPath: targetsByPath)
+                lint(inputs[again[position]], firstPass: firstPass[again[position]], project: project, inputsByPath: inputsByPath)
             }
             for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
         }
@@ -193,6 +201,28 @@ struct LintDriver: Sendable {
         var declaredTypeNames: [UInt64]?
         let needsSecondPass: Bool
         let bytes: Int
+        /// The file read (nil for standard input and the index).
+        var identity: FileIdentity?
+        /// The hash of the bytes read, when fixing: pass 2 re-derives the file's facts when
+        /// the file no longer holds them.
+        var digest: UInt64?
+    }
+
+    /// The inputs that name a file an earlier input names too (a symlink, a folder given
+    /// twice through a symlink, a hard link): each file is checked and fixed once, under the
+    /// path that reaches it without symlinks when there is one, else the first.
+    static func laterPaths(toTheSameFile inputs: [LintInput], _ identities: [FileIdentity?]) -> Set<Int> {
+        var groups: [FileIdentity: [Int]] = [:]
+        for (index, identity) in identities.enumerated() {
+            if let identity { groups[identity, default: []].append(index) }
+        }
+        var duplicates: Set<Int> = []
+        for group in groups.values where group.count > 1 {
+            let kept = group.first { FileSystem.resolvedPath(inputs[$0].target.absolutePath) == inputs[$0].target.absolutePath }
+                ?? group[0]
+            duplicates.formUnion(group.filter { $0 != kept })
+        }
+        return duplicates
     }
 
     /// Pass 1 for one file: analysed when it may hold project-wide facts (see `FactScope`),
@@ -200,17 +230,19 @@ struct LintDriver: Sendable {
     /// anyway, with their own facts.
     private func firstPassResult(_ input: LintInput, isReported: Bool) -> FirstPassResult {
         // Pass 2 reports what went wrong.
-        guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: isReported, bytes: 0) }
+        guard let (bytes, identity) = try? readWithIdentity(input) else { return FirstPassResult(needsSecondPass: isReported, bytes: 0) }
+        let digest = fixMode == .report ? nil : Self.digest(bytes)
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
         let scan = Self.markers.scan(bytes, collectingDeclarations: selective)
         let markers = scan.markers
         let needsSecondPass = isReported && needsSecondPass(bytes, markers: markers, plan: input.plan)
         if selective, !markers.intersects(Self.projectWideMask), let declared = scan.declaredTypeNames {
-            return FirstPassResult(declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count)
+            return FirstPassResult(
+                declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity)
         }
         let facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
-        return FirstPassResult(facts: facts, needsSecondPass: needsSecondPass, bytes: bytes.count)
+        return FirstPassResult(facts: facts, needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
     }
 
     private func projectFacts(_ firstPass: [FirstPassResult]) -> ProjectFacts {
@@ -243,14 +275,25 @@ struct LintDriver: Sendable {
     private static let projectWideMask = markers.mask(of: FactScope.projectWideMarkers)
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
-        if let preloaded = input.preloaded { return preloaded }
-        return try FileSystem.readFile(input.target.absolutePath)
+        try readWithIdentity(input).bytes
+    }
+
+    private func readWithIdentity(_ input: LintInput) throws(FileError) -> (bytes: [UInt8], identity: FileIdentity?) {
+        if let preloaded = input.preloaded { return (preloaded, nil) }
+        let file = try FileSystem.readFileAndIdentity(input.target.absolutePath)
+        return (file.bytes, file.identity)
+    }
+
+    /// FNV-1a: enough to tell whether a file changed between the passes of one run.
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     /// Pass 2 for one file: rules, suppression, fixes.
-    /// `declaring`: the type names the file declares when pass 1 did not analyse it.
     private func lint(
-        _ input: LintInput, declaring: [UInt64]?, project: ProjectFacts, targetsByPath: [String: LintTarget]
+        _ input: LintInput, firstPass: FirstPassResult, project: ProjectFacts, inputsByPath: [String: LintInput]
     ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
@@ -262,12 +305,18 @@ struct LintDriver: Sendable {
         }
         outcome.bytes = original.count
         outcome.linted = true
+        outcome.identity = firstPass.identity
         let plan = input.plan
         let selections = plan.applicableRules
 
-        let lookups = TypeLookups(checkedFileDeclares: Set(declaring ?? []))
+        let lookups = TypeLookups(checkedFileDeclares: Set(firstPass.declaredTypeNames ?? []))
         var project = project.noting(lookups: lookups)
         var current = SourceFile(path: input.target.path, bytes: original)
+        // The file changed since pass 1 (an editor, another run's fixes): fixes must be
+        // computed from facts of the bytes they edit, or they would add what is there already.
+        if let digest = firstPass.digest, digest != Self.digest(original) {
+            project = project.replacing(collectFacts(Lexer.tokenize(current)))
+        }
         let initial = check(current, selections: selections, plan: plan, project: project)
         var diagnostics = initial
         if fixMode != .report {
@@ -319,9 +368,9 @@ struct LintDriver: Sendable {
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath,
                 relatedFile: { path in
-                    guard let target = targetsByPath[path],
-                          let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
-                    return (SourceFile(path: target.path, bytes: bytes), target.path)
+                    // Another input's bytes as this run reads them: from the index with --staged.
+                    guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
+                    return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
                 })
             finding.anchor = anchor
             return finding
@@ -368,11 +417,6 @@ struct LintDriver: Sendable {
 
     /// Writes the fixed file unless it changed on disk since it was read.
     func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
-        let status = try FileSystem.status(of: target.absolutePath)
-        let onDisk = try FileSystem.readFile(target.absolutePath)
-        guard onDisk == original else {
-            throw FileError(path: target.path, reason: "changed while kblint was fixing it; not written (run again)")
-        }
-        try FileSystem.replaceAtomically(target.absolutePath, with: bytes, permissions: status.permissions)
+        try FileReplacement.replace(target.absolutePath, shownAs: target.path, expecting: original, with: bytes)
     }
 }

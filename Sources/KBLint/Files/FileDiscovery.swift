@@ -58,8 +58,9 @@ struct FileDiscovery {
     /// What a run of `discover` has gathered so far.
     private struct Walk {
         /// Each path comes up once, unless two of the given paths overlap or a folder holds
-        /// two names that read as the same text (bytes that are not UTF-8 read as U+FFFD, so
-        /// only names beyond ASCII can): only then are the paths found remembered in `seen`.
+        /// two names that compare as the same text (Swift compares strings by canonical
+        /// equivalence, so only names beyond ASCII can): only then are the paths found
+        /// remembered in `seen`.
         let pathsMayOverlap: Bool
         var seen: Set<String> = []
         /// The folders walked from the current path.
@@ -83,7 +84,7 @@ struct FileDiscovery {
             if identity == nil {
                 guard let status = try? FileSystem.status(of: folder), walk.visited.insert(status.identity).inserted else { return }
             }
-            walk.errors.append(error)
+            walk.errors.append(FileError(path: LexicalPath.display(folder, relativeTo: currentDirectory), reason: error.reason))
             return
         }
         if identity == nil, !walk.visited.insert(listing.identity).inserted { return }

@@ -12,7 +12,7 @@ extension FileSystem {
         var current = ""
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
+            if PathEncoding.makeFolder(current, 0o755) != 0, errno != EEXIST {
                 throw FileError(path: current, errno: errno, doing: "cannot create folder")
             }
         }
@@ -23,6 +23,6 @@ extension FileSystem {
 
     /// Removes a file or symbolic link (not a folder).
     static func removeFile(_ path: String) throws(FileError) {
-        guard unlink(path) == 0 else { throw FileError(path: path, errno: errno, doing: "cannot remove") }
+        guard PathEncoding.unlinkFile(path) == 0 else { throw FileError(path: path, errno: errno, doing: "cannot remove") }
     }
 }

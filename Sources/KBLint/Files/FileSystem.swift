@@ -10,7 +10,7 @@ import Darwin
 struct FileError: Error, Hashable, CustomStringConvertible {
     let path: String
     let reason: String
-    var description: String { "\(path): \(reason)" }
+    var description: String { "\(PathEncoding.display(path)): \(reason)" }
 
     init(path: String, reason: String) {
         self.path = path
@@ -30,6 +30,7 @@ struct FileStatus: Sendable, Hashable {
     let kind: Kind
     let identity: FileIdentity
     let permissions: UInt32
+    var size = 0
 }
 
 struct FileIdentity: Sendable, Hashable {
@@ -46,7 +47,7 @@ enum FileSystem {
 
     static func status(of path: String) throws(FileError) -> FileStatus {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard PathEncoding.statFile(path, &info) == 0 else {
             throw FileError(path: path, errno: errno, doing: "cannot read")
         }
         return FileStatus(info)
@@ -55,31 +56,43 @@ enum FileSystem {
     /// Whether `path` is a symbolic link (not followed).
     static func isSymbolicLink(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        return PathEncoding.lstatFile(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// The bytes of a regular file.
     static func readFile(_ path: String) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try readFileAndIdentity(path).bytes
+    }
+
+    /// The bytes of a regular file and which file it is (device and inode), read from the
+    /// open file: two paths to one file (a symlink, a hard link) read as the same identity.
+    static func readFileAndIdentity(_ path: String) throws(FileError) -> (bytes: [UInt8], identity: FileIdentity) {
+        let descriptor = PathEncoding.openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw FileError(path: path, errno: errno, doing: "cannot read")
         }
-        switch FileStatus(info).kind {
+        let status = FileStatus(info)
+        switch status.kind {
         case .directory: throw FileError(path: path, reason: "is a directory")
         case .other: throw FileError(path: path, reason: "not a regular file (device, FIFO or socket); skipped")
         case .regular: break
         }
-        guard Int(info.st_size) <= maximumFileSize else {
+        return (try readOpenFile(descriptor, path: path, size: Int(info.st_size)), status.identity)
+    }
+
+    /// The bytes of a regular file just opened, `size` bytes long by `fstat`.
+    static func readOpenFile(_ descriptor: Int32, path: String, size: Int) throws(FileError) -> [UInt8] {
+        guard size <= maximumFileSize else {
             throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
         }
         // Read straight into the array at the size `fstat` gave (every file of a run is read,
         // so no intermediate buffer); a file that grew meanwhile is read on in chunks.
-        let expected = Int(info.st_size)
+        let expected = size
         var failure: Int32?
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
             while initialized < expected {
                 let count = read(descriptor, buffer.baseAddress! + initialized, expected - initialized)
                 if count < 0 {
@@ -95,27 +108,41 @@ enum FileSystem {
         guard bytes.count == expected else { return bytes }  // shrank while being read
         // The first read nearly always finds the end of the file: it asks for one byte, so
         // that no chunk is allocated and cleared for nothing.
-        var chunk = [UInt8](repeating: 0, count: 1)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, errno: errno, doing: "cannot read")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maximumFileSize else {
-                throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
-            }
-            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
-        }
-        return bytes
+        return try readRest(descriptor, after: bytes, name: path, firstChunk: 1)
     }
 
-    /// Reads everything from a file descriptor (standard input).
-    static func readAll(descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The bytes of a file, a FIFO or a device such as `/dev/stdin` (a file list), read to its
+    /// end (blocking), up to `maximumFileSize`.
+    static func readStream(_ path: String) throws(FileError) -> [UInt8] {
+        let descriptor = PathEncoding.openFile(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot open") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, errno: errno, doing: "cannot read") }
+        switch FileStatus(info).kind {
+        case .directory: throw FileError(path: path, reason: "is a directory")
+        case .regular: return try readOpenFile(descriptor, path: path, size: Int(info.st_size))
+        case .other: return try readRest(descriptor, after: [], name: path, firstChunk: 64 * 1024)
+        }
+    }
+
+    /// Reads everything from a file descriptor (standard input), up to `limit` bytes: an
+    /// endless input ends in a clear error rather than exhausted memory.
+    static func readAll(descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
+        do {
+            return try readRest(descriptor, after: [], name: name, firstChunk: 64 * 1024, limit: limit)
+        } catch where error.reason.hasPrefix("larger than") {
+            throw FileError(path: name, reason: "larger than \(limit >> 20) MB, the limit for one source file; nothing linted")
+        }
+    }
+
+    /// `bytes` followed by what remains to read from `descriptor`, in chunks of 16 kB (after
+    /// a first one of `firstChunk` bytes), refused beyond `limit` bytes.
+    private static func readRest(
+        _ descriptor: Int32, after bytes: [UInt8], name: String, firstChunk: Int, limit: Int = maximumFileSize
+    ) throws(FileError) -> [UInt8] {
+        var bytes = bytes
+        var chunk = [UInt8](repeating: 0, count: firstChunk)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -124,6 +151,10 @@ enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= limit else {
+                throw FileError(path: name, reason: "larger than \(limit >> 20) MB; skipped")
+            }
+            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         }
     }
 
@@ -144,7 +175,7 @@ enum FileSystem {
     }
 
     static func contentsOfDirectory(_ path: String) throws(FileError) -> DirectoryListing {
-        guard let directory = opendir(path) else {
+        guard let directory = PathEncoding.openFolder(path) else {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         defer { closedir(directory) }
@@ -153,13 +184,13 @@ enum FileSystem {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         var entries: [DirectoryEntry] = []
-        // Every name's bytes, kept once a name is not ASCII: bytes that are not UTF-8 read as
-        // U+FFFD, so such names sort by their bytes rather than their text.
+        // Every name's bytes, kept once a name is not ASCII: such names sort by their bytes,
+        // which string comparison (by canonical equivalence) does not follow.
         var byteNames: [[UInt8]] = []
         while let entry = readdir(directory) {
             let (name, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
-                return (String(decoding: bytes, as: UTF8.self),
+                return (PathEncoding.decode(bytes),
                         byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes))
             }
             if name == "." || name == ".." { continue }
@@ -187,50 +218,54 @@ enum FileSystem {
     /// Replaces the file at `path` with `bytes` so that readers see either the old or the new
     /// content, never a mix: write a temporary file in the same folder, give it the old
     /// permissions, then rename it over the original. A symlink is resolved first so that the
-    /// link stays a link.
+    /// link stays a link. (Fixed source files go through `FileReplacement`, which also keeps
+    /// owner, group and extended attributes and refuses to replace what changed.)
     static func replaceAtomically(_ path: String, with bytes: [UInt8], permissions: UInt32) throws(FileError) {
-        let target = resolvedPath(path) ?? path
-        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot create a temporary file next to it") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try writeThroughTemporaryFile(bytes, over: resolvedPath(path) ?? path, shownAs: path) { descriptor in
+            fchmod(descriptor, mode_t(permissions)) == 0 ? nil : FileError(path: path, errno: errno, doing: "cannot keep permissions")
+        }
+    }
+
+    /// Writes `bytes` to a temporary file next to `target`, lets `setUp` give it its
+    /// metadata (an error stops the replacement), flushes it to disk and renames it over
+    /// `target`. The temporary file is removed when anything fails.
+    static func writeThroughTemporaryFile(
+        _ bytes: [UInt8], over target: String, shownAs shown: String, setUp: (Int32) -> FileError?
+    ) throws(FileError) {
+        let (temporary, descriptor) = try createTemporaryFile(nextTo: target, shownAs: shown)
         var failure: FileError?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError(path: path, errno: errno, doing: "cannot write")
-                    return
-                }
-                offset += written
-            }
+        if let error = writeAll(bytes, to: descriptor) {
+            failure = FileError(path: shown, errno: error, doing: "cannot write")
         }
-        if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot keep permissions")
-        }
+        if failure == nil { failure = setUp(descriptor) }
         if failure == nil, fsync(descriptor) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot write")
+            failure = FileError(path: shown, errno: errno, doing: "cannot write")
         }
         close(descriptor)
-        if failure == nil, rename(temporary, target) != 0 {
-            failure = FileError(path: path, errno: errno, doing: "cannot replace")
+        if failure == nil, PathEncoding.renameFile(temporary, target) != 0 {
+            failure = FileError(path: shown, errno: errno, doing: "cannot replace")
         }
         if let failure {
-            unlink(temporary)
+            _ = PathEncoding.unlinkFile(temporary)
             throw failure
         }
     }
 
-    /// Writes `bytes` to a new or existing file (reports given with `--output`).
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
-        defer { close(descriptor) }
-        let failure: Int32? = bytes.withUnsafeBytes { raw in
+    /// A new, empty, hidden file in the folder of `target` (so that a rename can replace
+    /// `target`): its path and an open descriptor.
+    static func createTemporaryFile(nextTo target: String, shownAs shown: String) throws(FileError) -> (path: String, descriptor: Int32) {
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        var template = PathEncoding.bytes("\(folder.isEmpty ? "/" : folder)/.\(name).kblint-XXXXXX").map { CChar(bitPattern: $0) } + [0]
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileError(path: shown, errno: errno, doing: "cannot create a temporary file next to it") }
+        let path = PathEncoding.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        return (path, descriptor)
+    }
+
+    /// Writes all of `bytes` to `descriptor`; the error number of a failed write, or nil.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
@@ -242,20 +277,26 @@ enum FileSystem {
             }
             return nil
         }
+    }
+
+    /// Writes `bytes` to a new or existing file (reports given with `--output`).
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let descriptor = PathEncoding.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot write") }
+        defer { close(descriptor) }
+        let failure = writeAll(bytes, to: descriptor)
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        PathEncoding.realPath(path)
     }
 
     static func currentDirectory() -> String {
         guard let buffer = getcwd(nil, 0) else { return "." }
         defer { free(buffer) }
-        return String(cString: buffer)
+        return PathEncoding.decode(cString: buffer)
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
@@ -265,14 +306,16 @@ enum FileSystem {
 
     /// Creates a new file with `bytes`, failing (with `alreadyExists`) when something is
     /// already at `path`: `kblint init` never overwrites.
-    static func createFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    static func createFile(_ path: String, _ bytes: [UInt8], permissions: UInt32 = 0o644) throws(FileError) {
+        let descriptor = PathEncoding.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard descriptor >= 0 else {
             if errno == EEXIST { throw FileError(path: path, reason: alreadyExists) }
             throw FileError(path: path, reason: String(cString: strerror(errno)))
         }
+        // The umask applies to `open`'s mode, not to `fchmod`.
+        let failure = writeAll(bytes, to: descriptor) ?? (fchmod(descriptor, mode_t(permissions)) == 0 ? nil : errno)
         close(descriptor)
-        try writeFile(path, bytes)
+        if let failure { throw FileError(path: path, errno: failure, doing: "cannot write") }
     }
 
     /// The process environment, read from the C library (Foundation's `ProcessInfo` is not
@@ -314,6 +357,7 @@ extension FileStatus {
         self.init(
             kind: kind,
             identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
-            permissions: UInt32(info.st_mode & 0o7777))
+            permissions: UInt32(info.st_mode & 0o7777),
+            size: Int(info.st_size))
     }
 }

@@ -32,15 +32,16 @@ enum FixApplication {
         return chosen
     }
 
-    /// `bytes` with `edits` applied (edits must not overlap). Replacement text gets the
-    /// file's line ending, so a CRLF file stays CRLF.
+    /// `bytes` with `edits` applied (edits must not overlap). Replacement text gets the line
+    /// ending of the line it goes into, so a CRLF or CR file keeps its endings, and a file
+    /// that mixes them gets the ending of the lines around each edit.
     static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
-        let lineEnding = LineEnding.dominant(in: bytes)
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var cursor = 0
         for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             result.append(contentsOf: bytes[cursor..<edit.range.lowerBound])
+            let lineEnding = LineEnding.around(edit.range.lowerBound, in: bytes)
             result.append(contentsOf: lineEnding.convert(Array(edit.replacement.utf8)))
             cursor = edit.range.upperBound
         }
@@ -57,23 +58,48 @@ enum FixApplication {
     }
 }
 
-/// A file's line terminator, so that inserted lines match the lines around them.
-enum LineEnding {
-    case lf, crlf
+/// A line terminator, so that inserted lines match the lines around them.
+enum LineEnding: Equatable {
+    case lf, crlf, cr
 
-    /// CRLF when the first line break of the file is CRLF, else LF.
-    static func dominant(in bytes: [UInt8]) -> LineEnding {
-        guard let newline = bytes.firstIndex(of: 0x0A) else { return .lf }
-        return newline > 0 && bytes[newline - 1] == 0x0D ? .crlf : .lf
+    /// The ending of the line holding `offset`; for the last line, which may have none, the
+    /// ending of the line before it; LF in a file of one line.
+    static func around(_ offset: Int, in bytes: [UInt8]) -> LineEnding {
+        var index = min(max(offset, 0), bytes.count)
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A: return .lf
+            case 0x0D: return index + 1 < bytes.count && bytes[index + 1] == 0x0A ? .crlf : .cr
+            default: index += 1
+            }
+        }
+        index = min(max(offset, 0), bytes.count) - 1
+        while index >= 0 {
+            switch bytes[index] {
+            case 0x0A: return index > 0 && bytes[index - 1] == 0x0D ? .crlf : .lf
+            case 0x0D: return .cr
+            default: index -= 1
+            }
+        }
+        return .lf
     }
 
+    /// `text` (whose lines end in LF or CRLF) with this ending.
     func convert(_ text: [UInt8]) -> [UInt8] {
-        guard self == .crlf, text.contains(0x0A) else { return text }
+        guard self != .lf || text.contains(0x0D), text.contains(0x0A) else { return text }
         var result: [UInt8] = []
         result.reserveCapacity(text.count + 8)
         for (index, byte) in text.enumerated() {
-            if byte == 0x0A, index == 0 || text[index - 1] != 0x0D { result.append(0x0D) }
-            result.append(byte)
+            if byte == 0x0D, index + 1 < text.count, text[index + 1] == 0x0A { continue }
+            guard byte == 0x0A else {
+                result.append(byte)
+                continue
+            }
+            switch self {
+            case .lf: result.append(0x0A)
+            case .crlf: result += [0x0D, 0x0A]
+            case .cr: result.append(0x0D)
+            }
         }
         return result
     }

@@ -5,6 +5,34 @@
 enum UnifiedDiff {
     static let contextLines = 3
 
+    /// `prefix` + `path` as git writes it in `---`/`+++` lines, so that `patch -p1` and `git
+    /// apply` read it back: in C-style quotes when it holds a quote, a backslash or a control
+    /// character; else as it is, followed by a tab when it holds a space (the tab ends the
+    /// name for `patch`). Bytes that are not UTF-8 are written as they are named.
+    static func quotedName(_ prefix: String, _ path: String) -> [UInt8] {
+        let bytes = Array(prefix.utf8) + PathEncoding.bytes(path)
+        guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            return bytes.contains(UInt8(ascii: " ")) ? bytes + [UInt8(ascii: "\t")] : bytes
+        }
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in bytes {
+            switch byte {
+            case 0x07: quoted += Array("\\a".utf8)
+            case 0x08: quoted += Array("\\b".utf8)
+            case 0x09: quoted += Array("\\t".utf8)
+            case 0x0A: quoted += Array("\\n".utf8)
+            case 0x0B: quoted += Array("\\v".utf8)
+            case 0x0C: quoted += Array("\\f".utf8)
+            case 0x0D: quoted += Array("\\r".utf8)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): quoted += [UInt8(ascii: "\\"), byte]
+            case _ where byte < 0x20 || byte == 0x7F:
+                quoted += [UInt8(ascii: "\\"), 0x30 + (byte >> 6), 0x30 + (byte >> 3 & 7), 0x30 + (byte & 7)]
+            default: quoted.append(byte)
+            }
+        }
+        return quoted + [UInt8(ascii: "\"")]
+    }
+
     /// The diff from `old` to `new`; empty when they are equal.
     static func render(path: String, old: [UInt8], new: [UInt8]) -> [UInt8] {
         guard old != new else { return [] }
@@ -13,7 +41,7 @@ enum UnifiedDiff {
         let changes = self.changes(oldLines, newLines)
         guard !changes.isEmpty else { return [] }
 
-        var output: [UInt8] = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
+        var output: [UInt8] = Array("--- ".utf8) + quotedName("a/", path) + [0x0A] + Array("+++ ".utf8) + quotedName("b/", path) + [0x0A]
         var index = 0
         while index < changes.count {
             // One hunk: changes whose context windows touch.

@@ -126,6 +126,20 @@ struct GitRepository: Sendable {
         return parseRawDiff(output).map { ChangedFile(path: $0.path, blob: nil) }
     }
 
+    /// Every regular file of the index (stage 0), by absolute path, with its blob id.
+    func indexedFiles() throws(GitError) -> [String: String] {
+        let output = try run(["ls-files", "--stage", "-z"])
+        var files: [String: String] = [:]
+        for entry in output.split(separator: 0) {
+            // "<mode> <blob> <stage>\t<path>"
+            guard let tab = entry.firstIndex(of: UInt8(ascii: "\t")) else { continue }
+            let header = String(decoding: entry[entry.startIndex..<tab], as: UTF8.self).split(separator: " ")
+            guard header.count == 3, header[0] == "100644" || header[0] == "100755", header[2] == "0" else { continue }
+            files[LexicalPath.appending(PathEncoding.decode(entry[(tab + 1)...]), to: topLevel)] = String(header[1])
+        }
+        return files
+    }
+
     /// The contents of blobs, by id, read with one `git cat-file --batch`.
     func contents(ofBlobs ids: [String]) throws(GitError) -> [String: [UInt8]] {
         guard !ids.isEmpty else { return [:] }
@@ -163,9 +177,8 @@ struct GitRepository: Sendable {
     /// Entries of `git diff --raw -z`: `:<mode> <mode> <blob> <blob> <status>\0<path>\0`,
     /// with a second path (the new one) for renames and copies.
     private func parseRawDiff(_ output: [UInt8]) -> [ChangedFile] {
-        let fields = output.split(separator: 0, omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
-        }
+        // Paths keep bytes that are not UTF-8, so the file opens and shows as it is named.
+        let fields = output.split(separator: 0, omittingEmptySubsequences: false).map { PathEncoding.decode($0) }
         var files: [ChangedFile] = []
         var index = 0
         while index < fields.count {

@@ -24,7 +24,8 @@ enum PreCommitHook {
     enum Outcome: Hashable {
         case installed(path: String)
         case updated(path: String)
-        case replaced(path: String)
+        /// A foreign hook was replaced; it is kept at `backup`.
+        case replaced(path: String, backup: String)
         case removed(path: String)
         case absent(path: String)
     }
@@ -69,7 +70,11 @@ enum PreCommitHook {
             if isWrittenByKBLint(existing) {
                 outcome = .updated(path: path)
             } else if force {
-                outcome = .replaced(path: path)
+                do {
+                    outcome = .replaced(path: path, backup: try keepBackup(of: path, existing))
+                } catch {
+                    throw .file(error)
+                }
             } else {
                 throw .notWrittenByKBLint(path: path, action: "overwritten")
             }
@@ -84,6 +89,23 @@ enum PreCommitHook {
             throw .file(error)
         }
         return outcome
+    }
+
+    /// Copies the hook `--force` replaces to `pre-commit.kblint-backup` (or `…-backup.2`, `.3`
+    /// when that exists: a backup is never overwritten), with its permissions.
+    static func keepBackup(of path: String, _ bytes: [UInt8]) throws(FileError) -> String {
+        let permissions = (try? FileSystem.status(of: path).permissions) ?? 0o755
+        var backup = path + ".kblint-backup"
+        var number = 1
+        while true {
+            do {
+                try FileSystem.createFile(backup, bytes, permissions: permissions)
+                return backup
+            } catch where error.reason == FileSystem.alreadyExists && number < 100 {
+                number += 1
+                backup = path + ".kblint-backup.\(number)"
+            }
+        }
     }
 
     /// Removes the hook if kblint wrote it.

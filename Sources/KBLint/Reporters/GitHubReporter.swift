@@ -13,7 +13,7 @@ struct GitHubReporter: Reporter {
     func render(_ report: LintReport) -> String {
         var output = ""
         for finding in report.findings {
-            var properties = [("file", finding.path)]
+            var properties = [("file", PathEncoding.display(finding.path))]
             properties.append(("line", String(finding.start.line)))
             properties.append(("endLine", String(finding.end.line)))
             if finding.start.line == finding.end.line {
@@ -25,7 +25,7 @@ struct GitHubReporter: Reporter {
             properties.append(("title", "kblint(\(finding.ruleID))"))
             var message = finding.message + "\n\nFix: " + finding.suggestion
             for related in finding.related {
-                message += "\n\(related.path):\(related.start.line): \(related.message)"
+                message += "\n\(PathEncoding.display(related.path)):\(related.start.line): \(related.message)"
             }
             output += "::\(command(for: finding.severity)) "
             output += properties.map { "\($0.0)=\(GitHubReporter.escapedProperty($0.1))" }

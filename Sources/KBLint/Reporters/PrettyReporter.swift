@@ -26,7 +26,7 @@ struct PrettyReporter: Reporter {
         let severityColor = style.color(for: finding.severity)
         let messageLines = finding.message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { displayable(String($0)) }
-        var output = style.bold("\(finding.path):\(finding.start.line):\(finding.start.column):")
+        var output = style.bold("\(PathEncoding.display(finding.path)):\(finding.start.line):\(finding.start.column):")
         output += " " + style.apply(severityColor + Style.boldCode, finding.severity.rawValue + ":")
         output += " " + style.bold(messageLines.first ?? "") + " " + style.dim("[\(finding.ruleID)]") + "\n"
 
@@ -52,7 +52,7 @@ struct PrettyReporter: Reporter {
         output += style.apply(Style.blue, gutter + "=") + " " + style.apply(Style.green, "fix:") + " " + fix + "\n"
         for related in finding.related {
             output += style.apply(Style.blue, gutter + "=") + " " + style.apply(Style.cyan, "note:")
-            output += " \(related.path):\(related.start.line):\(related.start.column): \(related.message)\n"
+            output += " \(PathEncoding.display(related.path)):\(related.start.line):\(related.start.column): \(related.message)\n"
         }
         return output
     }

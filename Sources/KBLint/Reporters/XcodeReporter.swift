@@ -4,16 +4,16 @@
 /// directory. Columns are UTF-8 bytes, as swiftc reports them. Xcode knows error, warning
 /// and note, so info findings are `note:` lines; each related location follows its finding
 /// as a `note:`, as compilers print them. Line breaks in messages become spaces, since every
-/// issue must be one line.
+/// issue must be one line; control characters in paths are escaped (`PathEncoding.display`).
 struct XcodeReporter: Reporter {
     func render(_ report: LintReport) -> String {
         var output = ""
         for finding in report.findings {
-            output += "\(finding.absolutePath):\(finding.start.line):\(finding.start.column): "
+            output += "\(PathEncoding.display(finding.absolutePath)):\(finding.start.line):\(finding.start.column): "
             output += "\(finding.severity.compilerLevel): \(oneLine(finding.message)) (\(finding.ruleID))\n"
             for related in finding.related {
                 let path = absolute(related.path, in: report.settings.pathRoot)
-                output += "\(path):\(related.start.line):\(related.start.column): "
+                output += "\(PathEncoding.display(path)):\(related.start.line):\(related.start.column): "
                 output += "note: \(oneLine(related.message))\n"
             }
         }

@@ -84,7 +84,7 @@ enum FactCollector {
             guard names.count == 1 || (names.count == 2 && source.isWord(names[0], "self")),
                   let type = outline.enclosingType(at: assignment.op) else { continue }
             let hash = source.nameHash(names[names.count - 1])
-            guard let property = outline.properties.first(where: { $0.owner == type && $0.nameHash == hash }),
+            guard let property = outline.property(named: hash, in: type),
                   let value = evaluator.value(of: assignment.rhs) else { continue }
             record(property, value)
         }

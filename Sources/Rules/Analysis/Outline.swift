@@ -75,6 +75,8 @@ public struct Outline: Sendable {
     /// Function indices by name hash, and by owner type and name hash.
     var functionsByName: [UInt64: [Int]] = [:]
     var functionsByOwnerAndName: [OwnedName: [Int]] = [:]
+    /// The first property of each name declared directly in a type (or at file level).
+    var firstPropertyByOwnerAndName: [OwnedName: Int] = [:]
 
     struct OwnedName: Hashable, Sendable {
         let owner: Int?
@@ -90,6 +92,12 @@ public struct Outline: Sendable {
     /// local), without searching every function of that name.
     func functions(named hash: UInt64, in owner: Int?) -> [Int] {
         functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
+    }
+
+    /// The first property named like `hash` declared directly in type `owner`: a lookup, not
+    /// a search of every property (per assignment, that was quadratic in nested types).
+    public func property(named hash: UInt64, in owner: Int?) -> PropertyDeclaration? {
+        firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { properties[$0] }
     }
 }
 
@@ -165,6 +173,9 @@ private struct OutlineBuilder {
             outline.functionsByName[function.nameHash, default: []].append(index)
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
                                             default: []].append(index)
+        }
+        for (index, property) in outline.properties.enumerated().reversed() {
+            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = index
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(

@@ -222,7 +222,7 @@ public struct KeyboardInsetAccumulates: Rule {
         for token in range where source.kind(token) == .identifier
             && (source.kind(token - 1) != .period || source.isWord(token - 2, "self")) {
             let hash = source.nameHash(token)
-            guard analysis.outline.properties.contains(where: { $0.owner == type && $0.nameHash == hash }) else { continue }
+            guard analysis.outline.property(named: hash, in: type) != nil else { continue }
             let stored = analysis.assignments.contains { other in
                 let names = analysis.chainNames(other.lhs)
                 return names.last.map { source.nameHash($0) == hash } ?? false
