@@ -136,8 +136,9 @@ build_binary_tarball() {
     rm -rf "$work"
 }
 
-# The artifact bundle (SE-0305): one variant per binary tarball in dist/. Each variant line of
-# info.json is one line, so a bundle's variants can be read back with grep.
+# The artifact bundle (SE-0305): one variant per binary tarball in dist/. The artifact is
+# named KBLint, like the executable target of this package, so the plugins' one source
+# (Plugins/, linked from Distribution/KBLintPlugins) finds the tool by the same name in both.
 write_artifact_bundle() {
     local work; work="$(mktemp -d)"
     local bundle="$work/kblint.artifactbundle" variants="" tarball triples path
@@ -157,7 +158,7 @@ write_artifact_bundle() {
 {
   "schemaVersion": "1.0",
   "artifacts": {
-    "kblint": {
+    "KBLint": {
       "version": "$version",
       "type": "executable",
       "variants": [
@@ -176,7 +177,8 @@ EOF
 write_plugin_package() {
     rm -rf "$dist/KBLintPlugins"
     mkdir -p "$dist/KBLintPlugins"
-    cp -R Distribution/KBLintPlugins/Package.swift Distribution/KBLintPlugins/Plugins "$dist/KBLintPlugins/"
+    # -L: the plugin sources are links to Plugins/ of this repository.
+    cp -RL Distribution/KBLintPlugins/Package.swift Distribution/KBLintPlugins/Plugins "$dist/KBLintPlugins/"
     local checksum; checksum="$(sha256 "$dist/kblint.artifactbundle.zip")"
     local manifest="$dist/KBLintPlugins/Package.swift"
     grep -q '\.binaryTarget(name: "KBLintBinary", path: "kblint.artifactbundle.zip")' "$manifest" \

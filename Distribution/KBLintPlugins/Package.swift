@@ -2,10 +2,11 @@
 import PackageDescription
 
 // kblint's SwiftPM plugins, running the prebuilt kblint of a release's artifact bundle so that
-// a project's builds never compile kblint itself. In the kblint repository (Distribution/
-// KBLintPlugins) the binary target is a bundle next to this file: copy one from the dist/ of
+// a project's builds never compile kblint itself. The plugin sources are links to the
+// repository's Plugins/, which run the kblint built from source: one behaviour for both.
+// Here the binary target is a bundle next to this file: copy one from the dist/ of
 // `Scripts/release.sh --allow-dirty --skip-tests VERSION` to try the plugins. The release
-// script publishes a copy whose binary target is the release's bundle URL and checksum.
+// script publishes a copy with real files and the release's bundle URL and checksum.
 let package = Package(
     name: "KBLintPlugins",
     products: [

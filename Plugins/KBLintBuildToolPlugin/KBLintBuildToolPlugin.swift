@@ -52,7 +52,9 @@ enum KBLintBuildCommand {
         return [.buildCommand(
             displayName: "kblint \(targetName)",
             executable: URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", script, "kblint-build-plugin", stamp.path, kblint.path, "--reporter", "xcode", "--"]
+            // `--force-exclude`: the target's files are named one by one, and `excluded` must
+            // still keep generated and vendored code out of the build's diagnostics.
+            arguments: ["-c", script, "kblint-build-plugin", stamp.path, kblint.path, "--reporter", "xcode", "--force-exclude", "--"]
                 + sources.map(\.path),
             // The folder that holds `.kblint.yml` rather than the file: every input must exist,
             // and the commands are not recomputed when one appears or disappears. Adding,

@@ -85,7 +85,7 @@ final class ReleasePackagingTests: XCTestCase {
             return text
         }
         XCTAssertEqual(string(info[member: "schemaVersion"]), "1.0")
-        let artifact = try XCTUnwrap(info[member: "artifacts"]?[member: "kblint"])
+        let artifact = try XCTUnwrap(info[member: "artifacts"]?[member: "KBLint"])
         XCTAssertEqual(string(artifact[member: "version"]), version)
         XCTAssertEqual(string(artifact[member: "type"]), "executable")
         guard case .array(let variants) = artifact[member: "variants"] else { return XCTFail("no variants") }
@@ -158,9 +158,8 @@ final class ReleasePackagingTests: XCTestCase {
     func checkBinaryPluginsLintTheFixturePackage() throws {
         let plugins = work.path + "/kblint-plugins", app = work.path + "/app"
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
-        for item in ["Package.swift", "Plugins"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/Distribution/KBLintPlugins/" + item, toPath: plugins + "/" + item)
-        }
+        // -L: the plugin sources are links to the repository's Plugins/.
+        try command(["cp", "-RL", Self.root + "/Distribution/KBLintPlugins/Package.swift", Self.root + "/Distribution/KBLintPlugins/Plugins", plugins])
         XCTAssertTrue(try text(plugins + "/Package.swift").contains(#".binaryTarget(name: "KBLintBinary", path: "kblint.artifactbundle.zip")"#))
         try FileManager.default.copyItem(atPath: dist + "/kblint.artifactbundle.zip", toPath: plugins + "/kblint.artifactbundle.zip")
         let fixture = try BinaryHarness.copyFixture("BinaryPluginPackage")
