@@ -215,6 +215,7 @@ class Kblint < Formula
 $(asset 2 "$source")
 
   on_macos do
+    depends_on macos: :ventura
 EOF
         if [ -f "$dist/$mac" ]; then asset 4 "$mac"; else echo '    depends_on xcode: ["16.0", :build]'; fi
         echo "  end"

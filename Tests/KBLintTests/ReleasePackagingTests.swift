@@ -55,6 +55,7 @@ final class ReleasePackagingTests: XCTestCase {
         #if os(Linux)
         try checkReadmeBinaryInstallLines() // its lines are the Linux ones
         #endif
+        try checkFormulaInstallsTheBinaryOrBuildsTheSource()
         try checkMergingAnotherMachinesBinaries()
         try checkBinaryPluginsLintTheFixturePackage()
     }
@@ -134,6 +135,35 @@ final class ReleasePackagingTests: XCTestCase {
         XCTAssertEqual(try command([bin + "/kblint", "--version"]).output, "\(version)\n")
     }
 
+    /// The formula, loaded as Homebrew would on Linux and macOS (Fixtures/Homebrew stands in
+    /// for Homebrew's formula DSL; skipped without Ruby): the prebuilt tarball where this
+    /// release has one, else the source tarball built with `swift build --disable-sandbox`.
+    func checkFormulaInstallsTheBinaryOrBuildsTheSource() throws {
+        guard ChildProcess.locate("ruby", environment: ProcessInfo.processInfo.environment) != nil else {
+            return print("ReleasePackagingTests: Ruby is not installed; the formula is not loaded")
+        }
+        let loader = BinaryHarness.fixtures.path + "/Homebrew/load_formula.rb", formula = dist + "/kblint.rb"
+        let download = "\(ProjectInfo.home)/releases/download/v\(version)"
+        let source = "kblint-\(version)-source.tar.gz"
+        let unpacked = work.path + "/formula"
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+
+        // Where this release has no binary, the sources are built (unpacked as Homebrew does,
+        // into the archive's one folder).
+        try command(["tar", "-xzf", "\(dist)/\(source)", "-C", unpacked])
+        let other = triple.hasSuffix("linux-gnu") ? ["macos", "arm"] : ["linux", "intel"]
+        let build = try command(["ruby", loader, formula] + other + ["install"], in: "\(unpacked)/kblint-\(version)").output
+        XCTAssertTrue(build.hasPrefix("url \(download)/\(source)\nsha256 \(try sha256(dist + "/" + source))\n"), build)
+        XCTAssertTrue(build.contains("system swift build -c release --disable-sandbox --product kblint\nbin.install .build/release/kblint\n"), build)
+
+        #if os(Linux) && arch(x86_64)
+        let tarball = "kblint-\(version)-\(triple).tar.gz"
+        try command(["tar", "-xzf", "\(dist)/\(tarball)", "-C", unpacked])
+        let binary = try command(["ruby", loader, formula, "linux", "intel", "install"], in: unpacked).output
+        XCTAssertEqual(binary, "url \(download)/\(tarball)\nsha256 \(try sha256(dist + "/" + tarball))\nbin.install kblint\n")
+        #endif
+    }
+
     /// Another machine's dist/ (a stand-in macOS universal tarball) merged into this one.
     func checkMergingAnotherMachinesBinaries() throws {
         let other = try TemporaryDirectory()
@@ -148,7 +178,7 @@ final class ReleasePackagingTests: XCTestCase {
         let sums = try text(dist + "/SHA256SUMS")
         XCTAssertTrue(sums.contains("\(try sha256(dist + "/" + mac))  \(mac)\n"), sums)
         let formula = try text(dist + "/kblint.rb")
-        XCTAssertTrue(formula.contains("  on_macos do\n    url \"\(ProjectInfo.home)/releases/download/v\(version)/\(mac)\""), formula)
+        XCTAssertTrue(formula.contains("  on_macos do\n    depends_on macos: :ventura\n    url \"\(ProjectInfo.home)/releases/download/v\(version)/\(mac)\""), formula)
         let manifest = try text(dist + "/KBLintPlugins/Package.swift")
         XCTAssertTrue(manifest.contains("checksum: \"\(try sha256(dist + "/kblint.artifactbundle.zip"))\""), manifest)
     }
