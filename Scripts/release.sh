@@ -57,7 +57,7 @@ project_value() {
 }
 declared="$(project_value version)"
 home="$(project_value home)"
-plugins_home="$home-plugins"
+plugins_home="$home-plugins" # ProjectInfo.pluginsHome
 tag="v$version"
 download="$home/releases/download/$tag"
 
