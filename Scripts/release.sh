@@ -283,8 +283,10 @@ if [ "$mode" = release ]; then
         ! git rev-parse -q --verify "refs/tags/$tag" >/dev/null || fail "tag $tag exists already"
     fi
     if [ "$skip_tests" = 0 ]; then swift test; fi
-    rm -rf "$dist"
+    # What an earlier run wrote, and nothing else (--dist may name a folder in use).
     mkdir -p "$dist"
+    rm -rf "$dist"/kblint-*.tar.gz "$dist"/kblint.artifactbundle.zip "$dist"/kblint.rb \
+        "$dist"/KBLintPlugins "$dist"/SHA256SUMS "$dist"/RELEASE_NOTES.md
     build_binary_tarball
     git archive --format=tar.gz --prefix="kblint-$version/" -o "$dist/kblint-$version-source.tar.gz" HEAD
 else
