@@ -1,7 +1,7 @@
 /// kblint's version and home page: the one place they are written. `kblint --version`, SARIF
 /// (`tool.driver.version`, `informationUri`, each rule's `helpUri`) and `Scripts/release.sh`
-/// read them from here; CHANGELOG.md, the README's install lines and the plugin package's
-/// manifest must agree, which `ReleaseMetadataTests` checks.
+/// read them from here; CHANGELOG.md and the README's install lines must agree, which
+/// `ReleaseMetadataTests` checks.
 ///
 /// Both are single-line string literals because the release script reads them with `sed`.
 enum ProjectInfo {
