@@ -8,8 +8,8 @@ import XCTest
 final class CommandLineToolTests: XCTestCase {
     func testVersionAndHelp() throws {
         let tree = try TemporaryDirectory()
-        XCTAssertEqual(runTool(["--version"], in: tree.path).standardOutput, "\(CommandLineTool.version)\n")
-        XCTAssertEqual(runTool(["version"], in: tree.path).standardOutput, "0.1.0\n")
+        XCTAssertEqual(runTool(["--version"], in: tree.path).standardOutput, "\(ProjectInfo.version)\n")
+        XCTAssertEqual(runTool(["version"], in: tree.path).standardOutput, "\(ProjectInfo.version)\n")
         for command in CommandLineTool.commands {
             let run = runTool([command.name, "--help"], in: tree.path)
             XCTAssertEqual(run.status, 0, command.name)

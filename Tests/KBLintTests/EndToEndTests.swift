@@ -15,9 +15,11 @@ final class EndToEndTests: XCTestCase {
                           "kblint executable not built next to the tests")
     }
 
-    /// Output with the temporary folder's path replaced, so goldens do not depend on it.
+    /// Output with the temporary folder's path and kblint's version replaced, so goldens do
+    /// not depend on them.
     func normalized(_ text: String, root: String) -> String {
         text.replacingOccurrences(of: root, with: "$ROOT")
+            .replacingOccurrences(of: "\"version\": \"\(ProjectInfo.version)\"", with: "\"version\": \"$VERSION\"")
     }
 
     func assertGolden(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -101,7 +103,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(broken.status, 2)
         XCTAssertEqual(broken.standardError, ".kblint.yml:1:8: error: '[' is never closed\n")
         let version = try BinaryHarness.run(["--version"], in: project.path)
-        XCTAssertEqual(version.standardOutput, "0.1.0\n")
+        XCTAssertEqual(version.standardOutput, "\(ProjectInfo.version)\n")
     }
 
     /// `--diff` and `--fix` agree, write only through `--fix`, and a second `--fix` finds

@@ -17,8 +17,6 @@ enum ExitCode: Int32 {
 /// tests can run any command with injected rules and captured output. `main.swift` passes
 /// the real ones.
 struct CommandLineTool: Sendable {
-    static let version = "0.1.0"
-
     var rules: [any Rule.Type]
     var environment: [String: String]
     var currentDirectory: String
@@ -80,7 +78,7 @@ struct CommandLineTool: Sendable {
         case HookCommand.installSpec.name: return HookCommand(tool: self).install(arguments)
         case HookCommand.uninstallSpec.name: return HookCommand(tool: self).uninstall()
         case VersionCommand.spec.name:
-            standardOutput.write("\(Self.version)\n")
+            standardOutput.write("\(ProjectInfo.version)\n")
             return .success
         default: return try LintCommand(tool: self).run(arguments)
         }
@@ -121,7 +119,7 @@ struct CommandLineTool: Sendable {
 
     static var generalHelp: String {
         var text = """
-            kblint \(version): finds keyboard-handling bugs in UIKit code.
+            kblint \(ProjectInfo.version): finds keyboard-handling bugs in UIKit code.
 
             USAGE: kblint [lint] [PATH…] [options]
                    kblint <command> [options]

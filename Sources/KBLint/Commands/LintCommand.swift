@@ -104,7 +104,7 @@ struct LintCommand {
         let report = LintReport(
             findings: findings.map { $0.shown(relativeTo: pathRoot, currentDirectory: cwd) },
             rules: tool.rules.map { $0.metadata }.filter { enabledRules.contains($0.id) } + EngineDiagnostics.all,
-            filesLinted: outcome.files.reduce(0) { $1.linted ? $0 + 1 : $0 }, toolVersion: CommandLineTool.version,
+            filesLinted: outcome.files.reduce(0) { $1.linted ? $0 + 1 : $0 }, toolVersion: ProjectInfo.version,
             settings: ReportSettings(
                 useColor: colorAllowed && tool.standardOutput.isTerminal,
                 pathRoot: pathRoot))

@@ -3,9 +3,8 @@ import Rules
 
 /// Where users read about kblint and its rules; SARIF viewers link to them.
 enum ProjectLinks {
-    static let repository = "https://github.com/kblint/kblint"
     /// Rules.md on the default branch; a rule's section is `#<rule id>`.
-    static let rulesDocument = repository + "/blob/main/Rules.md"
+    static let rulesDocument = ProjectInfo.home + "/blob/main/Rules.md"
 
     static func ruleDocumentation(_ ruleID: String) -> String {
         rulesDocument + "#" + ruleID
@@ -34,7 +33,7 @@ struct SARIFReporter: Reporter {
         let driver = JSONValue.object([
             ("name", "kblint"),
             ("version", .string(report.toolVersion)),
-            ("informationUri", .string(ProjectLinks.repository)),
+            ("informationUri", .string(ProjectInfo.home)),
             ("rules", .array(report.rules.map(descriptor(for:)))),
         ])
         let run = JSONValue.object([

@@ -1,0 +1,1 @@
+../../../../Plugins/KBLintBuildToolPlugin/KBLintBuildToolPlugin.swift

@@ -1,0 +1,1 @@
+../../../../Plugins/KBLintCommandPlugin/KBLintCommandPlugin.swift
