@@ -237,8 +237,8 @@ extension FileAnalysis {
         var steps = 0
         while lower < upper, steps < 32 {
             steps += 1
-            if let asToken = (lower..<upper).first(where: {
-                source.isWord($0, "as") && source.kind($0) == .keyword && depthIsTop($0, from: lower)
+            if let asToken = source.firstTopLevel(in: lower..<upper, where: {
+                source.isWord($0, "as") && source.kind($0) == .keyword
             }) {
                 upper = asToken
                 continue
@@ -261,46 +261,14 @@ extension FileAnalysis {
         return lower..<upper
     }
 
-    /// Whether `index` lies outside every bracket group that starts at or after `lower`.
-    private func depthIsTop(_ index: Int, from lower: Int) -> Bool {
-        var cursor = lower
-        while cursor < index {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                if close >= index { return false }
-                cursor = close + 1
-                continue
-            }
-            cursor += 1
-        }
-        return true
-    }
-
     /// The operator token `text` at the top level of `range`.
     func topLevelOperator(in range: Range<Int>, _ text: StaticString) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.isToken(cursor, .binaryOperator, text) { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.isToken($0, .binaryOperator, text) }
     }
 
     /// The first token of `kind` at the top level of `range`.
     func topLevelToken(in range: Range<Int>, _ kind: TokenKind) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.kind(cursor) == kind { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.kind($0) == kind }
     }
 
     /// The name token when `range` is exactly one identifier.

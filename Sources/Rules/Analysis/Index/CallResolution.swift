@@ -140,21 +140,12 @@ extension FileIndex {
     /// Whether a parameter's type annotation is a function type (`() -> Void`,
     /// `@escaping (Bool) -> Void`, `((Bool) -> Void)?`).
     private func isFunctionType(_ type: Range<Int>) -> Bool {
-        var cursor = type.lowerBound
-        while cursor < type.upperBound {
-            if source.kind(cursor) == .arrow { return true }
-            if source.kind(cursor) == .leftParen, source.partnerIndex(cursor).map({ $0 + 1 == type.upperBound - 1 }) == true,
-               source.kind(type.upperBound - 1) == .postfixQuestionMark {
-                // `((Bool) -> Void)?`: look inside the optional's parentheses.
-                cursor += 1
-                continue
-            }
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            cursor += 1
+        var type = type
+        // `((Bool) -> Void)?`: look inside the optional's parentheses.
+        if source.kind(type.lowerBound) == .leftParen, source.kind(type.upperBound - 1) == .postfixQuestionMark,
+           source.partnerIndex(type.lowerBound) == type.upperBound - 2 {
+            type = (type.lowerBound + 1)..<(type.upperBound - 2)
         }
-        return false
+        return source.firstTopLevel(in: type) { source.kind($0) == .arrow } != nil
     }
 }
