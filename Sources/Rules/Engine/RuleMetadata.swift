@@ -91,6 +91,24 @@ public struct RuleMetadata: Sendable {
     public let nonTriggering: [RuleExample]
     public let corrections: [RuleCorrection]
 
+    /// Whether the rule can apply anywhere in a file built for `target`. `#available` and
+    /// `@available` only raise the effective target, so a target at or above `targetBelow`
+    /// rules it out everywhere; a target below `minimumTarget` does not (code under
+    /// `if #available(iOS 26, *)` has 26), so `applicableTarget(at:)` decides per position.
+    /// An unknown target admits every rule.
+    public func applies(toFilesBuiltFor target: OSVersion?) -> Bool {
+        guard let target, let below = targetBelow else { return true }
+        return target < below
+    }
+
+    /// Whether the rule applies to code whose effective deployment target is `target`: the
+    /// one place that reads `minimumTarget` and `targetBelow`.
+    public func applies(toEffectiveTarget target: OSVersion) -> Bool {
+        if let minimumTarget, target < minimumTarget { return false }
+        if let targetBelow, target >= targetBelow { return false }
+        return true
+    }
+
     public init(
         id: String, category: RuleCategory, defaultSeverity: Severity, isOptIn: Bool = false,
         summary: String, rationale: String, fix: String,
