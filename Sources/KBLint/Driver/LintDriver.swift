@@ -128,16 +128,12 @@ struct LintDriver: Sendable {
     private struct FirstPassResult: Sendable {
         var facts: FileFacts?
         var declaredTypeNames: [UInt64]?
-        /// For a file pass 2 checks while some file is not analysed: the names its code may
-        /// look types up by (see `FactScope.referencedNames(in:)`).
-        var referencedNames: [UInt64] = []
         let needsSecondPass: Bool
         let bytes: Int
     }
 
-    /// Pass 1 for one file: analysed when it may hold project-wide facts (see `FactScope`),
-    /// else only scanned for the types it declares. Pass 2 analyses the files it checks
-    /// anyway, with their own facts.
+    /// Pass 1 for one file: analysed when it may hold project-wide facts or pass 2 checks it
+    /// (see `FactScope`), else only scanned for the types it declares.
     private func firstPassResult(_ input: LintInput) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
@@ -146,8 +142,8 @@ struct LintDriver: Sendable {
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
         let needsSecondPass = input.plan.checker.mayReport(on: bytes, present: scan.markers)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count)
-        if selective && needsSecondPass { result.referencedNames = FactScope.referencedNames(in: bytes) }
-        if selective, !scan.markers.intersects(FileChecker.projectWideMask), let declared = scan.declaredTypeNames {
+        if selective, !needsSecondPass, !scan.markers.intersects(FileChecker.projectWideMask),
+           let declared = scan.declaredTypeNames {
             result.declaredTypeNames = Array(Set(declared))
         } else {
             result.facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
@@ -156,38 +152,33 @@ struct LintDriver: Sendable {
     }
 
     /// The bounded second round of pass 1: analyses the files that were only scanned but
-    /// declare a type that a file pass 2 checks may look up, then the files declaring the
-    /// superclasses of those, up to `ProjectFacts.maximumSuperclassDepth` levels. Every answer
-    /// a rule gets is then the one analysing every file gives (see `FactScope`).
+    /// declare a type the rules may look up (`FactScope.typeNamesLookedUp`), then the files
+    /// declaring the superclasses of those, up to `ProjectFacts.maximumSuperclassDepth`
+    /// levels. Every answer a rule gets is then the one analysing every file gives.
     private func analyseDeclarationsOfReferencedTypes(_ firstPass: inout [FirstPassResult], _ inputs: [LintInput]) {
         var declaringFiles: [UInt64: [Int]] = [:]
         for (index, result) in firstPass.enumerated() {
             for name in result.declaredTypeNames ?? [] { declaringFiles[name, default: []].append(index) }
         }
         guard !declaringFiles.isEmpty else { return }
-        var round = Set<Int>()
-        for (index, result) in firstPass.enumerated() where result.needsSecondPass {
-            for name in result.referencedNames {
-                // A file checked in pass 2 joins the project with its own facts.
-                for file in declaringFiles[name] ?? [] where file != index { round.insert(file) }
-            }
-        }
+        let analysed = firstPass.compactMap(\.facts)
+        let checked = firstPass.compactMap { $0.needsSecondPass ? $0.facts : nil }
+        var round = Set(FactScope.typeNamesLookedUp(checking: checked, in: analysed).flatMap { declaringFiles[$0] ?? [] })
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
             let files = round.sorted()
-            let analysed = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
+            let facts = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
                 let input = inputs[files[position]]
                 guard let bytes = try? read(input) else { return nil }
                 return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
             }
             round = []
-            for (index, facts) in zip(files, analysed) {
+            for (index, fileFacts) in zip(files, facts) {
                 firstPass[index].declaredTypeNames = nil
-                // A file gone since pass 1 adds no facts (pass 2 reports it if it checks it).
-                firstPass[index].facts = facts
-                for type in facts?.types ?? [] {
-                    guard let superclass = type.superclass else { continue }
+                // A file gone since pass 1 adds no facts.
+                firstPass[index].facts = fileFacts
+                for superclass in fileFacts?.types.compactMap(\.superclass) ?? [] {
                     for file in declaringFiles[FactScope.hash(ofTypeName: superclass)] ?? []
                     where firstPass[file].declaredTypeNames != nil {
                         round.insert(file)
