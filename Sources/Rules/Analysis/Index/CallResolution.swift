@@ -1,12 +1,12 @@
 import Lexer
 
 /// A function declaration of the file: an index into `Outline.functions` that says so.
-public struct FunctionID: Hashable, Sendable, Comparable {
-    public let rawValue: Int
+struct FunctionID: Hashable, Sendable, Comparable {
+    let rawValue: Int
 
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    init(_ rawValue: Int) { self.rawValue = rawValue }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A method by name hash and the simple name of its type: what a selector or a call on
@@ -17,7 +17,7 @@ struct MethodKey: Hashable, Sendable {
 }
 
 extension Outline {
-    public subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
+    subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
 }
 
 /// The calls chained after a call at its own level (`.receive(on:)`, `.sink { … }`,
