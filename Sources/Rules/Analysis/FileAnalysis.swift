@@ -3,19 +3,10 @@ import Lexer
 /// Everything rules ask about one file, built once: the outline, call sites, assignments,
 /// bindings, keyboard handlers and keyboard values. Immutable once built and shared between
 /// rules (`project` and `facts` are set only inside `init`).
-public final class FileAnalysis: @unchecked Sendable {
+public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// The file's index: outline, calls, assignments, bindings, chains, registrations and
     /// their resolvers.
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    /// In token order of their callee.
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
-    var bindings: [LocalBinding] { fileIndex.bindings }
-    /// Notification registrations of the file (any notification, project wrappers
-    /// included), in call order.
-    var registrations: [ObserverRegistration] { fileIndex.registrations }
     let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     let animations: [AnimationCall]

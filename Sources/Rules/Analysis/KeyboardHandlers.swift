@@ -48,12 +48,8 @@ struct KeyboardHandler: Sendable {
 }
 
 /// Finds every keyboard handler of a file, following calls within the file.
-struct KeyboardHandlerFinder {
+struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its

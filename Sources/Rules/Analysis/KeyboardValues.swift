@@ -99,11 +99,8 @@ struct KeyboardValueFlow: Sendable {
 
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
-struct KeyboardValueEvaluator {
+struct KeyboardValueEvaluator: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
@@ -359,7 +356,6 @@ struct KeyboardValueEvaluator {
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
     mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
-        let bindings = fileIndex.bindings, assignments = fileIndex.assignments
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {

@@ -267,16 +267,9 @@ extension FileAnalysis {
 }
 
 /// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
-struct ObserverAnalysisBuilder {
+struct ObserverAnalysisBuilder: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
-    var bindings: [LocalBinding] { fileIndex.bindings }
     var callAtCallee: [Int: Int] { fileIndex.callAtCallee }
-    /// The file's registration calls, which this builds on.
-    var shared: [ObserverRegistration] { fileIndex.registrations }
     var assignmentAtOperator: [Int: Int] = [:]
     var callAtOpenParen: [Int: Int] = [:]
 
@@ -292,14 +285,14 @@ struct ObserverAnalysisBuilder {
         var registered: [RegisteredObserver] = []
         var removals: [ObserverRemoval] = []
         var subscriptions: [KeyboardSubscription] = []
-        for index in shared.indices {
+        for index in registrations.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
         for (index, call) in calls.enumerated()
         where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") {
             removals.append(removal(call, index))
         }
-        for registration in shared where registration.kind == .publisher {
+        for registration in registrations where registration.kind == .publisher {
             if let subscription = subscription(calls[registration.call], registration.call) {
                 subscriptions.append(subscription)
             }
@@ -381,10 +374,10 @@ struct ObserverAnalysisBuilder {
         call.argument(label, source) != nil
     }
 
-    /// The details of shared registration `index`. Block and typed observers need a handler
+    /// The details of registration `index`. Block and typed observers need a handler
     /// (`using:` or a trailing closure) to count; KVO `addObserver(_:forKeyPath:…)` never does.
     func registeredObserver(_ index: Int) -> RegisteredObserver? {
-        let registration = shared[index]
+        let registration = registrations[index]
         let call = calls[registration.call]
         var name: Range<Int>?
         var observer: Range<Int>?
