@@ -2,59 +2,59 @@ import Lexer
 
 /// What an expression carries from a keyboard notification: which keyboard values it
 /// derives from and how they were transformed on the way.
-public struct KeyboardValue: Sendable, Hashable {
-    public struct Traits: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
+struct KeyboardValue: Sendable, Hashable {
+    struct Traits: OptionSet, Sendable, Hashable {
+        let rawValue: UInt32
+        init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let frameEnd = Traits(rawValue: 1 << 0)
-        public static let frameBegin = Traits(rawValue: 1 << 1)
-        public static let duration = Traits(rawValue: 1 << 2)
-        public static let curve = Traits(rawValue: 1 << 3)
-        public static let isLocal = Traits(rawValue: 1 << 4)
+        static let frameEnd = Traits(rawValue: 1 << 0)
+        static let frameBegin = Traits(rawValue: 1 << 1)
+        static let duration = Traits(rawValue: 1 << 2)
+        static let curve = Traits(rawValue: 1 << 3)
+        static let isLocal = Traits(rawValue: 1 << 4)
         /// Contains a keyboard frame still in screen coordinates.
-        public static let screenSpace = Traits(rawValue: 1 << 5)
+        static let screenSpace = Traits(rawValue: 1 << 5)
         /// Contains a keyboard frame passed through `convert(_:from:)`/`convert(_:to:)`.
-        public static let converted = Traits(rawValue: 1 << 6)
+        static let converted = Traits(rawValue: 1 << 6)
         /// A safe-area term takes part (`safeAreaInsets`, `safeAreaLayoutGuide`,
         /// `adjustedContentInset`).
-        public static let safeArea = Traits(rawValue: 1 << 7)
+        static let safeArea = Traits(rawValue: 1 << 7)
         /// The keyboard's overlap with a view (`intersection`, `maxY - minY`).
-        public static let overlap = Traits(rawValue: 1 << 8)
+        static let overlap = Traits(rawValue: 1 << 8)
         /// The keyboard frame's `height` was read.
-        public static let height = Traits(rawValue: 1 << 9)
+        static let height = Traits(rawValue: 1 << 9)
         /// A curve shifted into `AnimationOptions` position (`<< 16`).
-        public static let shifted = Traits(rawValue: 1 << 10)
+        static let shifted = Traits(rawValue: 1 << 10)
         /// A view rect converted into window/screen space (`convert(bounds, to: nil)`):
         /// working in the keyboard's space.
-        public static let windowSpace = Traits(rawValue: 1 << 11)
+        static let windowSpace = Traits(rawValue: 1 << 11)
         /// A view's geometry (`bounds`, `frame`) takes part.
-        public static let viewGeometry = Traits(rawValue: 1 << 12)
+        static let viewGeometry = Traits(rawValue: 1 << 12)
 
         /// Traits that make an expression a keyboard value.
-        public static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
-        public static let frame: Traits = [.frameEnd, .frameBegin]
+        static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
+        static let frame: Traits = [.frameEnd, .frameBegin]
     }
 
-    public var traits: Traits
+    var traits: Traits
     /// The first geometry member (`height`, `minY`, `origin`, `intersection`…) read on a
     /// keyboard frame that was still in screen coordinates.
-    public var screenGeometry: Int?
+    var screenGeometry: Int?
     /// The first geometry member read on any keyboard frame.
-    public var geometry: Int?
+    var geometry: Int?
     /// The first `height` read on a keyboard frame itself (not on an intersection).
-    public var heightMember: Int?
+    var heightMember: Int?
     /// The first token that brought a keyboard value in (key, member, accessor).
-    public var origin: Int?
+    var origin: Int?
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
     /// `beginFrame`).
-    public var beginOrigin: Int?
+    var beginOrigin: Int?
     /// The first token that brought the animation curve in.
-    public var curveOrigin: Int?
+    var curveOrigin: Int?
 
-    public var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
-    public var isFrame: Bool { !traits.intersection(.frame).isEmpty }
-    public func has(_ trait: Traits) -> Bool { traits.contains(trait) }
+    var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
+    var isFrame: Bool { !traits.intersection(.frame).isEmpty }
+    func has(_ trait: Traits) -> Bool { traits.contains(trait) }
 
     mutating func merge(_ other: KeyboardValue) {
         traits.formUnion(other.traits)
@@ -97,20 +97,10 @@ struct KeyboardValueFlow: Sendable {
     var infoParameters: [Int: Set<UInt64>] = [:]
 }
 
-/// A function's base name (hash) and parameter count: the functions a call can mean.
-struct NameAndArity: Hashable {
-    let name: UInt64
-    let arity: Int
-}
-
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
-struct KeyboardValueEvaluator {
-    let source: TokenizedSource
-    let outline: Outline
-    let chainStarts: ChainStarts
-    let callAtCallee: [Int: Int]
-    let calls: [CallSite]
+struct KeyboardValueEvaluator: FileIndexReader {
+    let fileIndex: FileIndex
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
@@ -231,7 +221,7 @@ struct KeyboardValueEvaluator {
             guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
             // convert(_:from:) / convert(_:to:)
-            if level != .flat, source.isWord(index, "convert"), let callIndex = callAtCallee[index],
+            if level != .flat, source.isWord(index, "convert"), let callIndex = fileIndex.callAtCallee[index],
                let close = calls[callIndex].closeParen, let first = calls[callIndex].arguments.first {
                 let argument = scan(first.value, level: level == .full ? .atoms : .flat)
                 if argument.isFrame {
@@ -300,7 +290,7 @@ struct KeyboardValueEvaluator {
     /// it is read on.
     func geometry(at index: Int, into result: inout KeyboardValue, base: inout ChainBase?) {
         let baseEnd = index - 2
-        let baseStart = chainStarts.chainStart(endingAt: baseEnd)
+        let baseStart = fileIndex.chainStart(endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
         var chain = base.flatMap { $0.start == baseStart && $0.end <= baseEnd + 1 ? $0 : nil }
             ?? ChainBase(start: baseStart, scan: Scan(index: baseStart), end: baseStart)
@@ -312,7 +302,7 @@ struct KeyboardValueEvaluator {
         chain.end = baseEnd + 1
         base = chain
         var baseValue = chain.scan.settled
-        if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
+        if source.isWord(index, "intersection"), let call = fileIndex.callAtCallee[index], let open = calls[call].openParen,
            let close = calls[call].closeParen {
             baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
@@ -365,8 +355,7 @@ struct KeyboardValueEvaluator {
 
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
-    mutating func build(bindings: [LocalBinding], assignments: [Assignment],
-                        chainLinks: [(producer: Int, consumer: Int)] = []) {
+    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
@@ -393,10 +382,13 @@ struct KeyboardValueEvaluator {
         // Parameters that already have an entry, and the functions calls can pass values to:
         // looked up per call rather than searched.
         var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
-        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.scope != nil {
-            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
-                                    default: []].append(index)
+        // The function each call of the file means, when it means exactly one.
+        var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
+        let declaredNames = Set(outline.functions.map(\.nameHash))
+        for call in calls where !call.arguments.isEmpty && declaredNames.contains(source.nameHash(call.callee)) {
+            guard let id = fileIndex.function(calledBy: call),
+                  let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
+            calledFunctions.append((call, outline[id], positions))
         }
         // Events in token order: bindings and simple assignments.
         enum Step { case binding(Int), assignment(Int) }
@@ -469,13 +461,10 @@ struct KeyboardValueEvaluator {
                     token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
                 changed = true
             }
-            for call in calls {
-                let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
-                guard let candidates = functionsByNameAndArity[signature], candidates.count == 1 else { continue }
-                let function = outline.functions[candidates[0]]
+            for (call, function, positions) in calledFunctions {
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
-                    let parameter = function.parameters[position]
+                    let parameter = function.parameters[positions[position]]
                     let hash = source.nameHash(parameter.nameToken)
                     guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
                     parameterEntries[hash, default: []].append(.init(

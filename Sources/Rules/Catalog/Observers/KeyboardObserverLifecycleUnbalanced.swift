@@ -271,7 +271,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
             guard let subscription = observers.subscriptions.first(where: { $0.publisher == registration.callee }),
                   case .storedInProperty(let property, _) = subscription.result else { return nil }
             return observers.cancelledNames[typeName]?[source.nameHash(property)] ?? []
-        case .typedMessage, .asyncSequence, .rxNotification:
+        case .typedMessage, .asyncSequence, .rxNotification, .wrapper:
             return nil
         }
     }
@@ -283,7 +283,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         let open = analysis.outline.scopes[body].open
         var current = analysis.outline.scope(at: registration.callee)
         var steps = 0
-        while let scope = current, scope != body, steps < 256 {
+        while let scope = current, scope != body, steps < Limits.enclosingScopes {
             steps += 1
             if case .block(let keyword) = analysis.outline.scopes[scope].kind,
                analysis.source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {

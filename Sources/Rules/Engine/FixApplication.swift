@@ -1,10 +1,8 @@
-import Rules
-
-/// Applying the fixes rules attach to their diagnostics, in memory. Writing the result is the
-/// driver's job; this part is pure so that `--fix`, `--diff` and stdin mode share it.
-enum FixApplication {
+/// Applying the fixes rules attach to their diagnostics, in memory: the one place that does
+/// it (`FileChecker.fix` runs the rounds; writing the result is the tool's job).
+public enum FixApplication {
     /// Whether a fix may be applied under the user's choice of `--fix` / `--unsafe-fixes`.
-    static func isApplicable(_ fix: Fix, includingUnsafe: Bool) -> Bool {
+    public static func isApplicable(_ fix: Fix, includingUnsafe: Bool) -> Bool {
         fix.applicability == .safe || includingUnsafe
     }
 
@@ -12,7 +10,7 @@ enum FixApplication {
     /// order, skipping any fix that overlaps one already taken or has a range outside the
     /// file. Two insertions at the same offset also count as overlapping: their order would
     /// be arbitrary.
-    static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
+    public static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
         let ordered = fixes.enumerated().sorted { lhs, rhs in
             let left = lhs.element.edits.map(\.range.lowerBound).min() ?? 0
             let right = rhs.element.edits.map(\.range.lowerBound).min() ?? 0
@@ -35,7 +33,7 @@ enum FixApplication {
     /// `bytes` with `edits` applied (edits must not overlap). Replacement text gets the line
     /// ending of the line it goes into, so a CRLF or CR file keeps its endings, and a file
     /// that mixes them gets the ending of the lines around each edit.
-    static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
+    public static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var cursor = 0
@@ -59,12 +57,12 @@ enum FixApplication {
 }
 
 /// A line terminator, so that inserted lines match the lines around them.
-enum LineEnding: Equatable {
+public enum LineEnding: Equatable, Sendable {
     case lf, crlf, cr
 
     /// The ending of the line holding `offset`; for the last line, which may have none, the
     /// ending of the line before it; LF in a file of one line.
-    static func around(_ offset: Int, in bytes: [UInt8]) -> LineEnding {
+    public static func around(_ offset: Int, in bytes: [UInt8]) -> LineEnding {
         var index = min(max(offset, 0), bytes.count)
         while index < bytes.count {
             switch bytes[index] {
@@ -85,7 +83,7 @@ enum LineEnding: Equatable {
     }
 
     /// `text` (whose lines end in LF or CRLF) with this ending.
-    func convert(_ text: [UInt8]) -> [UInt8] {
+    public func convert(_ text: [UInt8]) -> [UInt8] {
         guard self != .lf || text.contains(0x0D), text.contains(0x0A) else { return text }
         var result: [UInt8] = []
         result.reserveCapacity(text.count + 8)
