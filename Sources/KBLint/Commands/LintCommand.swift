@@ -134,8 +134,8 @@ struct LintCommand {
 
     /// The files to lint with their plans, the distinct plans among them, and the errors met
     /// finding them (missing paths, unreadable file lists, broken nested configurations, each
-    /// reported once).
-    private func lintInputs(
+    /// reported once). The language server asks it for a document's plan (as `--use-stdin`).
+    func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
     ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String]) {
         let cwd = tool.currentDirectory

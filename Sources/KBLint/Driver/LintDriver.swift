@@ -132,6 +132,11 @@ struct LintDriver: Sendable {
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
+        let relatedFile: RelatedFileLookup = { path in
+            guard let target = targetsByPath[path],
+                  let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
+            return (SourceFile(path: target.path, bytes: bytes), target.path)
+        }
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
         var outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
             defer { progress2?.fileFinished() }
@@ -142,7 +147,7 @@ struct LintDriver: Sendable {
                 outcome.linted = true
                 return outcome
             }
-            return lint(inputs[index], declaring: firstPass[index].declaredTypeNames, project: project, targetsByPath: targetsByPath)
+            return lint(inputs[index], declaring: firstPass[index].declaredTypeNames, project: project, relatedFile: relatedFile)
         }
         progress2?.finish()
         // Rules looked up types declared in files pass 1 only scanned: analyse those files and
@@ -165,7 +170,7 @@ struct LintDriver: Sendable {
             let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
             let checked = parallelMap(count: again.count, jobs: jobs) { [project, firstPass] position in
                 lint(inputs[again[position]], declaring: firstPass[again[position]].declaredTypeNames,
-                     project: project, targetsByPath: targetsByPath)
+                     project: project, relatedFile: relatedFile)
             }
             for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
         }
@@ -233,10 +238,15 @@ struct LintDriver: Sendable {
         return try FileSystem.readFile(input.target.absolutePath)
     }
 
-    /// Pass 2 for one file: rules, suppression, fixes.
+    /// The file a related location in another file points into, by its path in the facts, with
+    /// its display path; nil when it cannot be read.
+    typealias RelatedFileLookup = @Sendable (String) -> (file: SourceFile, path: String)?
+
+    /// Pass 2 for one file: rules, suppression, fixes. The language server calls it too, with
+    /// the project's facts it keeps and the open documents' texts.
     /// `declaring`: the type names the file declares when pass 1 did not analyse it.
-    private func lint(
-        _ input: LintInput, declaring: [UInt64]?, project: ProjectFacts, targetsByPath: [String: LintTarget]
+    func lint(
+        _ input: LintInput, declaring: [UInt64]?, project: ProjectFacts, relatedFile: RelatedFileLookup
     ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
@@ -301,12 +311,7 @@ struct LintDriver: Sendable {
         outcome.findings = diagnostics.map { diagnostic in
             Finding(
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
-                path: input.target.path, absolutePath: input.target.absolutePath,
-                relatedFile: { path in
-                    guard let target = targetsByPath[path],
-                          let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
-                    return (SourceFile(path: target.path, bytes: bytes), target.path)
-                })
+                path: input.target.path, absolutePath: input.target.absolutePath, relatedFile: relatedFile)
         }
         outcome.unanalysedTypeLookups = lookups.unanalysedNames
         return outcome
