@@ -175,7 +175,8 @@ final class LanguageServer {
         phase = .running
         capabilities = params[member: "capabilities"] ?? .null
         let offered = capabilities.at("general", "positionEncodings")?.arrayValue?.compactMap(\.stringValue) ?? []
-        encoding = offered.contains(PositionEncoding.utf8.rawValue) ? .utf8 : .utf16
+        // The client lists them in its order of preference; UTF-16 is the default every client takes.
+        encoding = offered.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
         var roots: [String] = []
         if let folders = params[member: "workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0[member: "uri"]?.stringValue.flatMap(FileURI.path(of:)) }
