@@ -80,9 +80,10 @@ struct MessageReader {
         while buffer.count - start < length {
             compact()
             guard readChunk(&buffer) else {
+                let missing = length - (buffer.count - start)
                 buffer.removeAll()
                 start = 0
-                return .malformedHeader("the input ended \(length - (buffer.count - start)) bytes short of the Content-Length")
+                return .malformedHeader("the input ended \(missing) bytes short of the Content-Length")
             }
         }
         let body = Array(buffer[start..<(start + length)])
