@@ -29,10 +29,9 @@ final class WorkspaceLinter {
     /// equal descriptions mean equal facts (unequal ones may rarely describe equal facts,
     /// which only costs a needless re-check of the other open documents).
     private var factDescriptions: [String: String] = [:]
-    /// The merged facts of every file but one, per open document, valid while `generation`
-    /// is unchanged: the document's own facts join while it is checked.
-    private var projectsWithout: [String: (generation: Int, project: ProjectFacts)] = [:]
-    private var generation = 0
+    /// The merged facts of every file but one, per open document: the document's own facts
+    /// join while it is checked. An entry stays valid until another file's facts change.
+    private var projectsWithout: [String: ProjectFacts] = [:]
     private var loaded = false
 
     init(root: String, tool: CommandLineTool, options: LintOptions, discoversFiles: Bool, log: @escaping (String) -> Void) {
@@ -94,17 +93,16 @@ final class WorkspaceLinter {
         // Open documents keep the facts of their text.
         for path in factDescriptions.keys { loadedFacts[path] = known[path] }
         facts = loadedFacts
-        generation += 1
+        factsChanged(at: nil)
         log("kblint: \(root): facts of \(found.inputs.count) files in \(TimingReport.milliseconds(clock.now - started))")
         for error in found.errors { log("kblint: \(error)") }
     }
 
-    /// Forgets the configuration (and, with `files`, the facts) so that the next use reads
-    /// them again: after a `.kblint.yml` or project file changed.
-    func reload(forgettingFacts paths: [String] = []) {
-        for path in paths where factDescriptions[path] == nil { facts[path] = nil }
+    /// Forgets the configuration and the file list so that the next use reads them again:
+    /// after a `.kblint.yml` or project file changed. Known files' facts are kept.
+    func reload() {
         loaded = false
-        generation += 1
+        factsChanged(at: nil)
     }
 
     /// A file on disk changed, appeared or went away: its facts are read again (unless it is
@@ -119,7 +117,7 @@ final class WorkspaceLinter {
         } else {
             guard facts.removeValue(forKey: path) != nil else { return false }
         }
-        generation += 1
+        factsChanged(at: path)
         return true
     }
 
@@ -196,7 +194,7 @@ final class WorkspaceLinter {
         guard factDescriptions[path] != description else { return false }
         factDescriptions[path] = description
         facts[path] = updated
-        generation += 1
+        factsChanged(at: path)
         return true
     }
 
@@ -204,23 +202,27 @@ final class WorkspaceLinter {
     func documentClosed(_ document: TextDocument) {
         let path = document.file.path
         guard factDescriptions.removeValue(forKey: path) != nil else { return }
-        projectsWithout[path] = nil
         let absolute = absolutePath(path)
         if discoversFiles, facts[path] != nil || isLinted(absolute), let bytes = try? FileSystem.readFile(absolute) {
             facts[path] = collectFacts(Lexer.tokenize(SourceFile(path: path, bytes: bytes)))
         } else {
             facts[path] = nil
         }
-        generation += 1
+        factsChanged(at: nil)
     }
 
     /// Every file's facts but `path`'s, merged in path order as a run over the folder merges them.
     private func project(without path: String) -> ProjectFacts {
-        if let cached = projectsWithout[path], cached.generation == generation { return cached.project }
+        if let cached = projectsWithout[path] { return cached }
         let others = facts.filter { $0.key != path }.sorted { $0.key < $1.key }
         let project = ProjectFacts(merging: others.map(\.value))
-        projectsWithout[path] = (generation, project)
+        projectsWithout[path] = project
         return project
+    }
+
+    /// The facts of `path` changed (nil: of any number of files).
+    private func factsChanged(at path: String?) {
+        projectsWithout = projectsWithout.filter { $0.key == path }
     }
 
     /// The configuration errors that stop documents in `directories` (absolute) from being linted.
