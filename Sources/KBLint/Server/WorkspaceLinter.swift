@@ -176,7 +176,7 @@ final class WorkspaceLinter {
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: nil)
         let root = self.root
-        let outcome = driver.lint(input, declaring: nil, project: project(without: input.target.path)) { path in
+        let outcome = driver.lint(input, project: project(without: input.target.path)) { path in
             if let open = openDocuments[path] { return (open, path) }
             guard let bytes = try? FileSystem.readFile(LexicalPath.absolute(path, relativeTo: root)) else { return nil }
             return (SourceFile(path: path, bytes: bytes), path)

@@ -156,16 +156,10 @@ func firstIndex<Record>(in records: [Record], atOrAfter bound: Int, position: (R
     return low
 }
 
-/// FNV-1a over bytes; also used for `StaticString` names so that both sides agree.
+/// `FNV1a` over bytes; also used for `StaticString` names so that both sides agree.
 enum NameHash {
     static func of(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var index = start
-        while index < end {
-            hash = (hash ^ UInt64(buffer[index])) &* 0x0000_0100_0000_01b3
-            index += 1
-        }
-        return hash
+        FNV1a.hash(buffer, start, end)
     }
 
     /// The hash of a name, without the backticks around it (`` `Type` `` as `Type`).

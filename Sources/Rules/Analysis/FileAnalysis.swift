@@ -1,8 +1,9 @@
 import Lexer
 
 /// Everything rules ask about one file, built once: the outline, call sites, assignments,
-/// bindings, keyboard handlers and keyboard values. Immutable and shared between rules.
-public final class FileAnalysis: Sendable {
+/// bindings, keyboard handlers and keyboard values. Immutable once built and shared between
+/// rules (`project` and `facts` are set only inside `init`).
+public final class FileAnalysis: @unchecked Sendable {
     public let source: TokenizedSource
     public let outline: Outline
     /// In token order of their callee.
@@ -18,9 +19,9 @@ public final class FileAnalysis: Sendable {
     /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
     public let observers: ObserverAnalysis
     /// The project's facts, with this file's own included.
-    public let project: ProjectFacts
+    public private(set) var project: ProjectFacts
     /// This file's pass-1 facts.
-    public let facts: FileFacts
+    public private(set) var facts: FileFacts
     /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
     /// handler or keyboard value analysis is built.
     public let mentionsKeyboard: Bool
@@ -126,6 +127,12 @@ public final class FileAnalysis: Sendable {
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
+        // Accessory facts are read off the finished analysis; a project that lacks this
+        // file's facts (pass 1, a file checked on top of the others) gets them too.
+        if !project.contains(path: source.file.path) {
+            self.facts.accessories = AccessoryFacts(self)
+            if !self.facts.accessories.isEmpty { self.project = project.including(self.facts) }
+        }
     }
 
     // MARK: Handlers

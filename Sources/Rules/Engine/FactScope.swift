@@ -7,11 +7,13 @@ import Lexer
 /// facts that are not about the file's own types (keyboard accessors, accessory uses,
 /// IQKeyboardManager switches) need words that `projectWideMarkers` lists. So pass 1
 /// analyses the files that hold such words, and only scans the others for the names of the
-/// types they declare (pass 2 analyses the files it checks, with their own facts). A lookup of such a name in pass 2 is noted (see
-/// `TypeLookups`); the driver then analyses the files declaring it and checks again the
-/// files that looked it up. Every answer a rule gets is then the one analysing every file
-/// gives, at the cost of a byte scan for most files (most files of most projects have
-/// nothing to do with the keyboard). A test compares both on multi-file projects.
+/// types they declare (pass 2 analyses the files it checks, with their own facts). Rules look
+/// types up only by names the checked file's code holds, and by the superclasses of those:
+/// so before pass 2 the driver analyses the files declaring a name that a checked file
+/// holds (`referencedNames(in:)`), then those declaring their superclasses. Every answer a
+/// rule gets is then the one analysing every file gives, at the cost of a byte scan for
+/// most files (most files of most projects have nothing to do with the keyboard). A test
+/// compares both on multi-file projects.
 public enum FactScope {
     /// Words without which a file holds no fact beyond those about its own types.
     public static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
@@ -33,6 +35,29 @@ public enum FactScope {
     }
 
     private static let keywordsOnly = MarkerSet([])
+
+    /// Hashes of every word of `bytes` (runs of ASCII identifier bytes, as
+    /// `declaredTypeNames(in:)` hashes names), without repeats: a superset of the plain ASCII
+    /// names the file's code holds. Words in comments and strings may cost an analysis of a
+    /// file declaring them, never a fact.
+    public static func referencedNames(in bytes: [UInt8]) -> [UInt64] {
+        var names = Set<UInt64>()
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                guard DeclarationScan.isWordByte(buffer[index]) else {
+                    index += 1
+                    continue
+                }
+                let start = index
+                while index < count, DeclarationScan.isWordByte(buffer[index]) { index += 1 }
+                // A word that starts with a digit is a number, never a name.
+                if buffer[start] > 0x39 { names.insert(FNV1a.hash(buffer, start, index)) }
+            }
+        }
+        return Array(names)
+    }
 }
 
 /// Declarations read off bytes for `FactScope.declaredTypeNames(in:)`; `MarkerSet` finds
