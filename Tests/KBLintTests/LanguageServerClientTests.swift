@@ -66,7 +66,7 @@ final class LanguageServerClientTests: XCTestCase {
             throw XCTSkip("pytest-lsp is not installed (pip install pytest-lsp); CI runs this test")
         }
         let result = try run(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "Tests/LSP"], in: PluginPackageTests.repositoryRoot,
-                             environment: ["KBLINT": BinaryHarness.executable.path], seconds: 300)
+                             environment: ["KBLINT": BinaryHarness.executable.path, "PYTHONDONTWRITEBYTECODE": "1"], seconds: 300)
         XCTAssertEqual(result.status, 0, result.output)
     }
 
@@ -75,33 +75,14 @@ final class LanguageServerClientTests: XCTestCase {
         return Int(version[range.upperBound...].prefix { $0.isNumber }) ?? 0
     }
 
-    /// Runs a client with a deadline; standard output and error together.
+    /// Runs a client with a deadline, `kblint` in its PATH; standard output and error together.
     func run(_ executable: String, _ arguments: [String], in directory: String, environment: [String: String] = [:],
              seconds: Double = 120) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var inherited = Self.environment
         inherited["PATH"] = BinaryHarness.productsDirectory.path + ":" + (inherited["PATH"] ?? "/usr/bin:/bin")
-        process.environment = inherited.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        nonisolated(unsafe) var data = Data()
-        let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) { data = output.fileHandleForReading.readDataToEndOfFile() }
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            _ = finished.wait(timeout: .now() + 5)
-            XCTFail("\(executable) \(arguments.joined(separator: " ")) did not finish within \(seconds) s")
-        }
-        drained.wait()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try BoundedRun.run(arguments, in: directory, seconds: seconds, executable: URL(fileURLWithPath: executable),
+                                        environment: inherited.merging(environment) { $1 })
+        return (result.status, result.standardOutput + result.standardError)
     }
 
     static let chat = """

@@ -150,7 +150,7 @@ final class LanguageServerProtocolTests: XCTestCase {
         let server = LanguageServer(tool: tool, options: options, settings: .init(debounce: .milliseconds(5)),
                                     input: descriptors[0], output: output, log: log)
         let status = server.run()
-        close(descriptors[0])
+        // The read end stays open: the server's reading thread may still be reading it.
         var reader = MessageReader(chunks: [output.bytes])
         var replies: [JSONValue] = []
         while case .message(let body) = reader.next() { replies.append(try JSONReader.value(of: body)) }

@@ -67,6 +67,12 @@ def edits_of(action: types.CodeAction, uri: str):
     return action.edit.changes[uri]
 
 
+async def code_actions(session, uri, range_, diagnostics=(), only=None):
+    return await session.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=range_,
+        context=types.CodeActionContext(diagnostics=list(diagnostics), only=only)))
+
+
 def cli_findings(root, relative):
     """What `kblint --reporter json` run in the folder reports for one file."""
     result = subprocess.run([KBLINT, "--reporter", "json", "--quiet"], cwd=root, capture_output=True, text=True)
@@ -124,9 +130,7 @@ async def test_quick_fix_applies_and_the_diagnostic_goes(session_factory):
     uri = session.open("Chat.swift")
     diagnostics = await session.diagnostics(uri)
     unshifted = next(d for d in diagnostics if d.code == "keyboard_curve_unshifted")
-    actions = await session.client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=unshifted.range,
-        context=types.CodeActionContext(diagnostics=[unshifted])))
+    actions = await code_actions(session, uri, unshifted.range, [unshifted])
     titles = [a.title for a in actions]
     assert "Disable keyboard_curve_unshifted for this line" in titles
     fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix and a.is_preferred)
@@ -139,9 +143,7 @@ async def test_quick_fix_applies_and_the_diagnostic_goes(session_factory):
 
     # Disable for this line: the comment goes above the finding, indented like it.
     hardcoded = diagnostics[0]
-    actions = await session.client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=hardcoded.range,
-        context=types.CodeActionContext(diagnostics=[hardcoded])))
+    actions = await code_actions(session, uri, hardcoded.range, [hardcoded])
     disable = next(a for a in actions if a.title == "Disable keyboard_duration_hardcoded for this line")
     silenced = apply(fixed, edits_of(disable, uri))
     assert "        // kblint:disable:next keyboard_duration_hardcoded\n        UIView.animate" in silenced
@@ -153,10 +155,8 @@ async def test_fix_all_applies_the_safe_fixes(session_factory):
     session = await session_factory({"Chat.swift": CHAT}, capabilities="visual-studio-code")
     uri = session.open("Chat.swift")
     await session.diagnostics(uri, lambda ds: len(ds) == 2)
-    actions = await session.client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    start = types.Position(line=0, character=0)
+    actions = await code_actions(session, uri, types.Range(start=start, end=start), only=[types.CodeActionKind.SourceFixAll])
     assert [a.kind for a in actions] == ["source.fixAll.kblint"]
     fixed = apply(CHAT, edits_of(actions[0], uri))
     assert fixed == CHAT.replace("rawValue: curve)", "rawValue: curve << 16)")

@@ -44,15 +44,14 @@ extension LanguageServer {
         }
     }
 
-    /// A configuration error as a diagnostic on the configuration file, at the error's place
-    /// (the whole first line when the file as a whole is concerned).
-    func configurationDiagnostic(_ error: ConfigurationError) -> JSONValue {
+    /// A configuration error as a diagnostic on the configuration file (absolute `path`), at
+    /// the error's place (the whole first line when the file as a whole is concerned).
+    func configurationDiagnostic(_ error: ConfigurationError, in path: String) -> JSONValue {
         var range = TextRange(start: TextPosition(line: 0, character: 0), end: TextPosition(line: 1, character: 0))
         if let location = error.location {
             let line = location.line - 1
             range = TextRange(start: TextPosition(line: line, character: location.column - 1), end: TextPosition(line: line + 1, character: 0))
-            if let path = error.path, let workspace = workspaces.first ?? documents.values.first?.workspace,
-               let bytes = try? FileSystem.readFile(workspace.absolutePath(path)) {
+            if let bytes = try? FileSystem.readFile(path) {
                 let file = SourceFile(path: path, bytes: bytes)
                 let lineRange = file.lineRange(location.line)
                 let start = min(lineRange.lowerBound + location.column - 1, lineRange.upperBound)

@@ -373,7 +373,7 @@ final class LanguageServer {
     /// Publishes the errors of the configuration files that govern the workspaces and the open
     /// documents, and clears those of files that are fine again.
     private func refreshConfigurationDiagnostics() {
-        var errors: [String: [ConfigurationError]] = [:]
+        var errors: [String: (path: String, errors: [ConfigurationError])] = [:]
         var workspacesInUse = workspaces.map { ($0, [$0.root]) }
         for open in documents.values where !workspaces.contains(where: { $0 === open.workspace }) {
             workspacesInUse.append((open.workspace, []))
@@ -382,13 +382,13 @@ final class LanguageServer {
             let directories = roots + documents.values.filter { $0.workspace === workspace }
                 .compactMap { LexicalPath.parent(of: workspace.absolutePath($0.document.file.path)) }
             for error in workspace.configurationErrors(forDirectories: directories) {
-                guard let path = error.path else { continue }
-                let uri = FileURI.uri(of: workspace.absolutePath(path))
-                if !(errors[uri]?.contains(error) ?? false) { errors[uri, default: []].append(error) }
+                guard let path = error.path.map(workspace.absolutePath) else { continue }
+                let uri = FileURI.uri(of: path)
+                if !(errors[uri]?.errors.contains(error) ?? false) { errors[uri, default: (path, [])].errors.append(error) }
             }
         }
-        for (uri, fileErrors) in errors {
-            publish(uri, version: nil, diagnostics: fileErrors.map(configurationDiagnostic))
+        for (uri, file) in errors {
+            publish(uri, version: nil, diagnostics: file.errors.map { configurationDiagnostic($0, in: file.path) })
         }
         for uri in configurationDiagnostics where errors[uri] == nil {
             publish(uri, version: nil, diagnostics: [])

@@ -164,37 +164,3 @@ final class MessageWriter: Sendable {
         lock.withLock { sink.write(frame) }
     }
 }
-
-extension JSONValue {
-    /// The value on one line without spaces: what goes over the wire.
-    var compactText: String {
-        var output = ""
-        writeCompact(to: &output)
-        return output
-    }
-
-    private func writeCompact(to output: inout String) {
-        switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .double(let value): output += value.isFinite ? String(value) : "null"
-        case .string(let value): output += JSONValue.quoted(value)
-        case .array(let elements):
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                element.writeCompact(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
-                output += JSONValue.quoted(member.key) + ":"
-                member.value.writeCompact(to: &output)
-            }
-            output += "}"
-        }
-    }
-}
