@@ -285,7 +285,7 @@ final class LanguageServer {
         recheckOpenDocuments(in: open.workspace, after: settings.debounce)
     }
 
-    /// Checks every document whose delay has passed, newest text first.
+    /// Checks every document whose delay has passed.
     private func checkDueDocuments() {
         let now = clock.now
         for uri in documents.keys.sorted() where (documents[uri]?.due).map({ $0 <= now }) ?? false {

@@ -33,6 +33,8 @@ struct ServerCommand {
         var options = try LintOptions(arguments)
         // A document the configuration excludes is not linted, as files found in folders are not.
         options.forceExclude = true
+        // Workspaces have their own folders: --config is the one named from where the server starts.
+        options.configPath = options.configPath.map { LexicalPath.absolute($0, relativeTo: tool.currentDirectory) }
         // An unknown rule id on the command line is a usage error; a broken configuration file
         // becomes a diagnostic on that file while the server runs.
         do {
