@@ -42,8 +42,7 @@ final class FixSafetyTests: XCTestCase {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    /// Corrections that apply under default options, by rule.
-    /// The corrections plain `--fix` applies: those of rules with safe fixes.
+    /// Corrections that `--fix` applies (safe fixes) under default options, by rule.
     static let corrections: [RuleCorrection] = RuleRegistry.all.filter { $0.metadata.fixAvailability == .safe }.flatMap { rule in
         rule.metadata.corrections.filter { $0.options.isEmpty }
     }

@@ -1,22 +1,6 @@
 import XCTest
 @testable import KBLint
 
-/// Structural equality, for comparing what was read (member order counts).
-extension JSONValue: Equatable {
-    public static func == (left: JSONValue, right: JSONValue) -> Bool {
-        switch (left, right) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.int(let a), .int(let b)): a == b
-        case (.double(let a), .double(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.key == $1.key && $0.value == $1.value }
-        default: false
-        }
-    }
-}
-
 final class JSONReaderTests: XCTestCase {
     func read(_ text: String) throws -> JSONValue { try JSONReader.value(of: Array(text.utf8)) }
 

@@ -30,7 +30,7 @@ struct CommandLineTool: Sendable {
     static let commands: [CommandSpec] = [
         LintCommand.spec, RulesCommand.spec, ExplainCommand.spec, InitCommand.spec,
         TokensCommand.spec, VersionCommand.spec, BaselineCommand.spec,
-        HookCommand.installSpec, HookCommand.uninstallSpec,
+        HookCommand.installSpec, HookCommand.uninstallSpec, ServerCommand.spec,
     ]
 
     func run(arguments: [String]) -> Int32 {
@@ -77,6 +77,7 @@ struct CommandLineTool: Sendable {
         case BaselineCommand.spec.name: return try BaselineCommand(tool: self).run(arguments)
         case HookCommand.installSpec.name: return HookCommand(tool: self).install(arguments)
         case HookCommand.uninstallSpec.name: return HookCommand(tool: self).uninstall()
+        case ServerCommand.spec.name: return try ServerCommand(tool: self).run(arguments)
         case VersionCommand.spec.name:
             standardOutput.write("\(ProjectInfo.version)\n")
             return .success

@@ -165,8 +165,9 @@ struct LintCommand {
     /// The files to lint with their plans, the distinct plans among them, the errors met
     /// finding them (missing paths, unreadable file lists, broken nested configurations, each
     /// reported once), the paths searched, and the error that leaves nothing to lint (git
-    /// cannot select files, standard input cannot be read), reported before any output.
-    private func lintInputs(
+    /// cannot select files, standard input cannot be read), reported before any output. The
+    /// language server asks it for a document's plan (as `--use-stdin`).
+    func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
     ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String], fatalError: String?) {
         let cwd = tool.currentDirectory

@@ -129,6 +129,11 @@ struct LintDriver: Sendable {
         let middle = clock.now
 
         let inputsByPath = Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
+        // Another input's bytes as this run reads them: from the index with --staged.
+        let relatedFile: RelatedFileLookup = { [self] path in
+            guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
+            return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
+        }
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: reported.count, phase: "kblint: linting", started: start) }
         let outcomes = parallelMap(count: reported.count, jobs: jobs) { [firstPass] index -> FileOutcome in
             defer { progress2?.fileFinished() }
@@ -140,7 +145,8 @@ struct LintDriver: Sendable {
                 outcome.identity = firstPass[index].identity
                 return outcome
             }
-            return lint(inputs[index], firstPass: firstPass[index], project: project, inputsByPath: inputsByPath)
+            return lint(inputs[index], project: project, relatedFile: relatedFile,
+                        readInPass1: (firstPass[index].identity, firstPass[index].digest))
         }
         progress2?.finish()
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
@@ -252,10 +258,18 @@ struct LintDriver: Sendable {
         return hash.value
     }
 
+    /// The file a related location in another file points into, by its path in the facts, with
+    /// its display path; nil when it cannot be read.
+    typealias RelatedFileLookup = @Sendable (String) -> (file: SourceFile, path: String)?
+
     /// Pass 2 for one file: the plan's `FileChecker` (rules, suppression, fixes), then what
-    /// the fix mode does with the result.
-    private func lint(
-        _ input: LintInput, firstPass: FirstPassResult, project: ProjectFacts, inputsByPath: [String: LintInput]
+    /// the fix mode does with the result. The language server calls it too, with the
+    /// project's facts it keeps and the open documents' texts. `readInPass1` is what pass 1
+    /// saw of the file: its identity, and when fixing the hash of its bytes (the file's facts
+    /// are derived again when they changed since).
+    func lint(
+        _ input: LintInput, project: ProjectFacts, relatedFile lookUp: RelatedFileLookup,
+        readInPass1 firstPass: (identity: FileIdentity?, digest: UInt64?) = (nil, nil)
     ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
@@ -320,9 +334,7 @@ struct LintDriver: Sendable {
         var relatedFiles: [String: (file: SourceFile, path: String)?] = [:]
         func relatedFile(_ path: String) -> (file: SourceFile, path: String)? {
             if let known = relatedFiles[path] { return known }
-            let resolved = inputsByPath[path].flatMap { other in
-                (try? read(other)).map { (SourceFile(path: other.target.path, bytes: $0), other.target.path) }
-            }
+            let resolved = lookUp(path)
             relatedFiles[path] = resolved
             return resolved
         }

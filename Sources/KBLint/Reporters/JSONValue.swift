@@ -19,7 +19,15 @@ enum JSONValue: Sendable {
         return output
     }
 
-    private func write(to output: inout String, indent: Int) {
+    /// The value on one line without spaces: what the language server sends.
+    var compactText: String {
+        var output = ""
+        write(to: &output, indent: nil)
+        return output
+    }
+
+    /// `indent` nil: compact.
+    private func write(to output: inout String, indent: Int?) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -28,25 +36,39 @@ enum JSONValue: Sendable {
         case .double(let value): output += value.isFinite ? String(value) : "null"
         case .string(let value): output += JSONValue.quoted(value)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
-            output += "[\n"
-            for (index, element) in elements.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
-                element.write(to: &output, indent: indent + 1)
-                output += index == elements.count - 1 ? "\n" : ",\n"
+            writeContainer("[", "]", elements.indices, to: &output, indent: indent) { index, output, inner in
+                elements[index].write(to: &output, indent: inner)
             }
-            output += String(repeating: "  ", count: indent) + "]"
         case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
-            output += "{\n"
-            for (index, member) in members.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
-                output += JSONValue.quoted(member.key) + ": "
-                member.value.write(to: &output, indent: indent + 1)
-                output += index == members.count - 1 ? "\n" : ",\n"
+            writeContainer("{", "}", members.indices, to: &output, indent: indent) { index, output, inner in
+                output += JSONValue.quoted(members[index].key) + (inner == nil ? ":" : ": ")
+                members[index].value.write(to: &output, indent: inner)
             }
-            output += String(repeating: "  ", count: indent) + "}"
         }
+    }
+
+    /// Brackets around elements separated by commas: one per line, indented, unless compact.
+    private func writeContainer(
+        _ open: String, _ close: String, _ indices: Range<Int>, to output: inout String, indent: Int?,
+        element: (Int, inout String, Int?) -> Void
+    ) {
+        guard !indices.isEmpty else { output += open + close; return }
+        guard let indent else {
+            output += open
+            for index in indices {
+                if index > indices.lowerBound { output += "," }
+                element(index, &output, nil)
+            }
+            output += close
+            return
+        }
+        output += open + "\n"
+        for index in indices {
+            output += String(repeating: "  ", count: indent + 1)
+            element(index, &output, indent + 1)
+            output += index == indices.upperBound - 1 ? "\n" : ",\n"
+        }
+        output += String(repeating: "  ", count: indent) + close
     }
 
     /// A JSON string literal: `"` and `\` escaped, `\n`, `\r`, `\t`, `\b`, `\f` in their short
@@ -80,4 +102,20 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     init(integerLiteral value: Int) { self = .int(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+/// Structural equality, for comparing what was read (member order counts).
+extension JSONValue: Equatable {
+    static func == (left: JSONValue, right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.key == $1.key && $0.value == $1.value }
+        default: false
+        }
+    }
 }

@@ -13,15 +13,19 @@ enum BoundedRun {
     struct Timeout: Error, CustomStringConvertible {
         let arguments: [String]
         let seconds: Double
-        var description: String { "kblint \(arguments.joined(separator: " ")) did not finish within \(seconds) s" }
+        var description: String { "\(arguments.joined(separator: " ")) did not finish within \(seconds) s" }
     }
 
-    static func run(_ arguments: [String], in directory: String, seconds: Double = 60) throws -> Result {
+    /// Runs `executable` (default: the built kblint) with `environment` (default: a minimal PATH).
+    static func run(
+        _ arguments: [String], in directory: String, seconds: Double = 60,
+        executable: URL = BinaryHarness.executable, environment: [String: String] = ["PATH": "/usr/bin:/bin"]
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = BinaryHarness.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = environment
         let output = Pipe(), error = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
@@ -37,7 +41,7 @@ enum BoundedRun {
         if finished.wait(timeout: .now() + seconds) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             _ = finished.wait(timeout: .now() + 5)
-            throw Timeout(arguments: arguments, seconds: seconds)
+            throw Timeout(arguments: [executable.lastPathComponent] + arguments, seconds: seconds)
         }
         drained.wait()
         return Result(status: process.terminationStatus,
