@@ -70,6 +70,30 @@ extension FileAnalysis {
 }
 
 extension FileAnalysis {
+    /// Whether `call` builds a `UIView.AnimationOptions`: `UIView.AnimationOptions(…)`,
+    /// `UIViewAnimationOptions(…)`, `AnimationOptions.init(…)`, or an implicit `.init(…)`
+    /// passed as an animation's `options:`.
+    public func isAnimationOptionsInit(_ call: CallSite) -> Bool {
+        var name = call.callee
+        if source.isWord(name, "init"), source.kind(name - 1) == .period {
+            if !ExpressionBounds.isChainPiece(source, name - 2) {
+                return animations.contains { $0.options?.value.lowerBound == name - 1 }
+            }
+            name -= 2
+        }
+        return source.isWord(name, "AnimationOptions") || source.isWord(name, "UIViewAnimationOptions")
+    }
+
+    /// Whether an animation's `options:` names no curve, so it runs ease-in-out: `[]`,
+    /// `UIView.AnimationOptions()`, `.init()`.
+    public func isEmptyAnimationOptions(_ range: Range<Int>) -> Bool {
+        guard let last = range.last else { return false }
+        if range.count == 2, source.kind(range.lowerBound) == .leftSquare, source.kind(last) == .rightSquare { return true }
+        guard source.kind(last) == .rightParen, let open = source.partnerIndex(last), open == last - 1,
+              let call = call(at: open - 1), call.arguments.isEmpty, call.trailingClosures.isEmpty else { return false }
+        return isAnimationOptionsInit(call)
+    }
+
     /// The animation whose closure contains code token `index` (innermost).
     public func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)

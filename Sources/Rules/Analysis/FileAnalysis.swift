@@ -29,6 +29,8 @@ public final class FileAnalysis: Sendable {
     let handlerLookup: HandlerLookup
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
+    /// Property indices of the outline by name hash.
+    let propertiesByName: [UInt64: [Int]]
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
@@ -68,6 +70,7 @@ public final class FileAnalysis: Sendable {
             outline.executableScope(at: matching.calls[animations[$0].call].callee) ?? -1
         }
         bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
+        propertiesByName = Dictionary(grouping: outline.properties.indices) { outline.properties[$0].nameHash }
         insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
         registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
 

@@ -343,7 +343,8 @@ struct KeyboardHandlerFinder {
 
     mutating func helperCallbacks() {
         for function in outline.functions {
-            guard let scope = function.scope else { continue }
+            // A registration says which notification a method handles; its name only guesses.
+            guard let scope = function.scope, handlerOfScope[scope] == nil else { continue }
             let events = KeyboardVocabulary.callbackEvents(of: function, in: source)
             guard !events.isEmpty else { continue }
             add(.helperCallback, scope: scope, events: events, registration: nil,

@@ -240,7 +240,8 @@ struct KeyboardValueEvaluator {
                     converted.traits.insert(.converted)
                     converted.screenGeometry = nil
                     state.value.merge(converted)
-                } else if calls[callIndex].arguments.contains(where: { $0.label.map { source.isWord($0, "to") } ?? false }) {
+                } else if let target = calls[callIndex].arguments.first(where: { $0.label.map { source.isWord($0, "to") } ?? false }),
+                          isWindowOrNil(target.value) {
                     state.value.traits.insert(.windowSpace)
                 }
                 state.index = close + 1
@@ -276,7 +277,8 @@ struct KeyboardValueEvaluator {
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)
                 }
-            } else if source.kind(index + 1) != .colon {
+            } else if source.kind(index + 1) != .colon || source.kind(index - 1) == .infixQuestionMark {
+                // A name, not an argument label (`cond ? overlap : 0` reads `overlap`).
                 if let named = lookup(index) {
                     state.value.merge(named)
                 } else if isSafeAreaTerm(index) {
@@ -286,6 +288,19 @@ struct KeyboardValueEvaluator {
                 }
             }
         }
+    }
+
+    /// Whether a `convert(_:to:)` target is window space: `nil`, or a chain that names a
+    /// window (`view.window`, `keyWindow`, `mainWindow`). Converting to a superview or
+    /// another view stays in view space.
+    func isWindowOrNil(_ target: Range<Int>) -> Bool {
+        guard let last = target.last else { return false }
+        if target.count == 1, source.isWord(last, "nil") { return true }
+        var name = last
+        while name > target.lowerBound, source.kind(name) == .postfixQuestionMark || source.kind(name) == .exclamationMark {
+            name -= 1
+        }
+        return Self.isWindow(source, name) || source.word(name, contains: "Window") || source.word(name, contains: "window")
     }
 
     /// Whether the chain ending at `index` names a window (`window`, `view.window?`,
@@ -353,12 +368,17 @@ struct KeyboardValueEvaluator {
 
     /// The keyboard value a name refers to at `index`.
     func lookup(_ index: Int) -> KeyboardValue? {
+        entry(named: index)?.value
+    }
+
+    /// The latest binding or assignment of the name at `index` visible there.
+    func entry(named index: Int) -> KeyboardValueFlow.Entry? {
         guard let candidates = flow.entries[source.nameHash(index)],
               let scope = outline.executableScope(at: index) else { return nil }
         for entry in candidates.reversed() where entry.token < index {
             guard outline.scope(scope, isWithin: entry.scope) else { continue }
             if entry.isPropertyWrite, handlerAtToken[entry.token] != handlerAtToken[index] { continue }
-            return entry.value
+            return entry
         }
         return nil
     }
@@ -385,6 +405,10 @@ struct KeyboardValueEvaluator {
                     parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
                         token: parameter.nameToken, scope: scope,
                         value: KeyboardValue(traits: .duration, origin: parameter.nameToken), isPropertyWrite: false))
+                } else if lowered.contains("curve") {
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope,
+                        value: KeyboardValue(traits: .curve, origin: parameter.nameToken), isPropertyWrite: false))
                 } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
                     flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
                 }
@@ -424,11 +448,11 @@ struct KeyboardValueEvaluator {
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard let scope = outline.executableScope(at: assignment.op) else { continue }
                     if names.count > 1, !isProperty, !source.isWord(names[0], "self"),
-                       let rhsValue, let previous = lookup(names[0]),
-                       flow.entries[source.nameHash(names[0])]?.last(where: { $0.token < assignment.op })?.isPropertyWrite == false {
-                        // `frame.size.height = …` on a local keyboard frame: it now also
-                        // carries what was written into it.
-                        var merged = previous
+                       let rhsValue, let previous = entry(named: names[0]), !previous.isPropertyWrite {
+                        // `frame.size.height = …` or `insets.bottom = …` on a local (a keyboard
+                        // frame, or a copy of a view's frame or insets to be written back): it
+                        // now also carries what was written into it.
+                        var merged = previous.value ?? rhsValue
                         merged.merge(rhsValue)
                         if merged.has(.screenSpace), merged.has(.windowSpace) {
                             merged.traits.remove(.screenSpace)
@@ -441,7 +465,11 @@ struct KeyboardValueEvaluator {
                     guard names.count == 1 || isProperty else { continue }
                     let name = names[names.count - 1]
                     var value = rhsValue
-                    if assignment.isCompound, let previous = lookup(name) {
+                    // A compound assignment keeps what the name held; so does one that may not
+                    // run (inside an `if`, `switch` or loop of the body): `let lift: CGFloat`
+                    // assigned in two branches carries what either branch gave it.
+                    let mayNotRun = outline.scope(at: assignment.op) != scope
+                    if assignment.isCompound || mayNotRun, let previous = lookup(name) {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }
                     let hash = source.nameHash(name)

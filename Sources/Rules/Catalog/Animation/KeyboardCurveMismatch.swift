@@ -165,7 +165,8 @@ public struct KeyboardCurveMismatch: Rule {
             case .animate, .runningPropertyAnimator:
                 if let options = animation.options {
                     if analysis.keyboardValue(of: options.value)?.has(.curve) == true { continue }
-                    guard Self.isLiteralOptionSet(options.value, source) else { continue }
+                    guard Self.isLiteralOptionSet(options.value, source)
+                            || analysis.isEmptyAnimationOptions(options.value) else { continue }
                     if let curve = options.value.first(where: { source.wordIndex($0, in: Self.optionCurves) != nil }) {
                         problem = "uses `.\(source.text(at: curve))`"
                     } else {

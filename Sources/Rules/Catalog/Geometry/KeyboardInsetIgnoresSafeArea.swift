@@ -155,8 +155,13 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 if let component = sink.component {
                     guard source.isWord(component, "bottom") else { continue }
                     value = analysis.keyboardValue(of: assignment)
+                } else if let bottom = Self.bottomArgument(of: assignment.rhs, analysis) {
+                    value = analysis.keyboardValue(of: bottom)
                 } else {
-                    value = Self.bottomArgument(of: assignment.rhs, analysis).flatMap { analysis.keyboardValue(of: $0) }
+                    // `insets.bottom = h` on a copy that is written back here.
+                    value = analysis.localCopyWriteBack(of: assignment)
+                        .flatMap { analysis.lastWrite(of: $0, member: "bottom") }
+                        .flatMap { analysis.keyboardValue(of: $0) }
                 }
             default:
                 continue

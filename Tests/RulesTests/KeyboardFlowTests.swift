@@ -1,0 +1,274 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// Ways real code carries a keyboard value to where a rule judges it: each flow with code it
+/// must follow and code it must leave alone.
+final class KeyboardFlowTests: XCTestCase {
+    /// The lines (1-based) of `rule`'s findings in `code`, sorted.
+    func check(_ rule: any Rule.Type, _ code: String, files: [String: String] = [:],
+               target: OSVersion? = nil) -> [Int] {
+        let bytes = Array(code.utf8)
+        return RuleExamplesTests.diagnostics(rule, code: code, files: files, deploymentTarget: target).map { diagnostic in
+            1 + bytes[..<diagnostic.range.lowerBound].count { $0 == UInt8(ascii: "\n") }
+        }.sorted()
+    }
+
+    func lines(_ found: [Int]) -> [Int] { found }
+
+    func handler(_ body: String) -> String {
+        """
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+        \(body)
+            }
+        }
+        """
+    }
+
+    // MARK: Struct copies written back
+
+    func testInsetsCopyWrittenBackCarriesTheBottom() {
+        let code = handler("""
+                var insets = scrollView.contentInset
+                insets.bottom = end.height
+                scrollView.contentInset = insets
+        """)
+        XCTAssertEqual(lines(check(KeyboardInsetIgnoresSafeArea.self, code)), [6])
+        XCTAssertEqual(lines(check(KeyboardFrameScreenSpace.self, code)), [5])
+        XCTAssertEqual(lines(check(KeyboardHeightNotOverlap.self, code)), [5])
+    }
+
+    func testInsetsCopyThroughSafeAreaMathStaysClean() {
+        // Several hops, each keeping the safe-area term.
+        let code = handler("""
+                let local = view.convert(end, from: nil)
+                let overlap = max(0, view.bounds.maxY - local.minY - view.safeAreaInsets.bottom)
+                let lift = overlap
+                var insets = scrollView.contentInset
+                insets.bottom = lift
+                insets.top = 8
+                scrollView.contentInset = insets
+        """)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, code).isEmpty)
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code).isEmpty)
+        // Only the top of the copy comes from the keyboard: the bottom is not judged.
+        let top = handler("""
+                var insets = scrollView.contentInset
+                insets.top = view.convert(end, from: nil).height
+                scrollView.contentInset = insets
+        """)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, top).isEmpty)
+    }
+
+    func testFrameCopyMovedRelativelyAccumulates() {
+        let code = handler("""
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                var barFrame = bar.frame
+                barFrame.origin.y -= overlap
+                bar.frame = barFrame
+        """)
+        XCTAssertEqual(lines(check(KeyboardInsetAccumulates.self, code)), [7])
+    }
+
+    func testFrameCopySetAbsolutelyOrFromAnotherViewDoesNotAccumulate() {
+        let absolute = handler("""
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                var barFrame = bar.frame
+                barFrame.origin.y = view.bounds.maxY - overlap - barFrame.height
+                bar.frame = barFrame
+        """)
+        XCTAssertTrue(check(KeyboardInsetAccumulates.self, absolute).isEmpty)
+        let otherView = handler("""
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                var barFrame = template.frame
+                barFrame.origin.y -= overlap
+                bar.frame = barFrame
+        """)
+        XCTAssertTrue(check(KeyboardInsetAccumulates.self, otherView).isEmpty)
+    }
+
+    // MARK: Deferred initialisation and ternaries
+
+    func testDeferredLetKeepsTheValueOfEitherBranch() {
+        let code = handler("""
+                let lift: CGFloat
+                if follows {
+                    lift = end.height
+                } else {
+                    lift = 0
+                }
+                bottomConstraint.constant = -lift
+        """)
+        XCTAssertEqual(lines(check(KeyboardFrameScreenSpace.self, code)), [6])
+        let converted = handler("""
+                let lift: CGFloat
+                if follows {
+                    lift = view.convert(end, from: nil).height
+                } else {
+                    lift = 0
+                }
+                bottomConstraint.constant = -lift
+        """)
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, converted).isEmpty)
+    }
+
+    func testTernaryBranchesAreRead() {
+        let code = handler("""
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                editor.contentInset.bottom = editor.isFirstResponder ? overlap : 0
+        """)
+        XCTAssertEqual(lines(check(KeyboardInsetIgnoresSafeArea.self, code)), [5])
+        let safe = handler("""
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                editor.contentInset.bottom = editor.isFirstResponder ? overlap - view.safeAreaInsets.bottom : 0
+        """)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, safe).isEmpty)
+    }
+
+    // MARK: Constants
+
+    func testZeroInsetsThroughConstants() {
+        let code = """
+        final class EditorViewController: UIViewController {
+            private static let noInsets = UIEdgeInsets.zero
+            @objc func keyboardWillHide(_ note: Notification) {
+                let cleared = UIEdgeInsets.zero
+                body.contentInset = cleared
+                body.verticalScrollIndicatorInsets = Self.noInsets
+            }
+        }
+        """
+        XCTAssertEqual(lines(check(ContentInsetResetToZero.self, code)), [5, 6])
+    }
+
+    func testSavedInsetsConstantIsNotAReset() {
+        let code = """
+        final class EditorViewController: UIViewController {
+            private static let resting = UIEdgeInsets(top: 64, left: 0, bottom: 0, right: 0)
+            @objc func keyboardWillHide(_ note: Notification) {
+                let saved = originalInsets
+                body.contentInset = saved
+                body.verticalScrollIndicatorInsets = Self.resting
+            }
+        }
+        """
+        XCTAssertTrue(check(ContentInsetResetToZero.self, code).isEmpty)
+    }
+
+    // MARK: Animation options and curves
+
+    func testEmptyAnimationOptionsHaveNoCurve() {
+        for options in ["UIView.AnimationOptions()", "[]"] {
+            let code = handler("""
+                    UIView.animate(withDuration: 0.25, delay: 0, options: \(options), animations: { self.view.layoutIfNeeded() })
+            """)
+            XCTAssertEqual(lines(check(KeyboardCurveMismatch.self, code)), [4], options)
+        }
+        let curve = """
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                let curve = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt ?? 0
+                UIView.animate(withDuration: 0.25, delay: 0, options: UIView.AnimationOptions(rawValue: curve << 16), animations: { self.view.layoutIfNeeded() })
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardCurveMismatch.self, curve).isEmpty)
+    }
+
+    func testImplicitOptionsInitializerTakesTheCurve() {
+        let code = """
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                let curve = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt ?? 0
+                UIView.animate(withDuration: 0.25, delay: 0, options: .init(rawValue: curve), animations: { self.view.layoutIfNeeded() })
+                UIView.animate(withDuration: 0.25, delay: 0, options: .init(rawValue: curve << 16), animations: { self.view.layoutIfNeeded() })
+            }
+        }
+        """
+        XCTAssertEqual(lines(check(KeyboardCurveUnshifted.self, code)), [4])
+        // `.init(rawValue:)` of some other type is not an options set.
+        let other = """
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                let curve = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0
+                style = .init(rawValue: curve)
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardCurveUnshifted.self, other).isEmpty)
+    }
+
+    func testCurveParameterOfHelperCallback() {
+        let code = """
+        final class ComposerView: UIView {
+            func keyboardWillChangeFrame(to end: CGRect, duration: TimeInterval, curve: UInt) {
+                let options = UIView.AnimationOptions(rawValue: curve)
+                let shifted = UIView.AnimationOptions(rawValue: curve << 16)
+            }
+        }
+        """
+        XCTAssertEqual(lines(check(KeyboardCurveUnshifted.self, code)), [3])
+    }
+
+    // MARK: Handlers
+
+    func testRegistrationDecidesOverTheMethodName() {
+        let code = """
+        final class ProfileViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardDidShowNotification, object: nil)
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillHide(_:)), name: UIResponder.keyboardWillHideNotification, object: nil)
+            }
+            @objc func keyboardWillShow(_ note: Notification) { saveBottom.constant = 80 }
+            @objc func keyboardWillHide(_ note: Notification) { saveBottom.constant = 0 }
+        }
+        """
+        XCTAssertEqual(lines(check(KeyboardDidShowForLayout.self, code)), [4])
+        let will = code.replacingOccurrences(of: "keyboardDidShowNotification", with: "keyboardWillShowNotification")
+        XCTAssertTrue(check(KeyboardDidShowForLayout.self, will).isEmpty)
+    }
+
+    // MARK: Geometry
+
+    func testConvertingToASuperviewStaysInViewSpace() {
+        let code = handler("""
+                let inSuperview = tableView.convert(tableView.bounds, to: tableView.superview)
+                tableView.contentInset.bottom = max(0, inSuperview.intersection(end).height - view.safeAreaInsets.bottom)
+        """)
+        XCTAssertEqual(lines(check(KeyboardFrameScreenSpace.self, code)), [5])
+        for target in ["nil", "view.window", "UIApplication.mainWindow"] {
+            let window = code.replacingOccurrences(of: "to: tableView.superview", with: "to: \(target)")
+            XCTAssertTrue(check(KeyboardFrameScreenSpace.self, window).isEmpty, target)
+        }
+    }
+
+    func testScreenGuardWithConditionsOnSeveralLines() {
+        let code = """
+        final class AvoidingView: UIView {
+            @objc private func keyboardMoves(_ note: Notification) {
+                guard
+                    let screen = note.object as? UIScreen,
+                    screen === window?.screen,
+                    let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect
+                else { return }
+                bottomPin.constant = 0
+            }
+        }
+        """
+        XCTAssertEqual(lines(check(KeyboardNotificationScreenGuard.self, code, target: OSVersion(15))), [3])
+        XCTAssertTrue(check(KeyboardNotificationScreenGuard.self, code, target: OSVersion(16, 1)).isEmpty)
+        let ifElse = """
+        final class AvoidingView: UIView {
+            @objc private func keyboardMoves(_ note: Notification) {
+                if let screen = note.object as? UIScreen, let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect {
+                    bottomPin.constant = 0
+                } else { return }
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardNotificationScreenGuard.self, ifElse, target: OSVersion(15)).isEmpty)
+    }
+}
