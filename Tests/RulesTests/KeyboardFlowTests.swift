@@ -271,4 +271,178 @@ final class KeyboardFlowTests: XCTestCase {
         """
         XCTAssertTrue(check(KeyboardNotificationScreenGuard.self, ifElse, target: OSVersion(15)).isEmpty)
     }
+
+    // MARK: Notification names and userInfo keys in constants
+
+    func testNotificationNamesInConstants() {
+        let code = """
+        enum KeyboardNames {
+            static let willShow = UIResponder.keyboardWillShowNotification
+        }
+        extension Notification.Name {
+            static let keyboardGone = UIResponder.keyboardWillHideNotification
+        }
+        final class SearchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                let changes = UIResponder.keyboardWillChangeFrameNotification
+                NotificationCenter.default.addObserver(self, selector: #selector(collapse(_:)), name: KeyboardNames.willShow, object: nil)
+                NotificationCenter.default.addObserver(self, selector: #selector(expand(_:)), name: .keyboardGone, object: nil)
+                NotificationCenter.default.addObserver(self, selector: #selector(follow(_:)), name: changes, object: nil)
+            }
+            @objc func collapse(_ note: Notification) { UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() } }
+            @objc func expand(_ note: Notification) { UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() } }
+            @objc func follow(_ note: Notification) { UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() } }
+        }
+        """
+        XCTAssertEqual(check(KeyboardDurationHardcoded.self, code), [15, 16, 17])
+    }
+
+    func testOtherNotificationNamesInConstantsAreNotKeyboardHandlers() {
+        let code = """
+        enum AppNames {
+            static let refreshed = Notification.Name("Refreshed")
+        }
+        final class SearchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                let rotated = UIDevice.orientationDidChangeNotification
+                NotificationCenter.default.addObserver(self, selector: #selector(collapse(_:)), name: AppNames.refreshed, object: nil)
+                NotificationCenter.default.addObserver(self, selector: #selector(expand(_:)), name: rotated, object: nil)
+            }
+            @objc func collapse(_ note: Notification) { UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() } }
+            @objc func expand(_ note: Notification) { UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() } }
+        }
+        """
+        XCTAssertTrue(check(KeyboardDurationHardcoded.self, code).isEmpty)
+    }
+
+    func testUserInfoKeyInConstant() {
+        let code = """
+        final class Footer: UIView {
+            private static let endFrameKey = UIResponder.keyboardFrameEndUserInfoKey
+            func update(with note: Notification) {
+                guard let end = note.userInfo?[Self.endFrameKey] as? CGRect else { return }
+                isHidden = end.minY < UIScreen.main.bounds.height
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [5])
+        // A constant holding what a key read is the value, not a key: its begin frame is
+        // reported where the key is.
+        let value = handler("""
+                guard let begin = note.userInfo?[UIResponder.keyboardFrameBeginUserInfoKey] as? NSValue else { return }
+                let frame = begin
+                bottomConstraint.constant = view.convert(frame.cgRectValue, from: nil).height
+        """)
+        XCTAssertEqual(check(KeyboardFrameBeginKey.self, value), [4])
+        let other = """
+        final class Footer: UIView {
+            private static let nameKey = "name"
+            func update(with note: Notification) {
+                guard let name = note.userInfo?[Self.nameKey] as? String else { return }
+                isHidden = name.count < Int(UIScreen.main.bounds.height)
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardMathUsesMainScreen.self, other).isEmpty)
+    }
+
+    // MARK: Observers
+
+    func testTokenDroppedAsTheBodyOfASwitchCase() {
+        let code = """
+        final class InputController {
+            func start(_ mode: Mode) {
+                switch mode {
+                case .follow:
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { _ in }
+                case .fixed:
+                    token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in }
+                default:
+                    let kept = NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: .main) { _ in }
+                    tokens.append(kept)
+                }
+            }
+        }
+        """
+        XCTAssertEqual(check(ObserverTokenDiscarded.self, code), [5])
+    }
+
+    func testConfigurationFlagIsNotAnIdempotenceGuard() {
+        let code = """
+        final class EditorViewController: UIViewController {
+            var avoidsKeyboard = true
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                startObserving()
+            }
+            override func viewDidDisappear(_ animated: Bool) {
+                super.viewDidDisappear(animated)
+                NotificationCenter.default.removeObserver(self, name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            private func startObserving() {
+                guard avoidsKeyboard else { return }
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc private func keyboardMoves(_ note: Notification) { bottom.constant = 0 }
+        }
+        """
+        XCTAssertEqual(check(KeyboardObserverLifecycleUnbalanced.self, code), [13])
+        let idempotent = code.replacingOccurrences(of: """
+                guard avoidsKeyboard else { return }
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+        """, with: """
+                guard !isObserving else { return }
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+                isObserving = true
+        """)
+        XCTAssertNotEqual(idempotent, code)
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, idempotent).isEmpty)
+    }
+
+    func testExtensionsInOtherFiles() {
+        let code = """
+        final class LoginViewController: UIViewController {
+            override func viewDidAppear(_ animated: Bool) {
+                super.viewDidAppear(animated)
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc private func keyboardMoves(_ note: Notification) { bottom.constant = 0 }
+        }
+        """
+        let unrelated = """
+        extension LoginViewController: UITextFieldDelegate {
+            func textFieldShouldReturn(_ textField: UITextField) -> Bool { true }
+        }
+        """
+        XCTAssertEqual(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Delegate.swift": unrelated]), [4])
+        let removing = """
+        extension LoginViewController {
+            override func viewWillDisappear(_ animated: Bool) {
+                super.viewWillDisappear(animated)
+                NotificationCenter.default.removeObserver(self)
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Removal.swift": removing]).isEmpty)
+    }
+
+    // MARK: Accessory views
+
+    func testSettableAccessoryOfAViewThatBecomesFirstResponder() {
+        let code = """
+        final class ReactionButton: UIView {
+            private var bar: UIView?
+            override var inputAccessoryView: UIView? {
+                get { bar }
+                set { bar = newValue }
+            }
+            @objc func tapped() { becomeFirstResponder() }
+        }
+        """
+        XCTAssertEqual(check(AccessoryMissingCanBecomeFirstResponder.self, code), [3])
+        let relay = code.replacingOccurrences(of: "@objc func tapped() { becomeFirstResponder() }", with: "")
+        XCTAssertTrue(check(AccessoryMissingCanBecomeFirstResponder.self, relay).isEmpty)
+    }
 }

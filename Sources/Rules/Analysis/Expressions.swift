@@ -105,6 +105,14 @@ enum ExpressionBounds {
         return nil
     }
 
+    /// Whether the colon at `colon` ends a `case …:` or `default:` label of a `switch` whose
+    /// first statement starts on the next line.
+    static func isCaseLabel(endingAt colon: Int, _ source: TokenizedSource) -> Bool {
+        guard source.kind(colon) == .colon, source.startsLine(colon + 1) else { return false }
+        let start = statementStart(source, containing: colon)
+        return source.kind(start) == .keyword && source.wordIndex(start, in: ["case", "default"]) != nil
+    }
+
     static func statementStart(_ source: TokenizedSource, containing index: Int) -> Int {
         var cursor = index
         var steps = 0

@@ -27,10 +27,8 @@ public final class FileAnalysis: Sendable {
 
     let callAtCallee: [Int: Int]
     let handlerLookup: HandlerLookup
-    /// Binding indices by name hash, in token order.
-    let bindingsByName: [UInt64: [Int]]
-    /// Property indices of the outline by name hash.
-    let propertiesByName: [UInt64: [Int]]
+    /// Bindings and constants: what names refer to.
+    let constants: ConstantResolver
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
@@ -69,10 +67,11 @@ public final class FileAnalysis: Sendable {
         animationsByScope = Dictionary(grouping: animations.indices) {
             outline.executableScope(at: matching.calls[animations[$0].call].callee) ?? -1
         }
-        bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
-        propertiesByName = Dictionary(grouping: outline.properties.indices) { outline.properties[$0].nameHash }
+        let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings)
+        self.constants = constants
         insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
-        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
+        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee,
+                                               constants: constants)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
@@ -81,7 +80,7 @@ public final class FileAnalysis: Sendable {
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(
                 source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
-                callAtCallee: callAtCallee)
+                callAtCallee: callAtCallee, constants: constants)
             finder.run()
             let found = finder.handlers
             chainLinks = finder.chainLinks
@@ -100,7 +99,8 @@ public final class FileAnalysis: Sendable {
                 var evaluator = KeyboardValueEvaluator(
                     source: source, outline: outline, chainStarts: chainStarts, callAtCallee: callAtCallee,
                     calls: matching.calls, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
-                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
+                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
+                    constants: constants)
                 evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
                 return evaluator
             }
@@ -255,6 +255,14 @@ public final class FileAnalysis: Sendable {
         return calls[low..<end]
     }
 
+    /// Assignments whose operator lies in `range`.
+    public func assignments(in range: Range<Int>) -> ArraySlice<Assignment> {
+        let low = firstIndex(in: assignments, atOrAfter: range.lowerBound) { $0.op }
+        var end = low
+        while end < assignments.count, assignments[end].op < range.upperBound { end += 1 }
+        return assignments[low..<end]
+    }
+
     /// The argument of `call` labelled `label`.
     public func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
         call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
@@ -330,20 +338,12 @@ public final class FileAnalysis: Sendable {
     /// The local binding that name token `name` refers to: the latest binding of that name
     /// before it in the same or an enclosing body.
     public func binding(referencedBy name: Int) -> LocalBinding? {
-        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
-              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
-        let low = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
-        return sameName[..<low].last { index in
-            guard let bindingScope = outline.executableScope(at: bindings[index].nameToken) else { return false }
-            return outline.scope(scope, isWithin: bindingScope)
-        }.map { bindings[$0] }
+        constants.binding(referencedBy: name)
     }
 
     /// The local `let` that a one-name expression refers to.
     public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
-              !binding.isVariable, !binding.isShorthand else { return nil }
-        return binding
+        constants.constantBinding(referencedBy: range)
     }
 
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,

@@ -55,6 +55,7 @@ struct KeyboardHandlerFinder {
     let assignments: [Assignment]
     /// Callee token → call index.
     let callAtCallee: [Int: Int]
+    let constants: ConstantResolver
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
@@ -72,8 +73,9 @@ struct KeyboardHandlerFinder {
     static let reachDepth = 3
 
     init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
-         callAtCallee: [Int: Int]) {
+         callAtCallee: [Int: Int], constants: ConstantResolver) {
         self.source = source
+        self.constants = constants
         self.outline = outline
         self.calls = calls
         self.assignments = assignments
@@ -125,14 +127,14 @@ struct KeyboardHandlerFinder {
     }
 
     func argumentEvents(_ call: CallSite, messages: Bool) -> [KeyboardEvent] {
-        Self.registeredEvents(call, messages: messages, source, outline, calls)
+        Self.registeredEvents(call, messages: messages, source, outline, calls, constants: constants)
     }
 
     /// The keyboard notifications (or typed messages) a registration names: in its
     /// arguments, or — when the name is a loop variable (`for name in [….keyboardWillShowNotification,
     /// …]`, `[…].forEach { addObserver(…, name: $0, …) }`) — in the sequence it iterates.
     static func registeredEvents(_ call: CallSite, messages: Bool, _ source: TokenizedSource, _ outline: Outline,
-                                 _ calls: [CallSite]) -> [KeyboardEvent] {
+                                 _ calls: [CallSite], constants: ConstantResolver? = nil) -> [KeyboardEvent] {
         func events(in range: Range<Int>) -> [KeyboardEvent] {
             var found: [KeyboardEvent] = []
             for index in range {
@@ -144,6 +146,15 @@ struct KeyboardHandlerFinder {
         }
         guard let open = call.openParen, let close = call.closeParen else { return [] }
         let direct = events(in: (open + 1)..<close)
+        if direct.isEmpty, let constants {
+            // A name held in a constant (`let willHide = UIResponder.keyboardWillHideNotification`,
+            // `static let willShow = …`, `extension Notification.Name { static let … }`).
+            let named = call.arguments.flatMap { argument -> [KeyboardEvent] in
+                let value = constants.value(of: argument.value)
+                return value == argument.value || !constants.isPlainChain(value) ? [] : events(in: value)
+            }
+            if !named.isEmpty { return named }
+        }
         guard direct.isEmpty, !messages,
               call.arguments.contains(where: { $0.value.count == 1 && source.kind($0.value.lowerBound) == .identifier })
         else { return direct }
@@ -359,7 +370,9 @@ struct KeyboardHandlerFinder {
                 parameter.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") }
             }) else { continue }
             let body = outline.scopes[scope].body
-            guard body.contains(where: { KeyboardVocabulary.userInfoKey(source, at: $0) != nil }) else { continue }
+            guard body.contains(where: {
+                KeyboardVocabulary.userInfoKey(source, at: $0) != nil || constants.userInfoKey(namedAt: $0) != nil
+            }) else { continue }
             add(.notificationReader, scope: scope, events: [], registration: nil, parameter: parameter.nameToken)
         }
     }

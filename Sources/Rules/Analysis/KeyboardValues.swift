@@ -115,6 +115,7 @@ struct KeyboardValueEvaluator {
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
     let frameProperties: [UInt64: KeyboardUserInfoKey]
+    let constants: ConstantResolver
     var flow = KeyboardValueFlow()
 
     enum Level { case full, atoms, flat }
@@ -247,7 +248,7 @@ struct KeyboardValueEvaluator {
                 state.index = close + 1
                 continue
             }
-            if let key = KeyboardVocabulary.userInfoKey(source, at: index) {
+            if let key = KeyboardVocabulary.userInfoKey(source, at: index) ?? constants.userInfoKey(namedAt: index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))

@@ -682,6 +682,7 @@ struct ObserverAnalysisBuilder {
         if before < 0 { return true }
         switch source.kind(before) {
         case .leftBrace, .rightBrace, .semicolon: return true
+        case .colon: return ExpressionBounds.isCaseLabel(endingAt: before, source)
         case .keyword:
             if source.isWord(before, "in") {
                 return outline.closures.contains { $0.inToken == before }

@@ -40,7 +40,7 @@ public struct ObserverRegistration: Sendable {
 
 extension FileAnalysis {
     static func findRegistrations(_ source: TokenizedSource, _ outline: Outline, _ calls: [CallSite],
-                                  callAtCallee: [Int: Int]) -> [ObserverRegistration] {
+                                  callAtCallee: [Int: Int], constants: ConstantResolver) -> [ObserverRegistration] {
         var found: [ObserverRegistration] = []
         for (index, call) in calls.enumerated() {
             let kind: ObserverRegistration.Kind
@@ -69,7 +69,7 @@ extension FileAnalysis {
                 continue
             }
             let events = KeyboardHandlerFinder.registeredEvents(
-                call, messages: kind == .typedMessage, source, outline, calls)
+                call, messages: kind == .typedMessage, source, outline, calls, constants: constants)
             let object = call.arguments.first { label($0, "object") || label($0, "of") }?.value
             let function = outline.executableScope(at: callee).flatMap {
                 outline.function(ofScope: outline.functionBody(ofScope: $0))
@@ -111,6 +111,9 @@ extension FileAnalysis {
                 return .assigned(lhs: lhsStart..<before)
             }
             return .other
+        case .colon where ExpressionBounds.isCaseLabel(endingAt: before, source):
+            // The first statement of a `switch` case.
+            return .discarded
         case .leftParen, .comma, .colon, .leftSquare:
             return .passedOn
         case .keyword:

@@ -1,45 +1,123 @@
 import Lexer
 
-extension FileAnalysis {
-    /// How many constants deep `constantValue(of:)` follows `let a = b` chains.
-    static let maximumConstantHops = 4
+/// Local bindings and constants of one file: what a name refers to, and the expression a
+/// constant stands for. Built before handlers and registrations are found, which ask it
+/// about notification names and userInfo keys held in constants.
+struct ConstantResolver: Sendable {
+    let source: TokenizedSource
+    let outline: Outline
+    let bindings: [LocalBinding]
+    /// Binding indices by name hash, in token order.
+    let bindingsByName: [UInt64: [Int]]
+    /// Property indices of the outline by name hash.
+    let propertiesByName: [UInt64: [Int]]
+
+    /// How many constants deep `value(of:)` follows `let a = b` chains.
+    static let maximumHops = 4
+    /// Initializers longer than this are not searched for a keyboard key or notification.
+    static let maximumInitializerLength = 16
+
+    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding]) {
+        self.source = source
+        self.outline = outline
+        self.bindings = bindings
+        bindingsByName = Dictionary(grouping: bindings.indices) { bindings[$0].nameHash }
+        propertiesByName = Dictionary(grouping: outline.properties.indices) { outline.properties[$0].nameHash }
+    }
+
+    /// The local binding that name token `name` refers to: the latest binding of that name
+    /// before it in the same or an enclosing body.
+    func binding(referencedBy name: Int) -> LocalBinding? {
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
+              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
+        let low = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
+        return sameName[..<low].last { index in
+            guard let bindingScope = outline.executableScope(at: bindings[index].nameToken) else { return false }
+            return outline.scope(scope, isWithin: bindingScope)
+        }.map { bindings[$0] }
+    }
+
+    /// The local `let` that a one-name expression refers to.
+    func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
+              !binding.isVariable, !binding.isShorthand else { return nil }
+        return binding
+    }
 
     /// The expression a constant stands for: `range` itself unless it names a constant of this
-    /// file, followed through up to `maximumConstantHops` constants. Constants are local
-    /// `let`s with a value, and `let` properties with an initializer named bare (`noInsets`),
-    /// through `self`/`Self` or through the name of the type declaring them
-    /// (`KeyboardNotifications.willShow`).
-    public func constantValue(of range: Range<Int>) -> Range<Int> {
+    /// file, followed through up to `maximumHops` constants. Constants are local `let`s with a
+    /// value, and `let` properties with an initializer named bare (`noInsets`), through
+    /// `self`/`Self`, through the name of the type declaring them
+    /// (`KeyboardNotifications.willShow`), or as an implicit member of an extension of
+    /// `Notification.Name` (`.keyboardUp`).
+    func value(of range: Range<Int>) -> Range<Int> {
         var current = range
-        for _ in 0..<Self.maximumConstantHops {
-            guard let next = constantInitializer(named: current) else { break }
+        for _ in 0..<Self.maximumHops {
+            guard let next = initializer(named: current) else { break }
             current = next
         }
         return current
     }
 
     /// The initializer of the constant that `range` names, if it names one.
-    func constantInitializer(named range: Range<Int>) -> Range<Int>? {
+    func initializer(named range: Range<Int>) -> Range<Int>? {
         if let binding = constantBinding(referencedBy: range) { return binding.value }
-        let names = chainNames(range)
-        guard names.first == range.lowerBound, names.last == range.upperBound - 1,
-              names.count == 1 || names.count == 2 && range.count == 3 else { return nil }
-        let member = names[names.count - 1]
-        guard let candidates = propertiesByName[source.nameHash(member)] else { return nil }
-        let owner: Int?
-        if names.count == 1 || source.isWord(names[0], "self") || source.isWord(names[0], "Self") {
-            owner = outline.enclosingType(at: range.lowerBound)
+        let member = range.upperBound - 1
+        guard range.count <= 3, source.kind(member) == .identifier,
+              let candidates = propertiesByName[source.nameHash(member)] else { return nil }
+        let owners: [Int?]
+        if range.count == 1 || range.count == 3 && source.wordIndex(range.lowerBound, in: ["self", "Self"]) != nil {
+            owners = [outline.enclosingType(at: range.lowerBound)]
+        } else if range.count == 2, source.kind(range.lowerBound) == .period {
+            owners = candidates.compactMap { outline.properties[$0].owner }.filter { outline.types[$0].simpleName == "Name" }
+        } else if range.count == 3, source.kind(range.lowerBound + 1) == .period {
+            let typeName = source.text(at: range.lowerBound)
+            owners = candidates.compactMap { outline.properties[$0].owner }.filter { outline.types[$0].simpleName == typeName }
         } else {
-            owner = candidates.lazy.compactMap { self.outline.properties[$0].owner }
-                .first { self.outline.types[$0].simpleName == self.source.text(at: names[0]) }
-            guard owner != nil else { return nil }
+            return nil
         }
         for index in candidates {
             let property = outline.properties[index]
-            guard property.owner == owner, property.isConstant, let initializer = property.initializer,
+            guard owners.contains(property.owner), property.isConstant, let initializer = property.initializer,
                   !initializer.contains(range.lowerBound) else { continue }
             return initializer
         }
         return nil
+    }
+
+    /// The expression named by the chain ending at identifier `index` (`key`, `Self.key`,
+    /// `Keys.key`, `.keyboardUp`), when it is a constant: its final initializer.
+    func constantValue(endingAt index: Int) -> Range<Int>? {
+        guard source.kind(index) == .identifier, bindingsByName[source.nameHash(index)] != nil
+                || propertiesByName[source.nameHash(index)] != nil else { return nil }
+        var start = index
+        if source.kind(index - 1) == .period {
+            start = index - 1
+            if source.kind(index - 2) == .identifier || source.kind(index - 2) == .keyword { start = index - 2 }
+        }
+        let value = value(of: start..<(index + 1))
+        guard value != start..<(index + 1), value.count <= Self.maximumInitializerLength else { return nil }
+        return value
+    }
+
+    /// The keyboard userInfo key held by the constant named at `index`
+    /// (`static let endFrameKey = UIResponder.keyboardFrameEndUserInfoKey`). A constant that
+    /// holds what was read with a key (`let value = info[key]`) is not a key.
+    func userInfoKey(namedAt index: Int) -> KeyboardUserInfoKey? {
+        guard let value = constantValue(endingAt: index), isPlainChain(value) else { return nil }
+        return KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1)
+    }
+
+    /// Whether `range` is only names and periods (`UIResponder.keyboardWillShowNotification`,
+    /// `.keyboardWillShowNotification`).
+    func isPlainChain(_ range: Range<Int>) -> Bool {
+        !range.isEmpty && range.allSatisfy { source.kind($0) == .identifier || source.kind($0) == .period }
+    }
+}
+
+extension FileAnalysis {
+    /// The expression a constant stands for (see `ConstantResolver.value(of:)`).
+    public func constantValue(of range: Range<Int>) -> Range<Int> {
+        constants.value(of: range)
     }
 }
