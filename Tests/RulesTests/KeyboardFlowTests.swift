@@ -445,4 +445,123 @@ final class KeyboardFlowTests: XCTestCase {
         let relay = code.replacingOccurrences(of: "@objc func tapped() { becomeFirstResponder() }", with: "")
         XCTAssertTrue(check(AccessoryMissingCanBecomeFirstResponder.self, relay).isEmpty)
     }
+
+    // MARK: Timing
+
+    func testSpringAnimationsDoNotFollowTheKeyboardCurve() {
+        let code = handler("""
+                let animator = UIViewPropertyAnimator(duration: 0.3, dampingRatio: 0.85) { self.view.layoutIfNeeded() }
+                UIView.animate(withDuration: 0.3, delay: 0, usingSpringWithDamping: 0.8, initialSpringVelocity: 0, options: [], animations: { self.view.layoutIfNeeded() })
+        """)
+        XCTAssertEqual(check(KeyboardCurveMismatch.self, code), [4, 5])
+        let timing = handler("""
+                let animator = UIViewPropertyAnimator(duration: 0.3, timingParameters: UICubicTimingParameters(animationCurve: curve))
+        """)
+        XCTAssertTrue(check(KeyboardCurveMismatch.self, timing).isEmpty)
+    }
+
+    func testDurationConstantOfAnotherType() {
+        let timing = """
+        enum Timing {
+            static let standard = TimeInterval(0.35)
+            static let none = TimeInterval(0)
+            static var current: TimeInterval { 0.2 }
+        }
+        """
+        let code = handler("""
+                UIView.animate(withDuration: Timing.standard) { self.view.layoutIfNeeded() }
+                UIView.animate(withDuration: Timing.none) { self.view.layoutIfNeeded() }
+                UIView.animate(withDuration: Timing.current) { self.view.layoutIfNeeded() }
+        """)
+        XCTAssertEqual(check(KeyboardDurationHardcoded.self, code, files: ["Timing.swift": timing]), [4])
+    }
+
+    // MARK: Helpers
+
+    func testValueReturnedByAHelper() {
+        let code = """
+        final class TransferViewController: UIViewController {
+            private func bottomInset(for keyboardFrame: CGRect) -> CGFloat {
+                return keyboardFrame.height + 12
+            }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                amountList.contentInset.bottom = bottomInset(for: end)
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [3])
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, code), [7])
+        let converted = """
+        final class TransferViewController: UIViewController {
+            private func bottomInset(for keyboardFrame: CGRect) -> CGFloat {
+                let local = view.convert(keyboardFrame, from: nil)
+                return max(0, view.bounds.maxY - local.minY - view.safeAreaInsets.bottom)
+            }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let inset = bottomInset(for: end)
+                let padded = inset + 8
+                amountList.contentInset.bottom = padded
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, converted).isEmpty)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, converted).isEmpty)
+    }
+
+    func testInsetsPassedToAnExtensionMethod() {
+        let code = """
+        extension UIScrollView {
+            func setBottomInsets(_ insets: UIEdgeInsets) {
+                contentInset = insets
+                verticalScrollIndicatorInsets = insets
+            }
+        }
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                scrollView.setBottomInsets(UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0))
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, code), [3, 4])
+        let safe = code.replacingOccurrences(of: "bottom: overlap,", with: "bottom: max(0, overlap - view.safeAreaInsets.bottom),")
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, safe).isEmpty)
+        // The keyboard only in the top edge.
+        let top = code.replacingOccurrences(of: "UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0)",
+                                            with: "UIEdgeInsets(top: overlap, left: 0, bottom: 0, right: 0)")
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, top).isEmpty)
+    }
+
+    func testValueStoredOnSelfAndReadThroughAComputedProperty() {
+        let code = """
+        final class ChatViewController: UIViewController {
+            private var keyboardHeight: CGFloat = 0
+            private var bottomInset: CGFloat { keyboardHeight > 0 ? keyboardHeight + 8 : 0 }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                keyboardHeight = end.height
+                applyInsets()
+            }
+            private func applyInsets() {
+                messages.contentInset.bottom = bottomInset
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [6])
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, code), [10])
+        let converted = code.replacingOccurrences(
+            of: "keyboardHeight = end.height",
+            with: "keyboardHeight = max(0, view.bounds.maxY - view.convert(end, from: nil).minY - view.safeAreaInsets.bottom)")
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, converted).isEmpty)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, converted).isEmpty)
+        // Read directly by code that keyboard handlers do not run (a layout pass), the stored
+        // value is not followed.
+        let layout = code.replacingOccurrences(of: "        applyInsets()\n", with: "")
+            .replacingOccurrences(of: "messages.contentInset.bottom = bottomInset", with: "messages.contentInset.bottom = keyboardHeight")
+        XCTAssertNotEqual(layout, code)
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, layout).isEmpty)
+    }
 }

@@ -16,9 +16,13 @@ public struct AnimationCall: Sendable {
     public let options: Argument?
     /// The `curve:` argument (`UIViewPropertyAnimator`).
     public let curve: Argument?
-    /// Whether the call states its curve some other way (spring, timing parameters, control
-    /// points): it then has no default curve to complain about.
+    /// Whether the call states its curve some other way (timing parameters, control points,
+    /// which may be built from the keyboard's curve): it then has no default curve to
+    /// complain about.
     public let hasCustomTiming: Bool
+    /// Whether it animates with a spring (`dampingRatio:`, `usingSpringWithDamping:`,
+    /// `bounce:`): a timing of its own, never the keyboard's curve.
+    public let isSpring: Bool
 }
 
 extension FileAnalysis {
@@ -30,9 +34,11 @@ extension FileAnalysis {
                 call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
             }
             let custom = call.arguments.contains { argument in
+                argument.label.map { source.wordIndex($0, in: ["timingParameters", "controlPoint1"]) != nil } ?? false
+            }
+            let spring = call.arguments.contains { argument in
                 argument.label.map {
-                    source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "timingParameters",
-                                              "controlPoint1", "springDuration", "bounce"]) != nil
+                    source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "springDuration", "bounce"]) != nil
                 } ?? false
             }
             let onView = receiverName.map { source.isWord($0, "UIView") || source.isWord($0, "Self") } ?? true
@@ -63,7 +69,7 @@ extension FileAnalysis {
             }
             found.append(AnimationCall(
                 kind: kind, call: index, duration: duration, options: argument("options"),
-                curve: argument("curve"), hasCustomTiming: custom))
+                curve: argument("curve"), hasCustomTiming: custom, isSpring: spring))
         }
         return found
     }

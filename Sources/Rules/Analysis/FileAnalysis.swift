@@ -349,14 +349,7 @@ public final class FileAnalysis: Sendable {
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
     /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
     public func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
-        var range = range
-        if let binding = constantBinding(referencedBy: range), let value = binding.value { range = value }
-        var start = range.lowerBound
-        if source.kind(start) == .period { start += 1 }
-        if source.isWord(start, "UIEdgeInsets"), source.isWord(start + 2, "init") { start += 2 }
-        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
-              let call = call(at: start), call.end + 1 == range.upperBound else { return nil }
-        return call
+        KeyboardValueEvaluator.edgeInsetsCall(source, constantValue(of: range), callAtCallee, calls)
     }
 
     /// The member names of the chain `range`.

@@ -116,7 +116,38 @@ struct KeyboardValueEvaluator {
     let heightAccessors: Set<UInt64>
     let frameProperties: [UInt64: KeyboardUserInfoKey]
     let constants: ConstantResolver
+    let results: ResultExpressions
+    /// Functions of the file by base name and parameter count: the functions a call can mean.
+    let functionsByNameAndArity: [NameAndArity: [Int]]
     var flow = KeyboardValueFlow()
+    var carriers = KeyboardValueCarriers()
+
+    /// How many times the flow is rebuilt so that values reach functions declared earlier,
+    /// results of functions, computed properties and stored properties: a value crosses at
+    /// most this many of those hops.
+    static let maximumPasses = 4
+
+    init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts, callAtCallee: [Int: Int],
+         calls: [CallSite], handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
+         heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey], constants: ConstantResolver) {
+        self.source = source
+        self.outline = outline
+        self.chainStarts = chainStarts
+        self.callAtCallee = callAtCallee
+        self.calls = calls
+        self.handlerAtToken = handlerAtToken
+        self.accessors = accessors
+        self.heightAccessors = heightAccessors
+        self.frameProperties = frameProperties
+        self.constants = constants
+        results = ResultExpressions(source, outline)
+        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
+        for (index, function) in outline.functions.enumerated() where function.scope != nil {
+            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
+                                    default: []].append(index)
+        }
+        self.functionsByNameAndArity = functionsByNameAndArity
+    }
 
     enum Level { case full, atoms, flat }
 
@@ -262,6 +293,8 @@ struct KeyboardValueEvaluator {
                     value.heightMember = index
                 }
                 state.value.merge(value)
+            } else if afterPeriod, source.isWord(index - 2, "self"), let member = memberValue(index) {
+                state.value.merge(member)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
@@ -280,7 +313,9 @@ struct KeyboardValueEvaluator {
                 }
             } else if source.kind(index + 1) != .colon || source.kind(index - 1) == .infixQuestionMark {
                 // A name, not an argument label (`cond ? overlap : 0` reads `overlap`).
-                if let named = lookup(index) {
+                if let returned = returnedValue(ofCallAt: index) {
+                    state.value.merge(returned)
+                } else if let named = lookup(index) ?? memberValue(index) {
                     state.value.merge(named)
                 } else if isSafeAreaTerm(index) {
                     state.value.traits.insert(.safeArea)
@@ -418,18 +453,13 @@ struct KeyboardValueEvaluator {
         // Parameters that already have an entry, and the functions calls can pass values to:
         // looked up per call rather than searched.
         var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
-        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.scope != nil {
-            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
-                                    default: []].append(index)
-        }
         // Events in token order: bindings and simple assignments.
         enum Step { case binding(Int), assignment(Int) }
         var steps: [(Int, Step)] = bindings.indices.map { (bindings[$0].nameToken, .binding($0)) }
         steps += assignments.indices.map { (assignments[$0].op, .assignment($0)) }
         steps.sort { $0.0 < $1.0 }
 
-        for iteration in 0..<3 {
+        for iteration in 0..<Self.maximumPasses {
             flow.entries = parameterEntries
             flow.valueAt = [:]
             for (_, step) in steps {
@@ -475,6 +505,11 @@ struct KeyboardValueEvaluator {
                     }
                     let hash = source.nameHash(name)
                     let isLocal = !isProperty && (flow.entries[hash]?.contains { !$0.isPropertyWrite } ?? false)
+                    if !isLocal, let value, value.isKeyboard, isInHandler(assignment.op),
+                       let type = outline.enclosingType(at: assignment.op) {
+                        _ = KeyboardValueCarriers.merge(value, into: &carriers.stored,
+                                                        at: Outline.OwnedName(owner: type, name: hash))
+                    }
                     guard value != nil || flow.entries[hash] != nil else { continue }
                     flow.entries[hash, default: []].append(.init(
                         token: assignment.op, scope: isLocal ? scope : outline.functionBody(ofScope: scope), value: value,
@@ -482,8 +517,8 @@ struct KeyboardValueEvaluator {
                 }
             }
             // Parameters of same-file functions that receive keyboard values.
-            if iteration == 2 { break }
-            var changed = false
+            if iteration == Self.maximumPasses - 1 { break }
+            var changed = collectResults()
             // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
             for link in chainLinks {
                 let producer = outline.closures[link.producer]
@@ -499,12 +534,17 @@ struct KeyboardValueEvaluator {
                 changed = true
             }
             for call in calls {
-                let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
-                guard let candidates = functionsByNameAndArity[signature], candidates.count == 1 else { continue }
-                let function = outline.functions[candidates[0]]
+                guard let resolved = resolvedFunction(call) else { continue }
+                let function = outline.functions[resolved]
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
                     let parameter = function.parameters[position]
+                    if let insets = Self.edgeInsetsCall(source, argument.value, callAtCallee, calls),
+                       let bottom = insets.arguments.first(where: { $0.label.map { source.isWord($0, "bottom") } ?? false }),
+                       let bottomValue = self.value(of: bottom.value) {
+                        changed = KeyboardValueCarriers.merge(bottomValue, into: &carriers.insetBottoms, at: parameter.nameToken)
+                            || changed
+                    }
                     let hash = source.nameHash(parameter.nameToken)
                     guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
                     parameterEntries[hash, default: []].append(.init(

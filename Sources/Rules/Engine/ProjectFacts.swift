@@ -41,6 +41,9 @@ public struct TypeFacts: Sendable {
     public internal(set) var paths: [String]
     /// Notification observers the type registers and removes.
     public internal(set) var observers = ObserverTypeFacts()
+    /// `let` properties whose initializer is a number (`static let standard = TimeInterval(0.35)`),
+    /// by name: other files name them as `Type.member`.
+    public internal(set) var numberConstants: [String: Double] = [:]
 
     init(name: String) {
         self.name = name
@@ -72,6 +75,7 @@ public struct TypeFacts: Sendable {
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
         observers.merge(other.observers)
+        numberConstants.merge(other.numberConstants) { first, _ in first }
     }
 }
 

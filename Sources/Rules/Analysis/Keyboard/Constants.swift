@@ -115,9 +115,44 @@ struct ConstantResolver: Sendable {
     }
 }
 
+extension ConstantResolver {
+    /// Numeric conversions that keep a literal's value (`TimeInterval(0.35)`).
+    static let numericConversions: [StaticString] = ["TimeInterval", "Double", "CGFloat", "Float"]
+
+    /// The number `range` is written as: a literal, signed or not, possibly wrapped in a
+    /// numeric conversion (`TimeInterval(0.35)`, `CGFloat(-8)`).
+    static func number(_ source: TokenizedSource, _ range: Range<Int>) -> Double? {
+        var range = range
+        if range.count >= 4, source.wordIndex(range.lowerBound, in: numericConversions) != nil,
+           source.kind(range.lowerBound + 1) == .leftParen, source.partnerIndex(range.lowerBound + 1) == range.upperBound - 1 {
+            range = (range.lowerBound + 2)..<(range.upperBound - 1)
+        }
+        var start = range.lowerBound
+        var sign = 1.0
+        if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {
+            sign = -1
+            start += 1
+        }
+        guard range.upperBound - start == 1, let value = source.numericValue(at: start) else { return nil }
+        return sign * value
+    }
+}
+
 extension FileAnalysis {
     /// The expression a constant stands for (see `ConstantResolver.value(of:)`).
     public func constantValue(of range: Range<Int>) -> Range<Int> {
         constants.value(of: range)
+    }
+
+    /// The number `range` stands for: a literal (possibly converted, `TimeInterval(0.35)`), or
+    /// a constant of this file or of another project type (`AnimationTiming.standard`)
+    /// initialised with one.
+    public func constantNumber(_ range: Range<Int>) -> Double? {
+        let value = constants.value(of: range)
+        if let number = ConstantResolver.number(source, value) { return number }
+        guard value == range, range.count == 3, source.kind(range.lowerBound) == .identifier,
+              source.kind(range.lowerBound + 1) == .period, source.kind(range.lowerBound + 2) == .identifier
+        else { return nil }
+        return project.types[source.text(at: range.lowerBound)]?.numberConstants[source.text(at: range.lowerBound + 2)]
     }
 }

@@ -155,13 +155,8 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 if let component = sink.component {
                     guard source.isWord(component, "bottom") else { continue }
                     value = analysis.keyboardValue(of: assignment)
-                } else if let bottom = Self.bottomArgument(of: assignment.rhs, analysis) {
-                    value = analysis.keyboardValue(of: bottom)
                 } else {
-                    // `insets.bottom = h` on a copy that is written back here.
-                    value = analysis.localCopyWriteBack(of: assignment)
-                        .flatMap { analysis.lastWrite(of: $0, member: "bottom") }
-                        .flatMap { analysis.keyboardValue(of: $0) }
+                    value = analysis.insetsBottomValue(of: assignment)
                 }
             default:
                 continue
@@ -179,10 +174,5 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
         }
         return diagnostics
-    }
-
-    /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side (or of the local it names).
-    static func bottomArgument(of rhs: Range<Int>, _ analysis: FileAnalysis) -> Range<Int>? {
-        analysis.edgeInsetsCall(rhs).flatMap { analysis.argument($0, "bottom")?.value }
     }
 }
