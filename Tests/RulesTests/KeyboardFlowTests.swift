@@ -564,4 +564,99 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertNotEqual(layout, code)
         XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, layout).isEmpty)
     }
+
+    // MARK: Closures held in locals
+
+    func testLocalClosureCalledInsideADeferral() {
+        let code = handler("""
+                let relayout = {
+                    self.bottomConstraint.constant = 0
+                    self.view.layoutIfNeeded()
+                }
+                DispatchQueue.main.async { relayout() }
+        """)
+        XCTAssertEqual(check(KeyboardDeferredLayout.self, code), [8])
+        let direct = handler("""
+                let relayout = {
+                    self.bottomConstraint.constant = 0
+                    self.view.layoutIfNeeded()
+                }
+                relayout()
+                DispatchQueue.main.async { self.log() }
+        """)
+        XCTAssertTrue(check(KeyboardDeferredLayout.self, direct).isEmpty)
+    }
+
+    // MARK: State on self
+
+    func testSwitchOverACurveStoredOnSelf() {
+        let code = """
+        struct KeyboardAnimation {
+            let curve: UIView.AnimationCurve
+            init?(_ note: Notification) {
+                guard let raw = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int,
+                      let curve = UIView.AnimationCurve(rawValue: raw) else { return nil }
+                self.curve = curve
+            }
+            var options: UIView.AnimationOptions {
+                switch curve {
+                case .easeInOut: return .curveEaseInOut
+                case .easeIn: return .curveEaseIn
+                case .easeOut: return .curveEaseOut
+                case .linear: return .curveLinear
+                @unknown default: fatalError()
+                }
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardCurveSwitchWithoutDefault.self, code), [9])
+        let fallback = code.replacingOccurrences(of: "@unknown default: fatalError()", with: "@unknown default: return []")
+        XCTAssertTrue(check(KeyboardCurveSwitchWithoutDefault.self, fallback).isEmpty)
+    }
+
+    // MARK: Publishers
+
+    func testKeyboardPublisherHeldInALocal() {
+        let code = """
+        final class KeyboardModel: ObservableObject {
+            @Published private(set) var endFrame: CGRect = .zero
+            private var subscriptions = Set<AnyCancellable>()
+            init() {
+                let frames = NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                    .compactMap { $0.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect }
+                frames
+                    .assign(to: \\.endFrame, on: self)
+                    .store(in: &subscriptions)
+            }
+        }
+        """
+        XCTAssertEqual(check(ObserverCapturesSelfStrongly.self, code), [8])
+        let weak = code.replacingOccurrences(of: ".assign(to: \\.endFrame, on: self)",
+                                             with: ".sink { [weak self] in self?.endFrame = $0 }")
+        XCTAssertNotEqual(weak, code)
+        XCTAssertTrue(check(ObserverCapturesSelfStrongly.self, weak).isEmpty)
+    }
+
+    func testMergedKeyboardPublishers() {
+        let code = """
+        final class KeyboardVisibility: ObservableObject {
+            @Published private(set) var isVisible = false
+            private var subscriptions = Set<AnyCancellable>()
+            init() {
+                Publishers.Merge(
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification).map { _ in true },
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).map { _ in false }
+                )
+                .sink { visible in
+                    self.isVisible = visible
+                }
+                .store(in: &subscriptions)
+            }
+        }
+        """
+        XCTAssertEqual(check(ObserverCapturesSelfStrongly.self, code), [10])
+        let weak = code.replacingOccurrences(of: ".sink { visible in", with: ".sink { [weak self] visible in")
+            .replacingOccurrences(of: "self.isVisible = visible", with: "self?.isVisible = visible")
+        XCTAssertTrue(check(ObserverCapturesSelfStrongly.self, weak).isEmpty)
+    }
 }

@@ -37,6 +37,9 @@ public final class FileAnalysis: Sendable {
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
     let taskSleeps: [Int]
+    /// Closures held in a local (`let relayout = { … }`), by closure index: the callees of the
+    /// calls of that local (`relayout()`), where the closure's code actually runs.
+    let localClosureCalls: [Int: [Int]]
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
     let evaluator: KeyboardValueEvaluator?
@@ -69,6 +72,7 @@ public final class FileAnalysis: Sendable {
         }
         let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings)
         self.constants = constants
+        localClosureCalls = Self.localClosureCalls(source, outline, matching.calls, constants)
         insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
         registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee,
                                                constants: constants)
@@ -164,6 +168,27 @@ public final class FileAnalysis: Sendable {
         }
     }
 
+    /// Closures bound to a local and the calls of that local (see `localClosureCalls`).
+    static func localClosureCalls(_ source: TokenizedSource, _ outline: Outline, _ calls: [CallSite],
+                                  _ constants: ConstantResolver) -> [Int: [Int]] {
+        var closureOfBinding: [Int: Int] = [:]
+        for binding in constants.bindings {
+            guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
+                  source.partnerIndex(value.lowerBound) == value.upperBound - 1,
+                  let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
+                  case .closure(let closure) = outline.scopes[scope].kind else { continue }
+            closureOfBinding[binding.nameToken] = closure
+        }
+        guard !closureOfBinding.isEmpty else { return [:] }
+        var found: [Int: [Int]] = [:]
+        for call in calls where call.receiver == nil && constants.bindingsByName[source.nameHash(call.callee)] != nil {
+            guard let binding = constants.binding(referencedBy: call.callee),
+                  let closure = closureOfBinding[binding.nameToken] else { continue }
+            found[closure, default: []].append(call.callee)
+        }
+        return found
+    }
+
     /// The innermost keyboard handler whose reachable code contains code token `index`.
     public func handler(at index: Int) -> KeyboardHandler? {
         guard index >= 0, index < handlerAtToken.count else { return nil }
@@ -196,16 +221,30 @@ public final class FileAnalysis: Sendable {
     /// it in the handler, or the Combine/Rx operator (`receive(on:)`, `delay`, …) before the
     /// handler's closure. Nil when the code runs synchronously in the handler.
     public func deferral(at index: Int) -> Int? {
+        deferral(at: index, hops: 0)
+    }
+
+    /// How many closures held in locals `deferral(at:)` follows to where they are called.
+    static let maximumLocalClosureHops = 4
+
+    func deferral(at index: Int, hops: Int) -> Int? {
         guard let handlerIndex = handlerIndex(at: index) else { return nil }
         let handler = handlers[handlerIndex]
         var current = outline.scope(at: index)
         var steps = 0
         while let scope = current, scope != handler.scope, steps < 10_000 {
             steps += 1
-            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
-                let callee = calls[call].callee
-                if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
-                    return callee
+            if case .closure(let closure) = outline.scopes[scope].kind {
+                if let call = outline.closures[closure].call {
+                    let callee = calls[call].callee
+                    if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
+                        return callee
+                    }
+                } else if hops < Self.maximumLocalClosureHops, let sites = localClosureCalls[closure] {
+                    // `let relayout = { … }` runs where it is called: `async { relayout() }`.
+                    for site in sites {
+                        if let deferral = deferral(at: site, hops: hops + 1) { return deferral }
+                    }
                 }
             }
             current = outline.scopes[scope].parent

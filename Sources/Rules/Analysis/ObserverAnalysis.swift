@@ -303,6 +303,7 @@ struct ObserverAnalysisBuilder {
         var registered: [RegisteredObserver] = []
         var removals: [ObserverRemoval] = []
         var subscriptions: [KeyboardSubscription] = []
+        var subscribers = Set<Int>()
         for index in shared.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
@@ -310,7 +311,10 @@ struct ObserverAnalysisBuilder {
             if source.isWord(call.callee, "removeObserver"), !hasLabel(call, "forKeyPath") {
                 removals.append(removal(call, index))
             }
-            if let subscription = subscription(call, index) { subscriptions.append(subscription) }
+            // Merged publishers share their subscriber: one subscription.
+            if let subscription = subscription(call, index), subscribers.insert(subscription.subscriber).inserted {
+                subscriptions.append(subscription)
+            }
         }
         // `tokens.forEach(center.removeObserver)`: a reference, not a call.
         for index in source.code.indices where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
@@ -458,12 +462,21 @@ struct ObserverAnalysisBuilder {
         guard source.isWord(call.callee, "publisher"), let open = call.openParen, let close = call.closeParen,
               ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil })
         else { return nil }
-        var cursor = call.end
+        var cursor = mergerEnd(around: call) ?? call.end
         var subscriber: Int?
         var result: TokenStore?
         var steps = 0
-        while steps < 64, source.kind(cursor + 1) == .period {
+        var hops = 0
+        while steps < 64 {
             steps += 1
+            if source.kind(cursor + 1) != .period {
+                // `let frames = publisher(for:)….compactMap { … }` then `frames.sink { … }`.
+                guard subscriber == nil, hops < Self.maximumPublisherLocalHops, let use = localUse(ofChainEndingAt: cursor)
+                else { break }
+                hops += 1
+                cursor = use
+                continue
+            }
             guard let next = callAtCallee[cursor + 2] else {
                 // A property in the chain (`.publisher`): step over it.
                 if source.kind(cursor + 2) == .identifier { cursor += 2; continue }
@@ -543,6 +556,51 @@ struct ObserverAnalysisBuilder {
             current = outline.scopes[scope].parent
         }
         return false
+    }
+
+    /// How many locals a keyboard publisher chain is followed through to its subscriber.
+    static let maximumPublisherLocalHops = 4
+    /// Tokens looked at, going back from a publisher, for the merger call around it.
+    static let maximumMergerArgumentLength = 512
+
+    /// The end of `Publishers.Merge(…)` (or `merge`, `zip`, `combineLatest`) when `call`'s
+    /// chain is one of its arguments: the merged publisher's chain continues after it.
+    func mergerEnd(around call: CallSite) -> Int? {
+        var cursor = ExpressionBounds.chainStart(source, endingAt: call.callee) - 1
+        var steps = 0
+        while cursor >= 0, steps < Self.maximumMergerArgumentLength {
+            steps += 1
+            let kind = source.kind(cursor)
+            if kind == .rightParen || kind == .rightSquare || kind == .rightBrace, let open = source.partnerIndex(cursor) {
+                cursor = open - 1
+                continue
+            }
+            if kind == .leftParen {
+                guard let merger = callAtOpenParen[cursor].map({ calls[$0] }),
+                      source.wordIndex(merger.callee, in: KeyboardHandlerFinder.mergers) != nil else { return nil }
+                return merger.end
+            }
+            if kind == .leftBrace || kind == .leftSquare || kind == .semicolon { return nil }
+            cursor -= 1
+        }
+        return nil
+    }
+
+    /// When the chain ending at `end` is the whole value of a local binding, the first later
+    /// use of that local that continues it with a member (`frames.sink`): that use's token.
+    func localUse(ofChainEndingAt end: Int) -> Int? {
+        guard let binding = bindings.first(where: { $0.value?.upperBound == end + 1 }),
+              let scope = outline.executableScope(at: binding.nameToken) else { return nil }
+        var index = end + 1
+        let close = outline.scopes[scope].close
+        while index < close {
+            if source.kind(index) == .identifier, source.nameHash(index) == binding.nameHash,
+               source.kind(index + 1) == .period, source.kind(index - 1) != .period {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     // MARK: Results

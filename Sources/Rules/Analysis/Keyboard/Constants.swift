@@ -9,8 +9,13 @@ struct ConstantResolver: Sendable {
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
-    /// Property indices of the outline by name hash.
-    let propertiesByName: [UInt64: [Int]]
+    /// Property indices of the outline by owner type and name hash.
+    let propertiesByOwnerAndName: [Outline.OwnedName: [Int]]
+    /// Type indices of the outline by simple name.
+    let typesBySimpleName: [String: [Int]]
+    /// Names of constants (local or property) initialised with a plain chain of names
+    /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
+    let plainChainConstantNames: Set<UInt64>
 
     /// How many constants deep `value(of:)` follows `let a = b` chains.
     static let maximumHops = 4
@@ -22,7 +27,18 @@ struct ConstantResolver: Sendable {
         self.outline = outline
         self.bindings = bindings
         bindingsByName = Dictionary(grouping: bindings.indices) { bindings[$0].nameHash }
-        propertiesByName = Dictionary(grouping: outline.properties.indices) { outline.properties[$0].nameHash }
+        propertiesByOwnerAndName = Dictionary(grouping: outline.properties.indices) {
+            Outline.OwnedName(owner: outline.properties[$0].owner, name: outline.properties[$0].nameHash)
+        }
+        typesBySimpleName = Dictionary(grouping: outline.types.indices) { outline.types[$0].simpleName }
+        var plain = Set<UInt64>()
+        for binding in bindings where !binding.isVariable {
+            if let value = binding.value, Self.isPlainChain(source, value) { plain.insert(binding.nameHash) }
+        }
+        for property in outline.properties where property.isConstant {
+            if let value = property.initializer, Self.isPlainChain(source, value) { plain.insert(property.nameHash) }
+        }
+        plainChainConstantNames = plain
     }
 
     /// The local binding that name token `name` refers to: the latest binding of that name
@@ -63,24 +79,26 @@ struct ConstantResolver: Sendable {
     func initializer(named range: Range<Int>) -> Range<Int>? {
         if let binding = constantBinding(referencedBy: range) { return binding.value }
         let member = range.upperBound - 1
-        guard range.count <= 3, source.kind(member) == .identifier,
-              let candidates = propertiesByName[source.nameHash(member)] else { return nil }
-        let owners: [Int?]
+        guard range.count <= 3, source.kind(member) == .identifier else { return nil }
+        let owners: [Int]
         if range.count == 1 || range.count == 3 && source.wordIndex(range.lowerBound, in: ["self", "Self"]) != nil {
-            owners = [outline.enclosingType(at: range.lowerBound)]
+            guard let type = outline.enclosingType(at: range.lowerBound) else { return nil }
+            owners = [type]
         } else if range.count == 2, source.kind(range.lowerBound) == .period {
-            owners = candidates.compactMap { outline.properties[$0].owner }.filter { outline.types[$0].simpleName == "Name" }
+            owners = typesBySimpleName["Name"] ?? []
         } else if range.count == 3, source.kind(range.lowerBound + 1) == .period {
-            let typeName = source.text(at: range.lowerBound)
-            owners = candidates.compactMap { outline.properties[$0].owner }.filter { outline.types[$0].simpleName == typeName }
+            owners = typesBySimpleName[source.text(at: range.lowerBound)] ?? []
         } else {
             return nil
         }
-        for index in candidates {
-            let property = outline.properties[index]
-            guard owners.contains(property.owner), property.isConstant, let initializer = property.initializer,
-                  !initializer.contains(range.lowerBound) else { continue }
-            return initializer
+        let name = source.nameHash(member)
+        for owner in owners {
+            for index in propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] ?? [] {
+                let property = outline.properties[index]
+                guard property.isConstant, let initializer = property.initializer,
+                      !initializer.contains(range.lowerBound) else { continue }
+                return initializer
+            }
         }
         return nil
     }
@@ -88,8 +106,6 @@ struct ConstantResolver: Sendable {
     /// The expression named by the chain ending at identifier `index` (`key`, `Self.key`,
     /// `Keys.key`, `.keyboardUp`), when it is a constant: its final initializer.
     func constantValue(endingAt index: Int) -> Range<Int>? {
-        guard source.kind(index) == .identifier, bindingsByName[source.nameHash(index)] != nil
-                || propertiesByName[source.nameHash(index)] != nil else { return nil }
         var start = index
         if source.kind(index - 1) == .period {
             start = index - 1
@@ -100,17 +116,34 @@ struct ConstantResolver: Sendable {
         return value
     }
 
+    /// The property of the enclosing type that the name at `index` (bare or after `self.`)
+    /// refers to, when no local binding of that name is visible there.
+    func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
+        guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index),
+              let candidates = propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: source.nameHash(index))]
+        else { return nil }
+        let qualified = source.kind(index - 1) == .period
+        if qualified, !source.isWord(index - 2, "self") { return nil }
+        if !qualified, binding(referencedBy: index) != nil { return nil }
+        return candidates.first.map { outline.properties[$0] }
+    }
+
     /// The keyboard userInfo key held by the constant named at `index`
     /// (`static let endFrameKey = UIResponder.keyboardFrameEndUserInfoKey`). A constant that
     /// holds what was read with a key (`let value = info[key]`) is not a key.
     func userInfoKey(namedAt index: Int) -> KeyboardUserInfoKey? {
-        guard let value = constantValue(endingAt: index), isPlainChain(value) else { return nil }
+        guard source.kind(index) == .identifier, plainChainConstantNames.contains(source.nameHash(index)),
+              let value = constantValue(endingAt: index), isPlainChain(value) else { return nil }
         return KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1)
     }
 
     /// Whether `range` is only names and periods (`UIResponder.keyboardWillShowNotification`,
     /// `.keyboardWillShowNotification`).
     func isPlainChain(_ range: Range<Int>) -> Bool {
+        Self.isPlainChain(source, range)
+    }
+
+    static func isPlainChain(_ source: TokenizedSource, _ range: Range<Int>) -> Bool {
         !range.isEmpty && range.allSatisfy { source.kind($0) == .identifier || source.kind($0) == .period }
     }
 }
@@ -139,6 +172,11 @@ extension ConstantResolver {
 }
 
 extension FileAnalysis {
+    /// The property of the enclosing type that the name at `index` refers to.
+    public func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
+        constants.memberProperty(referencedBy: index)
+    }
+
     /// The expression a constant stands for (see `ConstantResolver.value(of:)`).
     public func constantValue(of range: Range<Int>) -> Range<Int> {
         constants.value(of: range)
