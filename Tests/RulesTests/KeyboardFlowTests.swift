@@ -659,4 +659,32 @@ final class KeyboardFlowTests: XCTestCase {
             .replacingOccurrences(of: "self.isVisible = visible", with: "self?.isVisible = visible")
         XCTAssertTrue(check(ObserverCapturesSelfStrongly.self, weak).isEmpty)
     }
+
+    // MARK: Results of other files
+
+    func testMethodOfAHelperTypeInAnotherFile() {
+        let state = """
+        struct KeyboardState {
+            let userInfo: [AnyHashable: Any]
+            func overlap(in view: UIView) -> CGFloat {
+                guard let end = userInfo[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return 0 }
+                return view.bounds.intersection(view.convert(end, from: nil)).height
+            }
+            func safeOverlap(in view: UIView) -> CGFloat {
+                guard let end = userInfo[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return 0 }
+                return max(0, view.bounds.intersection(view.convert(end, from: nil)).height - view.safeAreaInsets.bottom)
+            }
+        }
+        """
+        let code = """
+        final class SettingsViewController: UIViewController {
+            func keyboardHelper(_ helper: AnyObject, keyboardWillShowWithState state: KeyboardState) {
+                tableView.contentInset.bottom = state.overlap(in: view)
+                otherTable.contentInset.bottom = state.safeOverlap(in: view)
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, code, files: ["KeyboardState.swift": state]), [3])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code, files: ["KeyboardState.swift": state]).isEmpty)
+    }
 }

@@ -104,7 +104,7 @@ public final class FileAnalysis: Sendable {
                     source: source, outline: outline, chainStarts: chainStarts, callAtCallee: callAtCallee,
                     calls: matching.calls, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
-                    constants: constants)
+                    projectResults: project.resultTraitHashes, constants: constants)
                 evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
                 return evaluator
             }
@@ -120,6 +120,7 @@ public final class FileAnalysis: Sendable {
                 merged = merged.replacing(facts)
                 evaluator = evaluate(merged)
             }
+            facts.keyboardResults = evaluator.resultFacts()
             self.evaluator = evaluator
         } else {
             evaluator = nil

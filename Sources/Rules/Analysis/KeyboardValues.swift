@@ -117,6 +117,8 @@ struct KeyboardValueEvaluator {
     let frameProperties: [UInt64: KeyboardUserInfoKey]
     let constants: ConstantResolver
     let results: ResultExpressions
+    /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
+    let projectResults: [UInt64: KeyboardValue.Traits]
     /// Functions of the file by base name and parameter count: the functions a call can mean.
     let functionsByNameAndArity: [NameAndArity: [Int]]
     var flow = KeyboardValueFlow()
@@ -129,7 +131,9 @@ struct KeyboardValueEvaluator {
 
     init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts, callAtCallee: [Int: Int],
          calls: [CallSite], handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
-         heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey], constants: ConstantResolver) {
+         heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
+         projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
+        self.projectResults = projectResults
         self.source = source
         self.outline = outline
         self.chainStarts = chainStarts
@@ -283,6 +287,9 @@ struct KeyboardValueEvaluator {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+            } else if let result = projectResult(at: index) {
+                // Before accessors: what the other file computed is more than which key it read.
+                state.value.merge(result)
             } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
                 var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
                 if heightAccessors.contains(source.nameHash(index)) {

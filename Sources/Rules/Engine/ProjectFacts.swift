@@ -98,6 +98,9 @@ public struct FileFacts: Sendable {
     /// Those accessors whose result is the height of a keyboard frame still in screen
     /// coordinates (`func keyboardHeight(_ n: Notification) -> CGFloat`).
     public internal(set) var keyboardHeightAccessors: Set<String> = []
+    /// Methods and computed properties whose result is keyboard geometry (an overlap, a
+    /// height) by name, with what it carries: code in other files calling them gets it.
+    public internal(set) var keyboardResults: [String: KeyboardValue.Traits] = [:]
     /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
     /// `endFrame`), by name.
     public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
@@ -197,6 +200,8 @@ public struct ProjectFacts: Sendable {
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
     private(set) var heightAccessorHashes: Set<UInt64> = []
+    /// `keyboardResults` of every file by name hash (the first file to name one wins).
+    private(set) var resultTraitHashes: [UInt64: KeyboardValue.Traits] = [:]
     private(set) var framePropertyHashes: [UInt64: KeyboardUserInfoKey] = [:]
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
@@ -222,6 +227,10 @@ public struct ProjectFacts: Sendable {
         }
         for name in file.keyboardHeightAccessors where keyboardHeightAccessors.insert(name).inserted {
             heightAccessorHashes.insert(NameHash.of(name))
+        }
+        for (name, traits) in file.keyboardResults {
+            let hash = NameHash.of(name)
+            if resultTraitHashes[hash] == nil { resultTraitHashes[hash] = traits }
         }
         for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
             keyboardFrameProperties[name] = key

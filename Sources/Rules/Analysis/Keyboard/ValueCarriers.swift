@@ -117,6 +117,33 @@ extension KeyboardValueEvaluator {
         return carriers.returned[function]
     }
 
+    /// What a method or computed property of another file named at `index` gives, when this
+    /// file declares nothing of that name: its traits, read at `index` (the geometry was read
+    /// in the other file, which reports it there).
+    func projectResult(at index: Int) -> KeyboardValue? {
+        guard let traits = projectResults[source.nameHash(index)],
+              source.kind(index - 1) == .period || callAtCallee[index] != nil,
+              outline.functions(named: source.nameHash(index)).isEmpty,
+              results.computedByName[Outline.OwnedName(owner: outline.enclosingType(at: index), name: source.nameHash(index))] == nil
+        else { return nil }
+        var value = KeyboardValue(traits: traits.subtracting([.screenSpace, .frameBegin]), origin: index)
+        value.geometry = index
+        return value
+    }
+
+    /// The results of this file's functions and computed properties that carry keyboard
+    /// geometry, by name, for other files (`FileFacts.keyboardResults`).
+    func resultFacts() -> [String: KeyboardValue.Traits] {
+        var found: [String: KeyboardValue.Traits] = [:]
+        for (function, value) in carriers.returned where value.isFrame && value.geometry != nil {
+            found[outline.functions[function].name, default: []].formUnion(value.traits)
+        }
+        for (property, value) in carriers.computed where value.isFrame && value.geometry != nil {
+            found[outline.properties[property].name, default: []].formUnion(value.traits)
+        }
+        return found
+    }
+
     /// The one function of the file `call` can mean (same base name and number of arguments).
     func resolvedFunction(_ call: CallSite) -> Int? {
         let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
