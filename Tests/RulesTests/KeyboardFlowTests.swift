@@ -687,4 +687,58 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, code, files: ["KeyboardState.swift": state]), [3])
         XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code, files: ["KeyboardState.swift": state]).isEmpty)
     }
+
+    func testWrapperStructComputedHeight() {
+        let code = """
+        final class ToastView: UIView {
+            private struct KeyboardInfo {
+                let endFrame: CGRect
+                init(_ userInfo: [AnyHashable: Any]) {
+                    endFrame = (userInfo[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+                }
+                var height: CGFloat { endFrame.height }
+                func overlap(in view: UIView) -> CGFloat { view.bounds.maxY - view.convert(endFrame, from: nil).minY }
+            }
+            @objc private func keyboardMoves(_ note: Notification) {
+                let keyboard = KeyboardInfo(note.userInfo ?? [:])
+                bottomPin.constant = -keyboard.height - 16
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [7])
+        XCTAssertEqual(check(KeyboardHeightNotOverlap.self, code), [7])
+        let overlap = code.replacingOccurrences(of: "bottomPin.constant = -keyboard.height - 16",
+                                                with: "bottomPin.constant = -keyboard.overlap(in: self) - 16")
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, overlap).isEmpty)
+        XCTAssertTrue(check(KeyboardHeightNotOverlap.self, overlap).isEmpty)
+    }
+
+    // MARK: Types
+
+    func testLayoutGuideInAnExtensionOfUIViewIsNotEverySubclasses() {
+        let code = """
+        final class UndoBanner: UIView {
+            override init(frame: CGRect) {
+                super.init(frame: frame)
+                NotificationCenter.default.addObserver(self, selector: #selector(follow(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc private func follow(_ note: Notification) { bottomPin.constant = 0 }
+        }
+        """
+        let viewExtension = """
+        extension UIView {
+            var keyboardTopAnchor: NSLayoutYAxisAnchor { keyboardLayoutGuide.topAnchor }
+        }
+        """
+        XCTAssertEqual(check(PreferKeyboardLayoutGuide.self, code, files: ["UIView+Keyboard.swift": viewExtension],
+                             target: OSVersion(16)), [4])
+        let baseClass = """
+        class BannerBase: UIView {
+            func pin() { keyboardLayoutGuide.topAnchor.constraint(equalTo: bottomAnchor).isActive = true }
+        }
+        """
+        let subclass = code.replacingOccurrences(of: "final class UndoBanner: UIView", with: "final class UndoBanner: BannerBase")
+        XCTAssertTrue(check(PreferKeyboardLayoutGuide.self, subclass, files: ["BannerBase.swift": baseClass],
+                            target: OSVersion(16)).isEmpty)
+    }
 }

@@ -302,6 +302,8 @@ struct KeyboardValueEvaluator {
                 state.value.merge(value)
             } else if afterPeriod, source.isWord(index - 2, "self"), let member = memberValue(index) {
                 state.value.merge(member)
+            } else if afterPeriod, let member = computedValue(ofMemberAt: index) {
+                state.value.merge(member)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
@@ -400,6 +402,11 @@ struct KeyboardValueEvaluator {
         let hash = source.nameHash(index)
         if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
         if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
+        // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
+        if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index) == nil,
+           let type = outline.enclosingType(at: index), results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+            return key
+        }
         if afterPeriod, let scope = outline.executableScope(at: index),
            let parameters = flow.infoParameters[outline.functionBody(ofScope: scope)],
            parameters.contains(source.nameHash(index - 2)),

@@ -37,6 +37,8 @@ struct ResultExpressions: Sendable {
     let properties: [Int: [Range<Int>]]
     /// Computed property indices by owner type and name.
     let computedByName: [Outline.OwnedName: Int]
+    /// Names of the file's computed properties with a result, whatever their owner.
+    let computedNames: Set<UInt64>
     /// Stored property names by owner type.
     let storedNames: Set<Outline.OwnedName>
 
@@ -81,6 +83,7 @@ struct ResultExpressions: Sendable {
         self.functions = functions
         self.properties = properties
         self.computedByName = computedByName
+        computedNames = Set(computedByName.keys.map(\.name))
         self.storedNames = storedNames
     }
 }
@@ -101,6 +104,22 @@ extension KeyboardValueEvaluator {
         guard results.storedNames.contains(name), let stored = carriers.stored[name] else { return nil }
         guard isInHandler(index) || isInComputedProperty(index) else { return nil }
         return stored
+    }
+
+    /// What the computed property named at `index` gives when its base is a local holding a
+    /// value of a type of this file (`let keyboard = KeyboardInfo(…)` … `keyboard.height`).
+    func computedValue(ofMemberAt index: Int) -> KeyboardValue? {
+        let base = index - 2
+        guard source.kind(base) == .identifier, source.kind(base - 1) != .period,
+              let value = constants.binding(referencedBy: base)?.value, source.kind(value.lowerBound) == .identifier,
+              source.kind(value.lowerBound + 1) == .leftParen,
+              let types = constants.typesBySimpleName[source.text(at: value.lowerBound)] else { return nil }
+        for type in types {
+            if let property = results.computedByName[Outline.OwnedName(owner: type, name: source.nameHash(index))] {
+                return carriers.computed[property]
+            }
+        }
+        return nil
     }
 
     func isInComputedProperty(_ index: Int) -> Bool {
@@ -124,7 +143,7 @@ extension KeyboardValueEvaluator {
         guard let traits = projectResults[source.nameHash(index)],
               source.kind(index - 1) == .period || callAtCallee[index] != nil,
               outline.functions(named: source.nameHash(index)).isEmpty,
-              results.computedByName[Outline.OwnedName(owner: outline.enclosingType(at: index), name: source.nameHash(index))] == nil
+              !results.computedNames.contains(source.nameHash(index))
         else { return nil }
         var value = KeyboardValue(traits: traits.subtracting([.screenSpace, .frameBegin]), origin: index)
         value.geometry = index
