@@ -189,42 +189,6 @@ final class NotificationTaskTests: XCTestCase {
     }
 }
 
-final class ObserverRobustnessTests: XCTestCase {
-    /// Every prefix of observer-heavy code (cut mid-token, mid-closure, mid-call) analyses and
-    /// checks without trapping.
-    func testTruncatedObserverCodeNeverTraps() {
-        let code = """
-        final class ChatViewController: UIViewController {
-            private var token: NSObjectProtocol?
-            private var bag = Set<AnyCancellable>()
-            private var task: Task<Void, Never>?
-            override func viewWillAppear(_ animated: Bool) {
-                super.viewWillAppear(animated)
-                token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: self, queue: .main) { [self] n in
-                    bottom.constant = 300; self.view.layoutIfNeeded()
-                }
-                [UIResponder.keyboardDidShowNotification].forEach { NotificationCenter.default.addObserver(self, selector: #selector(shown), name: $0, object: nil) }
-                NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).sink { _ in self.reset() }.store(in: &bag)
-                task = Task { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardDidHideNotification) { self.view.frame.origin.y = 0 } }
-            }
-            override func viewDidDisappear(_ animated: Bool) { NotificationCenter.default.removeObserver(self) }
-            deinit { if let token { NotificationCenter.default.removeObserver(token) } }
-        }
-        """
-        let bytes = Array(code.utf8)
-        let rules = RuleRegistry.all.filter { $0.metadata.category == .observers }
-        XCTAssertEqual(rules.count, 10)
-        var offset = 0
-        while offset <= bytes.count {
-            let source = Lexer.tokenize(SourceFile(path: "T.swift", bytes: Array(bytes[0..<offset])))
-            let analysis = FileAnalysis(source, project: .empty)
-            let context = RuleContext(analysis: analysis, deploymentTarget: nil, options: [:])
-            for rule in rules { _ = rule.init().check(context) }
-            offset += 5
-        }
-    }
-}
-
 final class TokenStoreTests: XCTestCase {
     func testImplicitReturnsAndWildcardBindings() {
         let analysis = analyze("""

@@ -139,9 +139,8 @@ extension FileAnalysis {
             }
             // A plain name: a local or a property of the type.
             if let name = singleName(range) {
-                if let binding = localBinding(for: name), let value = bindings[binding].value,
-                   !bindings[binding].isShorthand {
-                    work.append((value, item.locals + [bindings[binding].nameToken], item.helpers))
+                if let binding = binding(referencedBy: name), let value = binding.value, !binding.isShorthand {
+                    work.append((value, item.locals + [binding.nameToken], item.helpers))
                 } else if let property = property(named: name) {
                     // A computed property (not an override) runs its getter on each read:
                     // what it returns is the source.
@@ -238,8 +237,8 @@ extension FileAnalysis {
         var steps = 0
         while lower < upper, steps < 32 {
             steps += 1
-            if let asToken = (lower..<upper).first(where: {
-                source.isWord($0, "as") && source.kind($0) == .keyword && depthIsTop($0, from: lower)
+            if let asToken = source.firstTopLevel(in: lower..<upper, where: {
+                source.isWord($0, "as") && source.kind($0) == .keyword
             }) {
                 upper = asToken
                 continue
@@ -262,46 +261,14 @@ extension FileAnalysis {
         return lower..<upper
     }
 
-    /// Whether `index` lies outside every bracket group that starts at or after `lower`.
-    private func depthIsTop(_ index: Int, from lower: Int) -> Bool {
-        var cursor = lower
-        while cursor < index {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                if close >= index { return false }
-                cursor = close + 1
-                continue
-            }
-            cursor += 1
-        }
-        return true
-    }
-
     /// The operator token `text` at the top level of `range`.
     func topLevelOperator(in range: Range<Int>, _ text: StaticString) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.isToken(cursor, .binaryOperator, text) { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.isToken($0, .binaryOperator, text) }
     }
 
     /// The first token of `kind` at the top level of `range`.
     func topLevelToken(in range: Range<Int>, _ kind: TokenKind) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.kind(cursor) == kind { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.kind($0) == kind }
     }
 
     /// The name token when `range` is exactly one identifier.
@@ -317,34 +284,6 @@ extension FileAnalysis {
             if call.start == range.lowerBound, call.end == range.upperBound - 1 { return index }
         }
         return nil
-    }
-
-    /// The latest local binding of the name at `use` that is visible there (an index in
-    /// `bindings`). Unlike `binding(referencedBy:)` it knows that `if let x` binds `x` only
-    /// inside the `if` body.
-    public func localBinding(for use: Int) -> Int? {
-        guard let useScope = outline.executableScope(at: use) else { return nil }
-        let hash = source.nameHash(use)
-        var index = firstIndex(in: bindings, atOrAfter: use) { $0.nameToken }
-        while index > 0 {
-            index -= 1
-            let binding = bindings[index]
-            guard binding.nameHash == hash, let scope = outline.executableScope(at: binding.nameToken),
-                  outline.scope(useScope, isWithin: scope), isVisible(binding, at: use) else { continue }
-            return index
-        }
-        return nil
-    }
-
-    /// A name bound in an `if`/`while` condition exists only in that statement's body.
-    func isVisible(_ binding: LocalBinding, at use: Int) -> Bool {
-        let start = ExpressionBounds.statementStart(source, containing: binding.nameToken)
-        guard source.isWord(start, "if") || source.isWord(start, "while") else { return true }
-        for scope in outline.scopes where scope.open > start {
-            if case .block(let keyword) = scope.kind, keyword == start { return scope.extent.contains(use) }
-            if scope.open > use { break }
-        }
-        return false
     }
 
     /// The property named like `name` of the type that encloses `name` (any declaration or
@@ -369,24 +308,10 @@ extension FileAnalysis {
         return nil
     }
 
-    /// The function of this file that `call` means: same base name and argument count, the
-    /// caller's type first; nil when the call has another object as receiver or is ambiguous.
+    /// The function of this file that `call` on `self` (or without receiver) means, when it
+    /// means exactly one (see `FileIndex.functions(calledBy:)`).
     public func sameFileFunction(for call: CallSite) -> Int? {
-        if let receiver = call.receiver {
-            guard let name = ExpressionBounds.singleName(source, receiver),
-                  source.isWord(name, "self") || source.isWord(name, "Self") else { return nil }
-        }
-        let argumentCount = call.arguments.count + call.trailingClosures.count
-        let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
-            outline.functions[$0].kind == .function && outline.functions[$0].parameters.count == argumentCount
-                && outline.functions[$0].scope != nil
-        }
-        let typeName = typeName(at: call.callee)
-        let sameType = candidates.filter { candidate in
-            outline.functions[candidate].owner.map { outline.types[$0].simpleName } == typeName
-        }
-        let chosen = sameType.isEmpty ? candidates : sameType
-        return chosen.count == 1 ? chosen[0] : nil
+        fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
     }
 
     /// Indices in `Outline.types` of every declaration and extension of `name` in this file.
@@ -439,9 +364,9 @@ extension FileAnalysis {
             let call = calls[index]
             guard call.arguments.count == 1, let name = singleName(strippedExpression(call.arguments[0].value)),
                   source.nameHash(name) == target else { continue }
-            let binding = localBinding(for: name)
+            let binding = binding(referencedBy: name)
             if let local = found.locals.first {
-                if let binding, bindings[binding].nameToken == local { result.append(index) }
+                if let binding, binding.nameToken == local { result.append(index) }
                 continue
             }
             guard binding == nil, case .property(let property) = found.kind,

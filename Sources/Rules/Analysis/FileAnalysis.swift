@@ -1,33 +1,37 @@
 import Lexer
 
 /// Everything rules ask about one file, built once: the outline, call sites, assignments,
-/// bindings, keyboard handlers and keyboard values. Immutable and shared between rules.
-public final class FileAnalysis: Sendable {
-    public let source: TokenizedSource
-    public let outline: Outline
+/// bindings, keyboard handlers and keyboard values. Immutable once built and shared between
+/// rules (`project` and `facts` are set only inside `init`).
+public final class FileAnalysis: @unchecked Sendable {
+    /// The file's index: outline, calls, assignments, bindings, chains, registrations and
+    /// their resolvers.
+    let fileIndex: FileIndex
+    public var source: TokenizedSource { fileIndex.source }
+    public var outline: Outline { fileIndex.outline }
     /// In token order of their callee.
-    public let calls: [CallSite]
-    public let assignments: [Assignment]
-    public let bindings: [LocalBinding]
+    public var calls: [CallSite] { fileIndex.calls }
+    public var assignments: [Assignment] { fileIndex.assignments }
+    public var bindings: [LocalBinding] { fileIndex.bindings }
+    /// Notification registrations of the file (any notification, project wrappers
+    /// included), in call order.
+    public var registrations: [ObserverRegistration] { fileIndex.registrations }
     public let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     public let animations: [AnimationCall]
-    /// Notification registrations of the file (any notification), in call order.
-    public let registrations: [ObserverRegistration]
     /// What the observer rules know about those registrations: names, handler closures, where
     /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
     public let observers: ObserverAnalysis
     /// The project's facts, with this file's own included.
-    public let project: ProjectFacts
+    public private(set) var project: ProjectFacts
     /// This file's pass-1 facts.
-    public let facts: FileFacts
+    public private(set) var facts: FileFacts
     /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
     /// handler or keyboard value analysis is built.
     public let mentionsKeyboard: Bool
 
-    let callAtCallee: [Int: Int]
     let handlerLookup: HandlerLookup
-    /// Bindings and constants: what names refer to.
+    /// Constants: the expressions names stand for.
     let constants: ConstantResolver
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
@@ -45,46 +49,28 @@ public final class FileAnalysis: Sendable {
     let evaluator: KeyboardValueEvaluator?
 
     public init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
-        self.source = source
-        var outline = Outline(source)
-        let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
-        matching.run()
-        for link in matching.closureCalls {
-            outline.closures[link.closure].call = link.call
-            outline.closures[link.closure].argumentLabel = link.label
-            outline.closures[link.closure].isTrailing = link.trailing
-        }
-        self.outline = outline
-        calls = matching.calls
-        assignments = matching.assignments
-        bindings = matching.bindings
-        var callAtCallee: [Int: Int] = [:]
-        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
-        self.callAtCallee = callAtCallee
-        taskSleeps = matching.calls.filter { call in
+        let fileIndex = FileIndex(source)
+        self.fileIndex = fileIndex
+        let outline = fileIndex.outline
+        taskSleeps = fileIndex.calls.filter { call in
             source.isWord(call.callee, "sleep") && call.receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
         }.map(\.callee)
-        let animations = Self.findAnimations(source, matching.calls)
+        let animations = Self.findAnimations(source, fileIndex.calls)
         self.animations = animations
         animationsByScope = Dictionary(grouping: animations.indices) {
-            outline.executableScope(at: matching.calls[animations[$0].call].callee) ?? -1
+            outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
         }
-        let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings)
+        let constants = fileIndex.constants
         self.constants = constants
-        localClosureCalls = Self.localClosureCalls(source, outline, matching.calls, constants)
-        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
-        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee,
-                                               constants: constants)
+        localClosureCalls = Self.localClosureCalls(fileIndex)
+        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, fileIndex.assignments)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         var chainLinks: [(producer: Int, consumer: Int)] = []
         if mentionsKeyboard {
-            var finder = KeyboardHandlerFinder(
-                source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
-                callAtCallee: callAtCallee, constants: constants)
+            var finder = KeyboardHandlerFinder(fileIndex)
             finder.run()
             let found = finder.handlers
             chainLinks = finder.chainLinks
@@ -101,17 +87,16 @@ public final class FileAnalysis: Sendable {
         if mentionsKeyboard {
             func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
                 var evaluator = KeyboardValueEvaluator(
-                    source: source, outline: outline, chainStarts: chainStarts, callAtCallee: callAtCallee,
-                    calls: matching.calls, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
                     projectResults: project.resultTraitHashes, constants: constants)
-                evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
+                evaluator.build(chainLinks: chainLinks)
                 return evaluator
             }
             var evaluator = evaluate(merged)
             // Facts that need values (wrapper properties, height accessors) feed back into this
             // file's own flow once.
-            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, fileIndex.assignments, evaluator)
             facts.keyboardHeightAccessors = FactCollector.heightAccessors(
                 source, outline, facts.keyboardAccessors, evaluator)
             let knownProperties = merged.keyboardFrameProperties
@@ -121,19 +106,29 @@ public final class FileAnalysis: Sendable {
                 evaluator = evaluate(merged)
             }
             facts.keyboardResults = evaluator.resultFacts()
+            facts.constantTypeNames = animations.compactMap { animation in
+                guard let duration = animation.duration?.value, duration.count == 3,
+                      source.kind(duration.lowerBound) == .identifier, source.kind(duration.lowerBound + 1) == .period
+                else { return nil }
+                return source.text(at: duration.lowerBound)
+            }
             self.evaluator = evaluator
         } else {
             evaluator = nil
         }
         FactCollector.collectTypes(
-            source, outline, calls: matching.calls, assignments: matching.assignments, bindings: matching.bindings,
+            source, outline, calls: fileIndex.calls, assignments: fileIndex.assignments, bindings: fileIndex.bindings,
             into: &facts)
-        observers = ObserverAnalysisBuilder(
-            source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
-            bindings: matching.bindings, callAtCallee: callAtCallee, registrations: registrations).build()
+        observers = ObserverAnalysisBuilder(fileIndex).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
+        // Accessory facts are read off the finished analysis; a project that lacks this
+        // file's facts (pass 1, a file checked on top of the others) gets them too.
+        if !project.contains(path: source.file.path) {
+            self.facts.accessories = AccessoryFacts(self)
+            if !self.facts.accessories.isEmpty { self.project = project.including(self.facts) }
+        }
     }
 
     // MARK: Handlers
@@ -170,10 +165,10 @@ public final class FileAnalysis: Sendable {
     }
 
     /// Closures bound to a local and the calls of that local (see `localClosureCalls`).
-    static func localClosureCalls(_ source: TokenizedSource, _ outline: Outline, _ calls: [CallSite],
-                                  _ constants: ConstantResolver) -> [Int: [Int]] {
+    static func localClosureCalls(_ fileIndex: FileIndex) -> [Int: [Int]] {
+        let source = fileIndex.source, outline = fileIndex.outline
         var closureOfBinding: [Int: Int] = [:]
-        for binding in constants.bindings {
+        for binding in fileIndex.bindings {
             guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
                   source.partnerIndex(value.lowerBound) == value.upperBound - 1,
                   let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
@@ -182,8 +177,8 @@ public final class FileAnalysis: Sendable {
         }
         guard !closureOfBinding.isEmpty else { return [:] }
         var found: [Int: [Int]] = [:]
-        for call in calls where call.receiver == nil && constants.bindingsByName[source.nameHash(call.callee)] != nil {
-            guard let binding = constants.binding(referencedBy: call.callee),
+        for call in fileIndex.calls where call.receiver == nil && fileIndex.bindingsByName[source.nameHash(call.callee)] != nil {
+            guard let binding = fileIndex.binding(referencedBy: call.callee),
                   let closure = closureOfBinding[binding.nameToken] else { continue }
             found[closure, default: []].append(call.callee)
         }
@@ -283,16 +278,11 @@ public final class FileAnalysis: Sendable {
     // MARK: Calls
 
     /// The call whose callee is code token `index`.
-    public func call(at index: Int) -> CallSite? {
-        callAtCallee[index].map { calls[$0] }
-    }
+    public func call(at index: Int) -> CallSite? { fileIndex.call(at: index) }
 
     /// Calls whose callee lies in `range`.
     public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
-        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
-        var end = low
-        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
-        return calls[low..<end]
+        calls[fileIndex.callIndices(in: range)]
     }
 
     /// Assignments whose operator lies in `range`.
@@ -305,7 +295,7 @@ public final class FileAnalysis: Sendable {
 
     /// The argument of `call` labelled `label`.
     public func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
-        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+        call.argument(label, source)
     }
 
     /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
@@ -375,10 +365,9 @@ public final class FileAnalysis: Sendable {
         return found
     }
 
-    /// The local binding that name token `name` refers to: the latest binding of that name
-    /// before it in the same or an enclosing body.
+    /// The local binding that name token `name` refers to (see `FileIndex.binding(referencedBy:)`).
     public func binding(referencedBy name: Int) -> LocalBinding? {
-        constants.binding(referencedBy: name)
+        fileIndex.binding(referencedBy: name)
     }
 
     /// The local `let` that a one-name expression refers to.
@@ -389,7 +378,7 @@ public final class FileAnalysis: Sendable {
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
     /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
     public func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
-        KeyboardValueEvaluator.edgeInsetsCall(source, constantValue(of: range), callAtCallee, calls)
+        KeyboardValueEvaluator.edgeInsetsCall(source, constantValue(of: range), fileIndex.callAtCallee, calls)
     }
 
     /// The member names of the chain `range`.

@@ -97,20 +97,13 @@ struct KeyboardValueFlow: Sendable {
     var infoParameters: [Int: Set<UInt64>] = [:]
 }
 
-/// A function's base name (hash) and parameter count: the functions a call can mean.
-struct NameAndArity: Hashable {
-    let name: UInt64
-    let arity: Int
-}
-
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
 struct KeyboardValueEvaluator {
-    let source: TokenizedSource
-    let outline: Outline
-    let chainStarts: ChainStarts
-    let callAtCallee: [Int: Int]
-    let calls: [CallSite]
+    let fileIndex: FileIndex
+    var source: TokenizedSource { fileIndex.source }
+    var outline: Outline { fileIndex.outline }
+    var calls: [CallSite] { fileIndex.calls }
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
@@ -119,8 +112,6 @@ struct KeyboardValueEvaluator {
     let results: ResultExpressions
     /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
     let projectResults: [UInt64: KeyboardValue.Traits]
-    /// Functions of the file by base name and parameter count: the functions a call can mean.
-    let functionsByNameAndArity: [NameAndArity: [Int]]
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
@@ -129,28 +120,17 @@ struct KeyboardValueEvaluator {
     /// most this many of those hops.
     static let maximumPasses = 4
 
-    init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts, callAtCallee: [Int: Int],
-         calls: [CallSite], handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
+    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
          heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
          projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
-        self.projectResults = projectResults
-        self.source = source
-        self.outline = outline
-        self.chainStarts = chainStarts
-        self.callAtCallee = callAtCallee
-        self.calls = calls
+        self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
         self.accessors = accessors
         self.heightAccessors = heightAccessors
         self.frameProperties = frameProperties
+        self.projectResults = projectResults
         self.constants = constants
-        results = ResultExpressions(source, outline)
-        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.scope != nil {
-            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
-                                    default: []].append(index)
-        }
-        self.functionsByNameAndArity = functionsByNameAndArity
+        results = ResultExpressions(fileIndex.source, fileIndex.outline)
     }
 
     enum Level { case full, atoms, flat }
@@ -267,7 +247,7 @@ struct KeyboardValueEvaluator {
             guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
             // convert(_:from:) / convert(_:to:)
-            if level != .flat, source.isWord(index, "convert"), let callIndex = callAtCallee[index],
+            if level != .flat, source.isWord(index, "convert"), let callIndex = fileIndex.callAtCallee[index],
                let close = calls[callIndex].closeParen, let first = calls[callIndex].arguments.first {
                 let argument = scan(first.value, level: level == .full ? .atoms : .flat)
                 if argument.isFrame {
@@ -360,7 +340,7 @@ struct KeyboardValueEvaluator {
     /// it is read on.
     func geometry(at index: Int, into result: inout KeyboardValue, base: inout ChainBase?) {
         let baseEnd = index - 2
-        let baseStart = chainStarts.chainStart(endingAt: baseEnd)
+        let baseStart = fileIndex.chainStart(endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
         var chain = base.flatMap { $0.start == baseStart && $0.end <= baseEnd + 1 ? $0 : nil }
             ?? ChainBase(start: baseStart, scan: Scan(index: baseStart), end: baseStart)
@@ -372,7 +352,7 @@ struct KeyboardValueEvaluator {
         chain.end = baseEnd + 1
         base = chain
         var baseValue = chain.scan.settled
-        if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
+        if source.isWord(index, "intersection"), let call = fileIndex.callAtCallee[index], let open = calls[call].openParen,
            let close = calls[call].closeParen {
             baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
@@ -435,8 +415,8 @@ struct KeyboardValueEvaluator {
 
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
-    mutating func build(bindings: [LocalBinding], assignments: [Assignment],
-                        chainLinks: [(producer: Int, consumer: Int)] = []) {
+    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
+        let bindings = fileIndex.bindings, assignments = fileIndex.assignments
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
@@ -467,6 +447,14 @@ struct KeyboardValueEvaluator {
         // Parameters that already have an entry, and the functions calls can pass values to:
         // looked up per call rather than searched.
         var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
+        // The function each call of the file means, when it means exactly one.
+        var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
+        let declaredNames = Set(outline.functions.map(\.nameHash))
+        for call in calls where !call.arguments.isEmpty && declaredNames.contains(source.nameHash(call.callee)) {
+            guard let id = fileIndex.function(calledBy: call),
+                  let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
+            calledFunctions.append((call, outline[id], positions))
+        }
         // Events in token order: bindings and simple assignments.
         enum Step { case binding(Int), assignment(Int) }
         var steps: [(Int, Step)] = bindings.indices.map { (bindings[$0].nameToken, .binding($0)) }
@@ -547,13 +535,11 @@ struct KeyboardValueEvaluator {
                     token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
                 changed = true
             }
-            for call in calls {
-                guard let resolved = resolvedFunction(call) else { continue }
-                let function = outline.functions[resolved]
+            for (call, function, positions) in calledFunctions {
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
-                    let parameter = function.parameters[position]
-                    if let insets = Self.edgeInsetsCall(source, argument.value, callAtCallee, calls),
+                    let parameter = function.parameters[positions[position]]
+                    if let insets = Self.edgeInsetsCall(source, argument.value, fileIndex.callAtCallee, calls),
                        let bottom = insets.arguments.first(where: { $0.label.map { source.isWord($0, "bottom") } ?? false }),
                        let bottomValue = self.value(of: bottom.value) {
                         changed = KeyboardValueCarriers.merge(bottomValue, into: &carriers.insetBottoms, at: parameter.nameToken)

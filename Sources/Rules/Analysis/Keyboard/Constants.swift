@@ -7,7 +7,7 @@ struct ConstantResolver: Sendable {
     let source: TokenizedSource
     let outline: Outline
     let bindings: [LocalBinding]
-    /// Binding indices by name hash, in token order.
+    /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
     let bindingsByName: [UInt64: [Int]]
     /// Property indices of the outline by owner type and name hash.
     let propertiesByOwnerAndName: [Outline.OwnedName: [Int]]
@@ -22,11 +22,11 @@ struct ConstantResolver: Sendable {
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
 
-    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding]) {
+    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: [UInt64: [Int]]) {
         self.source = source
         self.outline = outline
         self.bindings = bindings
-        bindingsByName = Dictionary(grouping: bindings.indices) { bindings[$0].nameHash }
+        self.bindingsByName = bindingsByName
         propertiesByOwnerAndName = Dictionary(grouping: outline.properties.indices) {
             Outline.OwnedName(owner: outline.properties[$0].owner, name: outline.properties[$0].nameHash)
         }
@@ -41,16 +41,8 @@ struct ConstantResolver: Sendable {
         plainChainConstantNames = plain
     }
 
-    /// The local binding that name token `name` refers to: the latest binding of that name
-    /// before it in the same or an enclosing body.
     func binding(referencedBy name: Int) -> LocalBinding? {
-        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
-              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
-        let low = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
-        return sameName[..<low].last { index in
-            guard let bindingScope = outline.executableScope(at: bindings[index].nameToken) else { return false }
-            return outline.scope(scope, isWithin: bindingScope)
-        }.map { bindings[$0] }
+        FileIndex.binding(referencedBy: name, source, outline, bindings, bindingsByName)
     }
 
     /// The local `let` that a one-name expression refers to.

@@ -132,8 +132,8 @@ extension KeyboardValueEvaluator {
 
     /// What the call whose callee is `index` returns, when it means one function of the file.
     func returnedValue(ofCallAt index: Int) -> KeyboardValue? {
-        guard let call = callAtCallee[index].map({ calls[$0] }), let function = resolvedFunction(call) else { return nil }
-        return carriers.returned[function]
+        guard let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
+        return carriers.returned[function.rawValue]
     }
 
     /// What a method or computed property of another file named at `index` gives, when this
@@ -141,7 +141,7 @@ extension KeyboardValueEvaluator {
     /// in the other file, which reports it there).
     func projectResult(at index: Int) -> KeyboardValue? {
         guard let traits = projectResults[source.nameHash(index)],
-              source.kind(index - 1) == .period || callAtCallee[index] != nil,
+              source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
               outline.functions(named: source.nameHash(index)).isEmpty,
               !results.computedNames.contains(source.nameHash(index))
         else { return nil }
@@ -161,13 +161,6 @@ extension KeyboardValueEvaluator {
             found[outline.properties[property].name, default: []].formUnion(value.traits)
         }
         return found
-    }
-
-    /// The one function of the file `call` can mean (same base name and number of arguments).
-    func resolvedFunction(_ call: CallSite) -> Int? {
-        let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
-        guard let candidates = functionsByNameAndArity[signature], candidates.count == 1 else { return nil }
-        return candidates[0]
     }
 
     /// Recomputes what functions return and computed properties give from the pass just

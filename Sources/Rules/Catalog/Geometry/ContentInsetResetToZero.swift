@@ -13,6 +13,7 @@ public struct ContentInsetResetToZero: Rule {
         bar or side margins disappears, and content jumps under them the first time the keyboard hides.
         """,
         fix: "Reset only the bottom edge (`scrollView.contentInset.bottom = 0`), or restore the inset saved before the keyboard appeared.",
+        fixAvailability: .safe,
         options: [
             RuleOption(name: "include_bottom_zero", defaultValue: .bool(false), summary: """
             Also flag `contentInset.bottom = 0` in hide handlers of types that never saved the original bottom \

@@ -1,0 +1,28 @@
+import Lexer
+
+extension FileIndex {
+    /// The local binding that name token `name` refers to: the latest binding of that name
+    /// visible there (see `LocalBinding.visibility`) in the same or an enclosing body. The one
+    /// answer to "what is this name bound to" for every analysis and rule.
+    func binding(referencedBy name: Int) -> LocalBinding? {
+        Self.binding(referencedBy: name, source, outline, bindings, bindingsByName)
+    }
+
+    /// `binding(referencedBy:)` on the parts of an index, for what is built before the index
+    /// is complete (its constants).
+    static func binding(referencedBy name: Int, _ source: TokenizedSource, _ outline: Outline,
+                        _ bindings: [LocalBinding], _ bindingsByName: [UInt64: [Int]]) -> LocalBinding? {
+        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
+              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
+        var position = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
+        while position > 0 {
+            position -= 1
+            let binding = bindings[sameName[position]]
+            guard binding.visibility.contains(name),
+                  let bindingScope = outline.executableScope(at: binding.nameToken),
+                  outline.scope(scope, isWithin: bindingScope) else { continue }
+            return binding
+        }
+        return nil
+    }
+}
