@@ -741,4 +741,28 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertTrue(check(PreferKeyboardLayoutGuide.self, subclass, files: ["BannerBase.swift": baseClass],
                             target: OSVersion(16)).isEmpty)
     }
+
+    // MARK: Project wrappers
+
+    func testWrapperDidEventsWithTrailingAndLocalClosures() {
+        let code = """
+        final class ProfileViewController: UIViewController {
+            private let keyboard = KeyboardEvents()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                keyboard.on(.didShow) { [weak self] note in
+                    self?.scrollView.contentInset.bottom = 80
+                }
+                let restore: (Notification) -> Void = { [weak self] _ in
+                    self?.scrollView.contentInset.bottom = 0
+                }
+                keyboard.on(.didHide, perform: restore)
+                let log: (Notification) -> Void = { _ in print("hidden") }
+                keyboard.on(.didHide, perform: log)
+                keyboard.on(.willShow) { [weak self] _ in self?.scrollView.contentInset.bottom = 80 }
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardDidShowForLayout.self, code), [5, 11])
+    }
 }

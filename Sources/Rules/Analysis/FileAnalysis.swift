@@ -166,14 +166,10 @@ public final class FileAnalysis: @unchecked Sendable {
 
     /// Closures bound to a local and the calls of that local (see `localClosureCalls`).
     static func localClosureCalls(_ fileIndex: FileIndex) -> [Int: [Int]] {
-        let source = fileIndex.source, outline = fileIndex.outline
+        let source = fileIndex.source
         var closureOfBinding: [Int: Int] = [:]
         for binding in fileIndex.bindings {
-            guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
-                  source.partnerIndex(value.lowerBound) == value.upperBound - 1,
-                  let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
-                  case .closure(let closure) = outline.scopes[scope].kind else { continue }
-            closureOfBinding[binding.nameToken] = closure
+            if let closure = fileIndex.constants.closure(heldBy: binding) { closureOfBinding[binding.nameToken] = closure }
         }
         guard !closureOfBinding.isEmpty else { return [:] }
         var found: [Int: [Int]] = [:]

@@ -85,7 +85,7 @@ struct RegistrationRecogniser {
                 closures.append((closure, events))
             }
         case .wrapper:
-            closures = call.handlerClosures.map { ($0, events) }
+            closures = constants.handlerClosures(of: call).map { ($0, events) }
         case .selector, .publisher, .rxNotification, .asyncSequence:
             break
         }
@@ -101,7 +101,7 @@ struct RegistrationRecogniser {
         let eventArguments = call.arguments.compactMap { KeyboardVocabulary.wrapperEvent(source, $0.value) }
         var closures: [(Int, [KeyboardEvent])] = []
         if !eventArguments.isEmpty {
-            closures = call.handlerClosures.map { ($0, eventArguments) }
+            closures = constants.handlerClosures(of: call).map { ($0, eventArguments) }
         } else {
             for argument in call.arguments {
                 guard let closure = argument.closure, let label = argument.label,

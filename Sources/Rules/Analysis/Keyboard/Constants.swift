@@ -45,6 +45,26 @@ struct ConstantResolver: Sendable {
         FileIndex.binding(referencedBy: name, source, outline, bindings, bindingsByName)
     }
 
+    /// The closure a local holds (`let restore: (Notification) -> Void = { … }`): its index
+    /// in `Outline.closures`.
+    func closure(heldBy binding: LocalBinding) -> Int? {
+        guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
+              source.partnerIndex(value.lowerBound) == value.upperBound - 1,
+              let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
+              case .closure(let closure) = outline.scopes[scope].kind else { return nil }
+        return closure
+    }
+
+    /// The closures `call` hands over: closure literals, and locals holding one passed by name
+    /// (`keyboard.on(.didHide, perform: restore)`).
+    func handlerClosures(of call: CallSite) -> [Int] {
+        call.handlerClosures + call.arguments.compactMap { argument in
+            guard argument.closure == nil, argument.value.count == 1,
+                  let binding = binding(referencedBy: argument.value.lowerBound), !binding.isVariable else { return nil }
+            return closure(heldBy: binding)
+        }
+    }
+
     /// The local `let` that a one-name expression refers to.
     func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
         guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
