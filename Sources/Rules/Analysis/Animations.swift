@@ -3,26 +3,26 @@ import Lexer
 /// A UIKit/Core Animation call that animates layout: `UIView.animate(withDuration:…)`,
 /// `animateKeyframes`, `transition(with:duration:…)`, `UIViewPropertyAnimator(duration:…)`,
 /// `runningPropertyAnimator(withDuration:…)`, `CATransaction.setAnimationDuration(_:)`.
-public struct AnimationCall: Sendable {
-    public enum Kind: Sendable, Hashable {
+struct AnimationCall: Sendable {
+    enum Kind: Sendable, Hashable {
         case animate, keyframes, transition, propertyAnimator, runningPropertyAnimator, transactionDuration
     }
-    public let kind: Kind
+    let kind: Kind
     /// Index into `FileAnalysis.calls`.
-    public let call: Int
+    let call: Int
     /// The duration argument.
-    public let duration: Argument?
+    let duration: Argument?
     /// The `options:` argument.
-    public let options: Argument?
+    let options: Argument?
     /// The `curve:` argument (`UIViewPropertyAnimator`).
-    public let curve: Argument?
+    let curve: Argument?
     /// Whether the call states its curve some other way (timing parameters, control points,
     /// which may be built from the keyboard's curve): it then has no default curve to
     /// complain about.
-    public let hasCustomTiming: Bool
+    let hasCustomTiming: Bool
     /// Whether it animates with a spring (`dampingRatio:`, `usingSpringWithDamping:`,
     /// `bounce:`): a timing of its own, never the keyboard's curve.
-    public let isSpring: Bool
+    let isSpring: Bool
 }
 
 extension FileAnalysis {
@@ -77,7 +77,7 @@ extension FileAnalysis {
     /// Whether `call` builds a `UIView.AnimationOptions`: `UIView.AnimationOptions(…)`,
     /// `UIViewAnimationOptions(…)`, `AnimationOptions.init(…)`, or an implicit `.init(…)`
     /// passed as an animation's `options:`.
-    public func isAnimationOptionsInit(_ call: CallSite) -> Bool {
+    func isAnimationOptionsInit(_ call: CallSite) -> Bool {
         var name = call.callee
         if source.isWord(name, "init"), source.kind(name - 1) == .period {
             if !ExpressionBounds.isChainPiece(source, name - 2) {
@@ -90,7 +90,7 @@ extension FileAnalysis {
 
     /// Whether an animation's `options:` names no curve, so it runs ease-in-out: `[]`,
     /// `UIView.AnimationOptions()`, `.init()`.
-    public func isEmptyAnimationOptions(_ range: Range<Int>) -> Bool {
+    func isEmptyAnimationOptions(_ range: Range<Int>) -> Bool {
         guard let last = range.last else { return false }
         if range.count == 2, source.kind(range.lowerBound) == .leftSquare, source.kind(last) == .rightSquare { return true }
         guard source.kind(last) == .rightParen, let open = source.partnerIndex(last), open == last - 1,
@@ -99,7 +99,7 @@ extension FileAnalysis {
     }
 
     /// The animation whose closure contains code token `index` (innermost).
-    public func animation(enclosing index: Int) -> AnimationCall? {
+    func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)
         var steps = 0
         while let scope = current, steps < 10_000 {
@@ -114,7 +114,7 @@ extension FileAnalysis {
     }
 
     /// Whether an animation is called later than `index` in the same function or closure body.
-    public func hasAnimation(after index: Int) -> Bool {
+    func hasAnimation(after index: Int) -> Bool {
         guard let sameScope = animationsByScope[outline.executableScope(at: index) ?? -1],
               let last = sameScope.last else { return false }
         return calls[animations[last].call].callee > index

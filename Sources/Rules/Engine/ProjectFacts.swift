@@ -100,7 +100,7 @@ public struct FileFacts: Sendable {
     public internal(set) var keyboardHeightAccessors: Set<String> = []
     /// Methods and computed properties whose result is keyboard geometry (an overlap, a
     /// height) by name, with what it carries: code in other files calling them gets it.
-    public internal(set) var keyboardResults: [String: KeyboardValue.Traits] = [:]
+    var keyboardResults: [String: KeyboardValue.Traits] = [:]
     /// Types whose number constants this file reads as animation durations
     /// (`AnimationTiming.standard`): their files are analysed before pass 2.
     public internal(set) var constantTypeNames: [String] = []

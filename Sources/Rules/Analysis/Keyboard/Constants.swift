@@ -185,19 +185,19 @@ extension ConstantResolver {
 
 extension FileAnalysis {
     /// The property of the enclosing type that the name at `index` refers to.
-    public func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
+    func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
         constants.memberProperty(referencedBy: index)
     }
 
     /// The expression a constant stands for (see `ConstantResolver.value(of:)`).
-    public func constantValue(of range: Range<Int>) -> Range<Int> {
+    func constantValue(of range: Range<Int>) -> Range<Int> {
         constants.value(of: range)
     }
 
     /// The number `range` stands for: a literal (possibly converted, `TimeInterval(0.35)`), or
     /// a constant of this file or of another project type (`AnimationTiming.standard`)
     /// initialised with one.
-    public func constantNumber(_ range: Range<Int>) -> Double? {
+    func constantNumber(_ range: Range<Int>) -> Double? {
         let value = constants.value(of: range)
         if let number = ConstantResolver.number(source, value) { return number }
         guard value == range, range.count == 3, source.kind(range.lowerBound) == .identifier,

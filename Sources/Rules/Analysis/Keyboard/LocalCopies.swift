@@ -4,15 +4,15 @@ import Lexer
 /// `var insets = scrollView.contentInset; insets.bottom = h; scrollView.contentInset = insets`.
 /// UIKit's geometry types are structs, so this is how code edits one edge or coordinate of
 /// them; the write-back is where the layout changes.
-public struct LocalCopyWriteBack: Sendable {
+struct LocalCopyWriteBack: Sendable {
     /// The `var` that holds the copy.
-    public let binding: LocalBinding
+    let binding: LocalBinding
     /// Whether the copy was taken from the very property it is written back to
     /// (`var f = bar.frame … bar.frame = f`): its members then start from the current layout.
-    public let copiesTarget: Bool
+    let copiesTarget: Bool
     /// The writes to the copy's members between the copy and the write-back, in order
     /// (`insets.bottom = …`, `barFrame.origin.y -= …`).
-    public let memberWrites: [Assignment]
+    let memberWrites: [Assignment]
 }
 
 extension FileAnalysis {
@@ -22,7 +22,7 @@ extension FileAnalysis {
 
     /// The copy that `assignment` (`target = copy`) writes back, when its right-hand side is a
     /// single local `var` name.
-    public func localCopyWriteBack(of assignment: Assignment) -> LocalCopyWriteBack? {
+    func localCopyWriteBack(of assignment: Assignment) -> LocalCopyWriteBack? {
         guard !assignment.isCompound, assignment.rhs.count == 1, source.kind(assignment.rhs.lowerBound) == .identifier,
               let binding = binding(referencedBy: assignment.rhs.lowerBound), binding.isVariable,
               !binding.isShorthand, let body = outline.executableScope(at: assignment.op),
@@ -45,7 +45,7 @@ extension FileAnalysis {
     }
 
     /// The last write to the copy's member `member` (`insets.bottom`), if any.
-    public func lastWrite(of copy: LocalCopyWriteBack, member: StaticString) -> Assignment? {
+    func lastWrite(of copy: LocalCopyWriteBack, member: StaticString) -> Assignment? {
         copy.memberWrites.last { write in
             let names = chainNames(write.lhs)
             return names.count == 2 && source.isWord(names[1], member)

@@ -199,7 +199,7 @@ extension FileAnalysis {
     /// `bottom:` of a `UIEdgeInsets(…)` (directly or through a constant), the last
     /// `copy.bottom = …` of a copy written back, or the `bottom:` of the insets a caller
     /// passed to this parameter.
-    public func insetsBottomValue(of assignment: Assignment) -> KeyboardValue? {
+    func insetsBottomValue(of assignment: Assignment) -> KeyboardValue? {
         if let call = edgeInsetsCall(assignment.rhs) {
             return argument(call, "bottom").flatMap { keyboardValue(of: $0.value) }
         }
