@@ -287,6 +287,10 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
 
     /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
     func literalNumber(_ range: Range<Int>) -> (token: Int, value: Double)? {
+        Self.literalNumber(source, range)
+    }
+
+    static func literalNumber(_ source: TokenizedSource, _ range: Range<Int>) -> (token: Int, value: Double)? {
         var start = range.lowerBound
         var sign = 1.0
         if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {

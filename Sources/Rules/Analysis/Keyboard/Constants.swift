@@ -172,14 +172,7 @@ extension ConstantResolver {
            source.kind(range.lowerBound + 1) == .leftParen, source.partnerIndex(range.lowerBound + 1) == range.upperBound - 1 {
             range = (range.lowerBound + 2)..<(range.upperBound - 1)
         }
-        var start = range.lowerBound
-        var sign = 1.0
-        if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {
-            sign = -1
-            start += 1
-        }
-        guard range.upperBound - start == 1, let value = source.numericValue(at: start) else { return nil }
-        return sign * value
+        return FileAnalysis.literalNumber(source, range)?.value
     }
 }
 
