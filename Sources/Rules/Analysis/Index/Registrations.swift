@@ -72,8 +72,7 @@ struct RegistrationRecogniser {
         } else {
             return wrapperRegistration(call, index)
         }
-        let events = kind == .wrapper ? events(of: call, messages: false)
-            : events(of: call, messages: kind == .typedMessage)
+        let events = events(of: call, messages: kind == .typedMessage)
         var closures: [(Int, [KeyboardEvent])] = []
         switch kind {
         case .block, .typedMessage:

@@ -308,7 +308,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         }
         var current = analysis.outline.scope(at: registration.callee)
         var steps = 0
-        while let scope = current, scope != body, steps < 256 {
+        while let scope = current, scope != body, steps < Limits.enclosingScopes {
             steps += 1
             if case .block(let keyword) = analysis.outline.scopes[scope].kind,
                source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {
