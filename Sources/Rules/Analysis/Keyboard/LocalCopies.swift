@@ -5,8 +5,6 @@ import Lexer
 /// UIKit's geometry types are structs, so this is how code edits one edge or coordinate of
 /// them; the write-back is where the layout changes.
 struct LocalCopyWriteBack: Sendable {
-    /// The `var` that holds the copy.
-    let binding: LocalBinding
     /// Whether the copy was taken from the very property it is written back to
     /// (`var f = bar.frame … bar.frame = f`): its members then start from the current layout.
     let copiesTarget: Bool
@@ -41,7 +39,7 @@ extension FileAnalysis {
         guard !writes.isEmpty else { return nil }
         let copiesTarget = binding.value.map { receiverKey($0) == receiverKey(assignment.lhs) && !receiverKey($0).isEmpty }
             ?? false
-        return LocalCopyWriteBack(binding: binding, copiesTarget: copiesTarget, memberWrites: writes)
+        return LocalCopyWriteBack(copiesTarget: copiesTarget, memberWrites: writes)
     }
 
     /// The last write to the copy's member `member` (`insets.bottom`), if any.
