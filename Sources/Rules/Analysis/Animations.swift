@@ -16,9 +16,13 @@ struct AnimationCall: Sendable {
     let options: Argument?
     /// The `curve:` argument (`UIViewPropertyAnimator`).
     let curve: Argument?
-    /// Whether the call states its curve some other way (spring, timing parameters, control
-    /// points): it then has no default curve to complain about.
+    /// Whether the call states its curve some other way (timing parameters, control points,
+    /// which may be built from the keyboard's curve): it then has no default curve to
+    /// complain about.
     let hasCustomTiming: Bool
+    /// Whether it animates with a spring (`dampingRatio:`, `usingSpringWithDamping:`,
+    /// `bounce:`): a timing of its own, never the keyboard's curve.
+    let isSpring: Bool
 }
 
 extension FileAnalysis {
@@ -28,9 +32,11 @@ extension FileAnalysis {
             let receiverName = call.receiver.flatMap { ExpressionBounds.lastName(source, ofChainEndingAt: $0.upperBound - 1) }
             func argument(_ label: StaticString) -> Argument? { call.argument(label, source) }
             let custom = call.arguments.contains { argument in
+                argument.label.map { source.wordIndex($0, in: ["timingParameters", "controlPoint1"]) != nil } ?? false
+            }
+            let spring = call.arguments.contains { argument in
                 argument.label.map {
-                    source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "timingParameters",
-                                              "controlPoint1", "springDuration", "bounce"]) != nil
+                    source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "springDuration", "bounce"]) != nil
                 } ?? false
             }
             let onView = receiverName.map { source.isWord($0, "UIView") || source.isWord($0, "Self") } ?? true
@@ -61,13 +67,37 @@ extension FileAnalysis {
             }
             found.append(AnimationCall(
                 kind: kind, call: index, duration: duration, options: argument("options"),
-                curve: argument("curve"), hasCustomTiming: custom))
+                curve: argument("curve"), hasCustomTiming: custom, isSpring: spring))
         }
         return found
     }
 }
 
 extension FileAnalysis {
+    /// Whether `call` builds a `UIView.AnimationOptions`: `UIView.AnimationOptions(…)`,
+    /// `UIViewAnimationOptions(…)`, `AnimationOptions.init(…)`, or an implicit `.init(…)`
+    /// passed as an animation's `options:`.
+    func isAnimationOptionsInit(_ call: CallSite) -> Bool {
+        var name = call.callee
+        if source.isWord(name, "init"), source.kind(name - 1) == .period {
+            if !ExpressionBounds.isChainPiece(source, name - 2) {
+                return animations.contains { $0.options?.value.lowerBound == name - 1 }
+            }
+            name -= 2
+        }
+        return source.isWord(name, "AnimationOptions") || source.isWord(name, "UIViewAnimationOptions")
+    }
+
+    /// Whether an animation's `options:` names no curve, so it runs ease-in-out: `[]`,
+    /// `UIView.AnimationOptions()`, `.init()`.
+    func isEmptyAnimationOptions(_ range: Range<Int>) -> Bool {
+        guard let last = range.last else { return false }
+        if range.count == 2, source.kind(range.lowerBound) == .leftSquare, source.kind(last) == .rightSquare { return true }
+        guard source.kind(last) == .rightParen, let open = source.partnerIndex(last), open == last - 1,
+              let call = call(at: open - 1), call.arguments.isEmpty, call.trailingClosures.isEmpty else { return false }
+        return isAnimationOptionsInit(call)
+    }
+
     /// The animation whose closure contains code token `index` (innermost).
     func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)

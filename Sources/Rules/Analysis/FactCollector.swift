@@ -108,9 +108,14 @@ enum FactCollector {
         var declaresGuide = [Bool](repeating: false, count: outline.types.count)
         var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
         var becomesFirstResponder = [Bool](repeating: false, count: outline.types.count)
+        var numberConstants = [[String: Double]](repeating: [:], count: outline.types.count)
         // One pass over the properties (one per type was quadratic in generated files).
         for property in outline.properties {
             guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
+            if property.isConstant, let initializer = property.initializer,
+               let number = ConstantResolver.number(source, initializer) {
+                numberConstants[owner][property.name] = number
+            }
             if property.name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
             if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                property.modifiers.contains("override") {
@@ -135,6 +140,7 @@ enum FactCollector {
             typeFacts.declaresKeyboardLayoutGuide = declaresGuide[typeIndex]
             typeFacts.overridesInputAccessoryView = overridesAccessory[typeIndex]
             typeFacts.canBecomeFirstResponder = becomesFirstResponder[typeIndex]
+            typeFacts.numberConstants = numberConstants[typeIndex]
             if typeFacts.declaresKeyboardLayoutGuide, type.kind == .extension,
                type.simpleName == "UIView" || type.simpleName == "UIViewController" {
                 facts.extendsViewsWithKeyboardLayoutGuide = true

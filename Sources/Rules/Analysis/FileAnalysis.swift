@@ -22,6 +22,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     let mentionsKeyboard: Bool
 
     let handlerLookup: HandlerLookup
+    /// Constants: the expressions names stand for.
+    let constants: ConstantResolver
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
@@ -30,6 +32,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
     let taskSleeps: [Int]
+    /// Closures held in a local (`let relayout = { … }`), by closure index: the callees of the
+    /// calls of that local (`relayout()`), where the closure's code actually runs.
+    let localClosureCalls: [Int: [Int]]
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
     let evaluator: KeyboardValueEvaluator?
@@ -46,6 +51,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         animationsByScope = Dictionary(grouping: animations.indices) {
             outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
         }
+        let constants = fileIndex.constants
+        self.constants = constants
+        localClosureCalls = Self.localClosureCalls(fileIndex)
         insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, fileIndex.assignments)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
@@ -71,7 +79,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
                 var evaluator = KeyboardValueEvaluator(
                     fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
-                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
+                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
+                    projectResults: project.resultTraitHashes, constants: constants)
                 evaluator.build(chainLinks: chainLinks)
                 return evaluator
             }
@@ -86,6 +95,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
                 merged = merged.replacing(facts)
                 evaluator = evaluate(merged)
+            }
+            facts.keyboardResults = evaluator.resultFacts()
+            facts.constantTypeNames = animations.compactMap { animation in
+                guard let duration = animation.duration?.value, duration.count == 3,
+                      source.kind(duration.lowerBound) == .identifier, source.kind(duration.lowerBound + 1) == .period
+                else { return nil }
+                return source.text(at: duration.lowerBound)
             }
             self.evaluator = evaluator
         } else {
@@ -139,6 +155,23 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         }
     }
 
+    /// Closures bound to a local and the calls of that local (see `localClosureCalls`).
+    static func localClosureCalls(_ fileIndex: FileIndex) -> [Int: [Int]] {
+        let source = fileIndex.source
+        var closureOfBinding: [Int: Int] = [:]
+        for binding in fileIndex.bindings {
+            if let closure = fileIndex.constants.closure(heldBy: binding) { closureOfBinding[binding.nameToken] = closure }
+        }
+        guard !closureOfBinding.isEmpty else { return [:] }
+        var found: [Int: [Int]] = [:]
+        for call in fileIndex.calls where call.receiver == nil && fileIndex.bindingsByName[source.nameHash(call.callee)] != nil {
+            guard let binding = fileIndex.binding(referencedBy: call.callee),
+                  let closure = closureOfBinding[binding.nameToken] else { continue }
+            found[closure, default: []].append(call.callee)
+        }
+        return found
+    }
+
     /// The innermost keyboard handler whose reachable code contains code token `index`.
     func handler(at index: Int) -> KeyboardHandler? {
         guard index >= 0, index < handlerAtToken.count else { return nil }
@@ -171,16 +204,30 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// it in the handler, or the Combine/Rx operator (`receive(on:)`, `delay`, …) before the
     /// handler's closure. Nil when the code runs synchronously in the handler.
     func deferral(at index: Int) -> Int? {
+        deferral(at: index, hops: 0)
+    }
+
+    /// How many closures held in locals `deferral(at:)` follows to where they are called.
+    static let maximumLocalClosureHops = 4
+
+    func deferral(at index: Int, hops: Int) -> Int? {
         guard let handlerIndex = handlerIndex(at: index) else { return nil }
         let handler = handlers[handlerIndex]
         var current = outline.scope(at: index)
         var steps = 0
         while let scope = current, scope != handler.scope, steps < Limits.enclosingScopes {
             steps += 1
-            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
-                let callee = calls[call].callee
-                if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
-                    return callee
+            if case .closure(let closure) = outline.scopes[scope].kind {
+                if let call = outline.closures[closure].call {
+                    let callee = calls[call].callee
+                    if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
+                        return callee
+                    }
+                } else if hops < Self.maximumLocalClosureHops, let sites = localClosureCalls[closure] {
+                    // `let relayout = { … }` runs where it is called: `async { relayout() }`.
+                    for site in sites {
+                        if let deferral = deferral(at: site, hops: hops + 1) { return deferral }
+                    }
                 }
             }
             current = outline.scopes[scope].parent
@@ -225,6 +272,14 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         calls[fileIndex.callIndices(in: range)]
     }
 
+    /// Assignments whose operator lies in `range`.
+    func assignments(in range: Range<Int>) -> ArraySlice<Assignment> {
+        let low = firstIndex(in: assignments, atOrAfter: range.lowerBound) { $0.op }
+        var end = low
+        while end < assignments.count, assignments[end].op < range.upperBound { end += 1 }
+        return assignments[low..<end]
+    }
+
     /// The argument of `call` labelled `label`.
     func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
         call.argument(label, source)
@@ -232,6 +287,10 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
 
     /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
     func literalNumber(_ range: Range<Int>) -> (token: Int, value: Double)? {
+        Self.literalNumber(source, range)
+    }
+
+    static func literalNumber(_ source: TokenizedSource, _ range: Range<Int>) -> (token: Int, value: Double)? {
         var start = range.lowerBound
         var sign = 1.0
         if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {
@@ -304,22 +363,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
 
     /// The local `let` that a one-name expression refers to.
     func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
-              !binding.isVariable, !binding.isShorthand else { return nil }
-        return binding
+        constants.constantBinding(referencedBy: range)
     }
 
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
     /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
     func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
-        var range = range
-        if let binding = constantBinding(referencedBy: range), let value = binding.value { range = value }
-        var start = range.lowerBound
-        if source.kind(start) == .period { start += 1 }
-        if source.isWord(start, "UIEdgeInsets"), source.isWord(start + 2, "init") { start += 2 }
-        guard source.isWord(start, "UIEdgeInsets") || source.isWord(start, "init"),
-              let call = call(at: start), call.end + 1 == range.upperBound else { return nil }
-        return call
+        KeyboardValueEvaluator.edgeInsetsCall(source, constantValue(of: range), fileIndex.callAtCallee, calls)
     }
 
     /// The member names of the chain `range`.

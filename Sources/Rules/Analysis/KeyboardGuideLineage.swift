@@ -5,7 +5,10 @@ extension ProjectFacts {
     /// guide (its constraints hold in `name` too), with shadowing checked for `name`.
     func keyboardLayoutGuideUserInLineage(of name: String) -> String? {
         guard !keyboardLayoutGuideIsShadowed(for: name) else { return nil }
-        return ([name] + superclasses(of: name)).first { !(types.keyboardFacts(of: $0)?.keyboardLayoutGuideUses.isEmpty ?? true) }
+        // A superclass the project only extends (`extension UIView { … keyboardLayoutGuide … }`)
+        // offers the guide to every view; it does not lay this type out with it.
+        let ancestors = superclasses(of: name).filter { types.keyboardFacts(of: $0)?.isDeclared ?? false }
+        return ([name] + ancestors).first { !(types.keyboardFacts(of: $0)?.keyboardLayoutGuideUses.isEmpty ?? true) }
     }
 
     /// Types in which code of `name` runs next to UIKit's keyboard layout guide: the lineage

@@ -50,6 +50,7 @@ struct KeyboardHandler: Sendable {
 /// Finds every keyboard handler of a file, following calls within the file.
 struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex
+    var constants: ConstantResolver { fileIndex.constants }
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
@@ -174,22 +175,14 @@ struct KeyboardHandlerFinder: FileIndexReader {
     }
 
     static let chainDeferrals: [StaticString] = ["receive", "delay", "debounce", "throttle", "observe", "observeOn"]
-    static let mergers: [StaticString] = ["Merge", "Merge3", "Merge4", "merge", "zip", "combineLatest", "CombineLatest", "amb"]
 
     /// Walks `.operator(…) { … }` after a publisher, marking its closures as handlers.
     mutating func followChain(from call: CallSite, events: [KeyboardEvent], registration: Int,
                               form: KeyboardHandler.Form) {
-        var current = call
-        // `Publishers.Merge(publisher(for: a), publisher(for: b))`: continue after the merger.
-        for _ in 0..<3 {
-            guard let outer = enclosingCall(of: current), source.wordIndex(outer.callee, in: Self.mergers) != nil
-            else { break }
-            current = outer
-        }
         var deferredBy: Int?
         // The closure whose result is the chain's current element (nil: the notification).
         var element: Int?
-        for index in fileIndex.chain(after: current).calls {
+        for index in fileIndex.publisherChain(after: call).calls {
             let next = calls[index]
             let name = next.callee
             if source.wordIndex(name, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? name }
@@ -207,17 +200,6 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     /// Operators whose closure's result becomes the next element of the chain.
     static let transforms: [StaticString] = ["map", "compactMap", "flatMap", "tryMap", "tryCompactMap"]
-
-    /// The call whose parentheses directly contain `call`.
-    func enclosingCall(of call: CallSite) -> CallSite? {
-        var best: CallSite?
-        for other in calls {
-            guard let open = other.openParen, let close = other.closeParen,
-                  open < call.start, close > call.end else { continue }
-            if best == nil || open > best!.openParen! { best = other }
-        }
-        return best
-    }
 
     /// The bodies of `for await … in notifications(named:)` loops over keyboard notifications.
     mutating func asyncSequences() {
@@ -246,7 +228,8 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     mutating func helperCallbacks() {
         for function in outline.functions {
-            guard let scope = function.scope else { continue }
+            // A registration says which notification a method handles; its name only guesses.
+            guard let scope = function.scope, handlerOfScope[scope] == nil else { continue }
             let events = KeyboardVocabulary.callbackEvents(of: function, in: source)
             guard !events.isEmpty else { continue }
             add(.helperCallback, scope: scope, events: events, registration: nil,
@@ -261,7 +244,9 @@ struct KeyboardHandlerFinder: FileIndexReader {
                 parameter.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") }
             }) else { continue }
             let body = outline.scopes[scope].body
-            guard body.contains(where: { KeyboardVocabulary.userInfoKey(source, at: $0) != nil }) else { continue }
+            guard body.contains(where: {
+                KeyboardVocabulary.userInfoKey(source, at: $0) != nil || constants.userInfoKey(namedAt: $0) != nil
+            }) else { continue }
             add(.notificationReader, scope: scope, events: [], registration: nil, parameter: parameter.nameToken)
         }
     }

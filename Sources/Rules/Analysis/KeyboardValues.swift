@@ -105,7 +105,30 @@ struct KeyboardValueEvaluator: FileIndexReader {
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
     let frameProperties: [UInt64: KeyboardUserInfoKey]
+    let constants: ConstantResolver
+    let results: ResultExpressions
+    /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
+    let projectResults: [UInt64: KeyboardValue.Traits]
     var flow = KeyboardValueFlow()
+    var carriers = KeyboardValueCarriers()
+
+    /// How many times the flow is rebuilt so that values reach functions declared earlier,
+    /// results of functions, computed properties and stored properties: a value crosses at
+    /// most this many of those hops.
+    static let maximumPasses = 4
+
+    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
+         heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
+         projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
+        self.fileIndex = fileIndex
+        self.handlerAtToken = handlerAtToken
+        self.accessors = accessors
+        self.heightAccessors = heightAccessors
+        self.frameProperties = frameProperties
+        self.projectResults = projectResults
+        self.constants = constants
+        results = ResultExpressions(fileIndex.source, fileIndex.outline)
+    }
 
     enum Level { case full, atoms, flat }
 
@@ -230,16 +253,20 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     converted.traits.insert(.converted)
                     converted.screenGeometry = nil
                     state.value.merge(converted)
-                } else if calls[callIndex].arguments.contains(where: { $0.label.map { source.isWord($0, "to") } ?? false }) {
+                } else if let target = calls[callIndex].arguments.first(where: { $0.label.map { source.isWord($0, "to") } ?? false }),
+                          isWindowOrNil(target.value) {
                     state.value.traits.insert(.windowSpace)
                 }
                 state.index = close + 1
                 continue
             }
-            if let key = KeyboardVocabulary.userInfoKey(source, at: index) {
+            if let key = KeyboardVocabulary.userInfoKey(source, at: index) ?? constants.userInfoKey(namedAt: index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
+            } else if let result = projectResult(at: index) {
+                // Before accessors: what the other file computed is more than which key it read.
+                state.value.merge(result)
             } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
                 var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
                 if heightAccessors.contains(source.nameHash(index)) {
@@ -250,6 +277,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     value.heightMember = index
                 }
                 state.value.merge(value)
+            } else if afterPeriod, source.isWord(index - 2, "self"), let member = memberValue(index) {
+                state.value.merge(member)
+            } else if afterPeriod, let member = computedValue(ofMemberAt: index) {
+                state.value.merge(member)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
@@ -266,8 +297,11 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)
                 }
-            } else if source.kind(index + 1) != .colon {
-                if let named = lookup(index) {
+            } else if source.kind(index + 1) != .colon || source.kind(index - 1) == .infixQuestionMark {
+                // A name, not an argument label (`cond ? overlap : 0` reads `overlap`).
+                if let returned = returnedValue(ofCallAt: index) {
+                    state.value.merge(returned)
+                } else if let named = lookup(index) ?? memberValue(index) {
                     state.value.merge(named)
                 } else if isSafeAreaTerm(index) {
                     state.value.traits.insert(.safeArea)
@@ -276,6 +310,19 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 }
             }
         }
+    }
+
+    /// Whether a `convert(_:to:)` target is window space: `nil`, or a chain that names a
+    /// window (`view.window`, `keyWindow`, `mainWindow`). Converting to a superview or
+    /// another view stays in view space.
+    func isWindowOrNil(_ target: Range<Int>) -> Bool {
+        guard let last = target.last else { return false }
+        if target.count == 1, source.isWord(last, "nil") { return true }
+        var name = last
+        while name > target.lowerBound, source.kind(name) == .postfixQuestionMark || source.kind(name) == .exclamationMark {
+            name -= 1
+        }
+        return Self.isWindow(source, name) || source.word(name, contains: "Window") || source.word(name, contains: "window")
     }
 
     /// Whether the chain ending at `index` names a window (`window`, `view.window?`,
@@ -332,6 +379,11 @@ struct KeyboardValueEvaluator: FileIndexReader {
         let hash = source.nameHash(index)
         if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
         if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
+        // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
+        if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index) == nil,
+           let type = outline.enclosingType(at: index), results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+            return key
+        }
         if afterPeriod, let scope = outline.executableScope(at: index),
            let parameters = flow.infoParameters[outline.functionBody(ofScope: scope)],
            parameters.contains(source.nameHash(index - 2)),
@@ -343,12 +395,17 @@ struct KeyboardValueEvaluator: FileIndexReader {
 
     /// The keyboard value a name refers to at `index`.
     func lookup(_ index: Int) -> KeyboardValue? {
+        entry(named: index)?.value
+    }
+
+    /// The latest binding or assignment of the name at `index` visible there.
+    func entry(named index: Int) -> KeyboardValueFlow.Entry? {
         guard let candidates = flow.entries[source.nameHash(index)],
               let scope = outline.executableScope(at: index) else { return nil }
         for entry in candidates.reversed() where entry.token < index {
             guard outline.scope(scope, isWithin: entry.scope) else { continue }
             if entry.isPropertyWrite, handlerAtToken[entry.token] != handlerAtToken[index] { continue }
-            return entry.value
+            return entry
         }
         return nil
     }
@@ -374,6 +431,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
                         token: parameter.nameToken, scope: scope,
                         value: KeyboardValue(traits: .duration, origin: parameter.nameToken), isPropertyWrite: false))
+                } else if lowered.contains("curve") {
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope,
+                        value: KeyboardValue(traits: .curve, origin: parameter.nameToken), isPropertyWrite: false))
                 } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
                     flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
                 }
@@ -396,7 +457,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
         steps += assignments.indices.map { (assignments[$0].op, .assignment($0)) }
         steps.sort { $0.0 < $1.0 }
 
-        for iteration in 0..<3 {
+        for iteration in 0..<Self.maximumPasses {
             flow.entries = parameterEntries
             flow.valueAt = [:]
             for (_, step) in steps {
@@ -416,11 +477,11 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard let scope = outline.executableScope(at: assignment.op) else { continue }
                     if names.count > 1, !isProperty, !source.isWord(names[0], "self"),
-                       let rhsValue, let previous = lookup(names[0]),
-                       flow.entries[source.nameHash(names[0])]?.last(where: { $0.token < assignment.op })?.isPropertyWrite == false {
-                        // `frame.size.height = …` on a local keyboard frame: it now also
-                        // carries what was written into it.
-                        var merged = previous
+                       let rhsValue, let previous = entry(named: names[0]), !previous.isPropertyWrite {
+                        // `frame.size.height = …` or `insets.bottom = …` on a local (a keyboard
+                        // frame, or a copy of a view's frame or insets to be written back): it
+                        // now also carries what was written into it.
+                        var merged = previous.value ?? rhsValue
                         merged.merge(rhsValue)
                         if merged.has(.screenSpace), merged.has(.windowSpace) {
                             merged.traits.remove(.screenSpace)
@@ -433,11 +494,20 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     guard names.count == 1 || isProperty else { continue }
                     let name = names[names.count - 1]
                     var value = rhsValue
-                    if assignment.isCompound, let previous = lookup(name) {
+                    // A compound assignment keeps what the name held; so does one that may not
+                    // run (inside an `if`, `switch` or loop of the body): `let lift: CGFloat`
+                    // assigned in two branches carries what either branch gave it.
+                    let mayNotRun = outline.scope(at: assignment.op) != scope
+                    if assignment.isCompound || mayNotRun, let previous = lookup(name) {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }
                     let hash = source.nameHash(name)
                     let isLocal = !isProperty && (flow.entries[hash]?.contains { !$0.isPropertyWrite } ?? false)
+                    if !isLocal, let value, value.isKeyboard, isInHandler(assignment.op),
+                       let type = outline.enclosingType(at: assignment.op) {
+                        _ = KeyboardValueCarriers.merge(value, into: &carriers.stored,
+                                                        at: Outline.OwnedName(owner: type, name: hash))
+                    }
                     guard value != nil || flow.entries[hash] != nil else { continue }
                     flow.entries[hash, default: []].append(.init(
                         token: assignment.op, scope: isLocal ? scope : outline.functionBody(ofScope: scope), value: value,
@@ -445,8 +515,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 }
             }
             // Parameters of same-file functions that receive keyboard values.
-            if iteration == 2 { break }
-            var changed = false
+            if iteration == Self.maximumPasses - 1 { break }
+            var changed = collectResults()
             // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
             for link in chainLinks {
                 let producer = outline.closures[link.producer]
@@ -465,6 +535,12 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
                     let parameter = function.parameters[positions[position]]
+                    if let insets = Self.edgeInsetsCall(source, argument.value, fileIndex.callAtCallee, calls),
+                       let bottom = insets.arguments.first(where: { $0.label.map { source.isWord($0, "bottom") } ?? false }),
+                       let bottomValue = self.value(of: bottom.value) {
+                        changed = KeyboardValueCarriers.merge(bottomValue, into: &carriers.insetBottoms, at: parameter.nameToken)
+                            || changed
+                    }
                     let hash = source.nameHash(parameter.nameToken)
                     guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
                     parameterEntries[hash, default: []].append(.init(

@@ -285,6 +285,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         var registered: [RegisteredObserver] = []
         var removals: [ObserverRemoval] = []
         var subscriptions: [KeyboardSubscription] = []
+        var subscribers = Set<Int>()
         for index in registrations.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
@@ -293,7 +294,9 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             removals.append(removal(call, index))
         }
         for registration in registrations where registration.kind == .publisher {
-            if let subscription = subscription(calls[registration.call], registration.call) {
+            // Merged publishers share their subscriber: one subscription.
+            if let subscription = subscription(calls[registration.call], registration.call),
+               subscribers.insert(subscription.subscriber).inserted {
                 subscriptions.append(subscription)
             }
         }
@@ -437,7 +440,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         guard source.isWord(call.callee, "publisher"), let open = call.openParen, let close = call.closeParen,
               ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil })
         else { return nil }
-        let chain = fileIndex.chain(after: call)
+        let chain = fileIndex.publisherChain(after: call)
         var subscriber: Int?
         var result: TokenStore?
         for next in chain.calls {
@@ -653,6 +656,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         if before < 0 { return true }
         switch source.kind(before) {
         case .leftBrace, .rightBrace, .semicolon: return true
+        case .colon: return ExpressionBounds.isCaseLabel(endingAt: before, source)
         case .keyword:
             if source.isWord(before, "in") {
                 return outline.closures.contains { $0.inToken == before }

@@ -56,6 +56,7 @@ public enum FactScope {
         for file in analysed {
             names.formUnion(file.accessoryViewTypes)
             names.formUnion(file.keyboardManagerExcludedTypes)
+            names.formUnion(file.constantTypeNames)
             for use in file.accessories.accessoryUses { names.insert(use.typeName) }
             for use in file.accessories.inheritedAccessoryUses { names.insert(use.typeName) }
             // The types held by the properties an inherited accessory use names.

@@ -41,6 +41,9 @@ public struct TypeFacts: Sendable {
     public internal(set) var paths: [String]
     /// Notification observers the type registers and removes.
     public internal(set) var observers = ObserverTypeFacts()
+    /// `let` properties whose initializer is a number (`static let standard = TimeInterval(0.35)`),
+    /// by name: other files name them as `Type.member`.
+    public internal(set) var numberConstants: [String: Double] = [:]
 
     init(name: String) {
         self.name = name
@@ -72,6 +75,7 @@ public struct TypeFacts: Sendable {
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
         observers.merge(other.observers)
+        numberConstants.merge(other.numberConstants) { first, _ in first }
     }
 }
 
@@ -94,6 +98,12 @@ public struct FileFacts: Sendable {
     /// Those accessors whose result is the height of a keyboard frame still in screen
     /// coordinates (`func keyboardHeight(_ n: Notification) -> CGFloat`).
     public internal(set) var keyboardHeightAccessors: Set<String> = []
+    /// Methods and computed properties whose result is keyboard geometry (an overlap, a
+    /// height) by name, with what it carries: code in other files calling them gets it.
+    var keyboardResults: [String: KeyboardValue.Traits] = [:]
+    /// Types whose number constants this file reads as animation durations
+    /// (`AnimationTiming.standard`): their files are analysed before pass 2.
+    public internal(set) var constantTypeNames: [String] = []
     /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
     /// `endFrame`), by name.
     public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
@@ -193,6 +203,8 @@ public struct ProjectFacts: Sendable {
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
     private(set) var heightAccessorHashes: Set<UInt64> = []
+    /// `keyboardResults` of every file by name hash (the first file to name one wins).
+    private(set) var resultTraitHashes: [UInt64: KeyboardValue.Traits] = [:]
     private(set) var framePropertyHashes: [UInt64: KeyboardUserInfoKey] = [:]
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
@@ -218,6 +230,10 @@ public struct ProjectFacts: Sendable {
         }
         for name in file.keyboardHeightAccessors where keyboardHeightAccessors.insert(name).inserted {
             heightAccessorHashes.insert(NameHash.of(name))
+        }
+        for (name, traits) in file.keyboardResults {
+            let hash = NameHash.of(name)
+            if resultTraitHashes[hash] == nil { resultTraitHashes[hash] = traits }
         }
         for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
             keyboardFrameProperties[name] = key

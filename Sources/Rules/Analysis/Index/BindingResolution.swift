@@ -5,6 +5,13 @@ extension FileIndex {
     /// visible there (see `LocalBinding.visibility`) in the same or an enclosing body. The one
     /// answer to "what is this name bound to" for every analysis and rule.
     func binding(referencedBy name: Int) -> LocalBinding? {
+        Self.binding(referencedBy: name, source, outline, bindings, bindingsByName)
+    }
+
+    /// `binding(referencedBy:)` on the parts of an index, for what is built before the index
+    /// is complete (its constants).
+    static func binding(referencedBy name: Int, _ source: TokenizedSource, _ outline: Outline,
+                        _ bindings: [LocalBinding], _ bindingsByName: [UInt64: [Int]]) -> LocalBinding? {
         guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
               let sameName = bindingsByName[source.nameHash(name)] else { return nil }
         var position = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }

@@ -33,7 +33,75 @@ extension FileIndex {
 
     /// The member chain that continues after `call`.
     func chain(after call: CallSite) -> MemberChain {
-        var chain = MemberChain(end: call.end)
+        chain(from: call.end)
+    }
+
+    /// How many locals `publisherChain(after:)` follows a publisher through.
+    static let maximumPublisherLocalHops = 4
+    /// Tokens looked at, going back from a publisher, for the merger call around it.
+    static let maximumMergerArgumentLength = 512
+    /// Calls that merge publishers given as arguments into one.
+    static let publisherMergers: [StaticString] = ["Merge", "Merge3", "Merge4", "merge", "zip", "combineLatest",
+                                                   "CombineLatest", "amb"]
+
+    /// The chain a publisher's elements go through: after `call`, or after the merger it is
+    /// an argument of (`Publishers.Merge(a, b).sink { … }`), continued through locals that
+    /// hold it (`let frames = publisher(for:)….map { … }` … `frames.sink { … }`).
+    func publisherChain(after call: CallSite) -> MemberChain {
+        var chain = chain(from: mergerEnd(around: call) ?? call.end)
+        var hops = 0
+        while hops < Self.maximumPublisherLocalHops, let use = localUse(ofChainEndingAt: chain.end) {
+            hops += 1
+            let next = self.chain(from: use)
+            chain.calls += next.calls
+            chain.end = next.end
+        }
+        return chain
+    }
+
+    /// The end of the merger call (`Publishers.Merge(…)`, `merge`, `zip`, `combineLatest`)
+    /// whose arguments hold `call`'s chain.
+    func mergerEnd(around call: CallSite) -> Int? {
+        var cursor = chainStart(endingAt: call.callee) - 1
+        var steps = 0
+        while cursor > 0, steps < Self.maximumMergerArgumentLength {
+            steps += 1
+            let kind = source.kind(cursor)
+            if kind == .rightParen || kind == .rightSquare || kind == .rightBrace, let open = source.partnerIndex(cursor) {
+                cursor = open - 1
+                continue
+            }
+            if kind == .leftParen {
+                guard let merger = self.call(at: cursor - 1), merger.openParen == cursor,
+                      source.wordIndex(merger.callee, in: Self.publisherMergers) != nil else { return nil }
+                return merger.end
+            }
+            if kind == .leftBrace || kind == .leftSquare || kind == .semicolon { return nil }
+            cursor -= 1
+        }
+        return nil
+    }
+
+    /// When the chain ending at `end` is the whole value of a local binding, the first later
+    /// use of that local that continues it with a member (`frames.sink`): that use's token.
+    func localUse(ofChainEndingAt end: Int) -> Int? {
+        guard let binding = bindings.first(where: { $0.value?.upperBound == end + 1 }),
+              let scope = outline.executableScope(at: binding.nameToken) else { return nil }
+        var index = end + 1
+        let close = outline.scopes[scope].close
+        while index < close {
+            if source.kind(index) == .identifier, source.nameHash(index) == binding.nameHash,
+               source.kind(index + 1) == .period, source.kind(index - 1) != .period {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The member chain that continues after token `end`.
+    func chain(from end: Int) -> MemberChain {
+        var chain = MemberChain(end: end)
         while chain.calls.count < Self.chainLength, source.kind(chain.end + 1) == .period {
             let name = chain.end + 2
             guard let next = callAtCallee[name] else {

@@ -77,6 +77,42 @@ enum ExpressionBounds {
     }
 
     /// The first token of the statement that contains `index` (bounded backward scan).
+    /// Tokens walked back from a `guard`'s `else` to find the `guard`: longer conditions are
+    /// not followed.
+    static let maximumGuardConditionLength = 512
+
+    /// The `guard` keyword whose `else` is `elseToken`, however its conditions are wrapped
+    /// over lines; nil when the `else` belongs to an `if`.
+    static func guardKeyword(_ source: TokenizedSource, ofElse elseToken: Int) -> Int? {
+        var cursor = elseToken - 1
+        var steps = 0
+        while cursor >= 0, steps < maximumGuardConditionLength {
+            steps += 1
+            let kind = source.kind(cursor)
+            if kind == .rightParen || kind == .rightSquare || kind == .rightBrace, let open = source.partnerIndex(cursor) {
+                // A closing brace right before `else` ends an `if` body.
+                if kind == .rightBrace, cursor == elseToken - 1 { return nil }
+                cursor = open - 1
+                continue
+            }
+            if kind == .leftBrace || kind == .semicolon || kind == .leftParen || kind == .leftSquare { return nil }
+            if kind == .keyword {
+                if source.isWord(cursor, "guard") { return cursor }
+                if source.wordIndex(cursor, in: ["if", "while", "return", "func", "var"]) != nil { return nil }
+            }
+            cursor -= 1
+        }
+        return nil
+    }
+
+    /// Whether the colon at `colon` ends a `case …:` or `default:` label of a `switch` whose
+    /// first statement starts on the next line.
+    static func isCaseLabel(endingAt colon: Int, _ source: TokenizedSource) -> Bool {
+        guard source.kind(colon) == .colon, source.startsLine(colon + 1) else { return false }
+        let start = statementStart(source, containing: colon)
+        return source.kind(start) == .keyword && source.wordIndex(start, in: ["case", "default"]) != nil
+    }
+
     static func statementStart(_ source: TokenizedSource, containing index: Int) -> Int {
         var cursor = index
         var steps = 0

@@ -26,6 +26,8 @@ final class FileIndex: Sendable {
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
+    /// What constants of the file stand for (notification names and keys held in them).
+    let constants: ConstantResolver
 
     init(_ source: TokenizedSource) {
         self.source = source
@@ -52,8 +54,13 @@ final class FileIndex: Sendable {
             functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
         }
         self.functionsByTypeName = functionsByTypeName
-        bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
-        registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls).registrations()
+        let bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
+        self.bindingsByName = bindingsByName
+        let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings,
+                                         bindingsByName: bindingsByName)
+        self.constants = constants
+        registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
+                                               constants: constants).registrations()
     }
 
     /// The call whose callee is code token `index`.

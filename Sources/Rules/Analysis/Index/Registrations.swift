@@ -35,6 +35,7 @@ struct RegistrationRecogniser {
     let source: TokenizedSource
     let outline: Outline
     let calls: [CallSite]
+    let constants: ConstantResolver
 
     func registrations() -> [ObserverRegistration] {
         var found: [ObserverRegistration] = []
@@ -79,7 +80,7 @@ struct RegistrationRecogniser {
                 closures.append((closure, events))
             }
         case .wrapper:
-            closures = call.handlerClosures.map { ($0, events) }
+            closures = constants.handlerClosures(of: call).map { ($0, events) }
         case .selector, .publisher, .rxNotification, .asyncSequence:
             break
         }
@@ -95,7 +96,7 @@ struct RegistrationRecogniser {
         let eventArguments = call.arguments.compactMap { KeyboardVocabulary.wrapperEvent(source, $0.value) }
         var closures: [(Int, [KeyboardEvent])] = []
         if !eventArguments.isEmpty {
-            closures = call.handlerClosures.map { ($0, eventArguments) }
+            closures = constants.handlerClosures(of: call).map { ($0, eventArguments) }
         } else {
             for argument in call.arguments {
                 guard let closure = argument.closure, let label = argument.label,
@@ -124,11 +125,11 @@ struct RegistrationRecogniser {
     /// arguments, or — when the name is a loop variable (`for name in [….keyboardWillShowNotification,
     /// …]`, `[…].forEach { addObserver(…, name: $0, …) }`) — in the sequence it iterates.
     func events(of call: CallSite, messages: Bool) -> [KeyboardEvent] {
-        Self.registeredEvents(call, messages: messages, source, outline, calls)
+        Self.registeredEvents(call, messages: messages, source, outline, calls, constants: constants)
     }
 
     static func registeredEvents(_ call: CallSite, messages: Bool, _ source: TokenizedSource, _ outline: Outline,
-                                 _ calls: [CallSite]) -> [KeyboardEvent] {
+                                 _ calls: [CallSite], constants: ConstantResolver? = nil) -> [KeyboardEvent] {
         func events(in range: Range<Int>) -> [KeyboardEvent] {
             var found: [KeyboardEvent] = []
             for index in range {
@@ -140,6 +141,15 @@ struct RegistrationRecogniser {
         }
         guard let open = call.openParen, let close = call.closeParen else { return [] }
         let direct = events(in: (open + 1)..<close)
+        if direct.isEmpty, let constants {
+            // A name held in a constant (`let willHide = UIResponder.keyboardWillHideNotification`,
+            // `static let willShow = …`, `extension Notification.Name { static let … }`).
+            let named = call.arguments.flatMap { argument -> [KeyboardEvent] in
+                let value = constants.value(of: argument.value)
+                return value == argument.value || !constants.isPlainChain(value) ? [] : events(in: value)
+            }
+            if !named.isEmpty { return named }
+        }
         guard direct.isEmpty, !messages,
               call.arguments.contains(where: { $0.value.count == 1 && source.kind($0.value.lowerBound) == .identifier })
         else { return direct }

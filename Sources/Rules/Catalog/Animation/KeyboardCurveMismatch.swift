@@ -160,28 +160,7 @@ public struct KeyboardCurveMismatch: Rule {
             let call = analysis.calls[animation.call]
             guard analysis.isInKeyboardHandler(call.callee) else { continue }
             if let duration = animation.duration, analysis.literalNumber(duration.value)?.value == 0 { continue }
-            let problem: String
-            switch animation.kind {
-            case .animate, .runningPropertyAnimator:
-                if let options = animation.options {
-                    if analysis.keyboardValue(of: options.value)?.has(.curve) == true { continue }
-                    guard Self.isLiteralOptionSet(options.value, source) else { continue }
-                    if let curve = options.value.first(where: { source.wordIndex($0, in: Self.optionCurves) != nil }) {
-                        problem = "uses `.\(source.text(at: curve))`"
-                    } else {
-                        problem = "has no curve option, so it runs ease-in-out"
-                    }
-                } else {
-                    problem = "has no curve option, so it runs ease-in-out"
-                }
-            case .propertyAnimator:
-                guard let curve = animation.curve else { continue }
-                if analysis.keyboardValue(of: curve.value)?.has(.curve) == true { continue }
-                guard let member = curve.value.first(where: { source.wordIndex($0, in: Self.curves) != nil }) else { continue }
-                problem = "uses `.\(source.text(at: member))`"
-            case .keyframes, .transition, .transactionDuration:
-                continue
-            }
+            guard let problem = Self.problem(of: animation, analysis) else { continue }
             let deferral = analysis.deferral(at: call.callee)
             let name = source.text(at: call.callee)
             var message = "`\(name)` in a keyboard handler \(problem) instead of the keyboard's curve"
@@ -192,6 +171,31 @@ public struct KeyboardCurveMismatch: Rule {
                 suggestion: "Pass `UIView.AnimationOptions(rawValue: curve << 16)` built from `keyboardAnimationCurveUserInfoKey` (or the message's `animationCurve`)."))
         }
         return diagnostics
+    }
+
+    /// What is wrong with the animation's curve, or nil when it takes the keyboard's (or says
+    /// nothing the rule can judge).
+    static func problem(of animation: AnimationCall, _ analysis: FileAnalysis) -> String? {
+        let source = analysis.source
+        if animation.isSpring { return "animates with a spring" }
+        switch animation.kind {
+        case .animate, .runningPropertyAnimator:
+            guard let options = animation.options else { return "has no curve option, so it runs ease-in-out" }
+            if analysis.keyboardValue(of: options.value)?.has(.curve) == true { return nil }
+            guard isLiteralOptionSet(options.value, source) || analysis.isEmptyAnimationOptions(options.value) else {
+                return nil
+            }
+            if let curve = options.value.first(where: { source.wordIndex($0, in: optionCurves) != nil }) {
+                return "uses `.\(source.text(at: curve))`"
+            }
+            return "has no curve option, so it runs ease-in-out"
+        case .propertyAnimator:
+            guard let curve = animation.curve, analysis.keyboardValue(of: curve.value)?.has(.curve) != true,
+                  let member = curve.value.first(where: { source.wordIndex($0, in: curves) != nil }) else { return nil }
+            return "uses `.\(source.text(at: member))`"
+        case .keyframes, .transition, .transactionDuration:
+            return nil
+        }
     }
 
     /// Whether an options argument is written out as members (`.curveEaseOut`,

@@ -191,6 +191,9 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
         if let binding = analysis.binding(referencedBy: name), let value = binding.value {
             return mentionsCurve(value)
         }
+        if let property = analysis.memberProperty(referencedBy: name) {
+            return mentionsCurve(property.type) || property.initializer.map(mentionsCurve) ?? false
+        }
         guard let scope = analysis.outline.executableScope(at: name) else { return false }
         for function in analysis.outline.functions {
             guard let body = function.scope, analysis.outline.scope(scope, isWithin: body) else { continue }

@@ -150,7 +150,7 @@ public struct KeyboardCurveUnshifted: Rule {
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
         for call in analysis.calls {
-            guard Self.isAnimationOptionsInit(call, source), call.arguments.count == 1,
+            guard analysis.isAnimationOptionsInit(call), call.arguments.count == 1,
                   let argument = analysis.argument(call, "rawValue"), !argument.value.isEmpty,
                   let value = analysis.keyboardValue(of: argument.value), value.has(.curve), !value.has(.shifted)
             else { continue }
@@ -168,12 +168,5 @@ public struct KeyboardCurveUnshifted: Rule {
                 fix: Fix(.safe, edits: edits)))
         }
         return diagnostics
-    }
-
-    /// `UIView.AnimationOptions(…)`, `UIViewAnimationOptions(…)`, `AnimationOptions.init(…)`.
-    static func isAnimationOptionsInit(_ call: CallSite, _ source: TokenizedSource) -> Bool {
-        var name = call.callee
-        if source.isWord(name, "init"), source.kind(name - 1) == .period { name -= 2 }
-        return source.isWord(name, "AnimationOptions") || source.isWord(name, "UIViewAnimationOptions")
     }
 }

@@ -193,25 +193,11 @@ public struct KeyboardDurationHardcoded: Rule {
         return diagnostics
     }
 
-    /// A literal duration argument, or a name declared with a literal (`let d = 0.3`).
+    /// A literal duration argument, or a constant initialised with one (`let d = 0.3`,
+    /// `AnimationTiming.standard` in another file).
     func literalDuration(_ value: Range<Int>, _ analysis: FileAnalysis) -> (tokens: Range<Int>, value: Double)? {
         if let literal = analysis.literalNumber(value) { return (value, literal.value) }
-        let source = analysis.source
-        let names = analysis.chainNames(value)
-        guard let last = names.last, source.kind(last) == .identifier,
-              ExpressionBounds.chainStart(source, endingAt: last) == value.lowerBound,
-              ExpressionBounds.chainEnd(source, startingAt: value.lowerBound) == value.upperBound - 1 else { return nil }
-        let hash = source.nameHash(last)
-        if names.count == 1, let binding = analysis.binding(referencedBy: last) {
-            guard !binding.isVariable, let bound = binding.value, let literal = analysis.literalNumber(bound)
-            else { return nil }
-            return (value, literal.value)
-        }
-        if let property = analysis.outline.properties.first(where: { $0.nameHash == hash && $0.isConstant }),
-           let initializer = property.initializer, let literal = analysis.literalNumber(initializer) {
-            return (value, literal.value)
-        }
-        return nil
+        return analysis.constantNumber(value).map { (value, $0) }
     }
 
     /// Literal fallbacks for the duration key: `?? 0.25`, `var d = 0.3` overwritten by the key,

@@ -209,8 +209,10 @@ public struct ContentInsetResetToZero: Rule {
 
     /// The bottom value of `.zero`, `UIEdgeInsets.zero`, `UIEdgeInsets()` or
     /// `UIEdgeInsets(top: 0, left: 0, bottom: b, right: 0)` (as source text), else nil.
-    static func bottomOfZeroedInsets(_ rhs: Range<Int>, _ analysis: FileAnalysis) -> String? {
+    static func bottomOfZeroedInsets(_ written: Range<Int>, _ analysis: FileAnalysis) -> String? {
         let source = analysis.source
+        // Through constants (`let cleared = UIEdgeInsets.zero`, `static let noInsets = …`).
+        let rhs = analysis.constantValue(of: written)
         let start = rhs.lowerBound
         if rhs.count == 2, source.kind(start) == .period, source.isWord(start + 1, "zero") { return "0" }
         if rhs.count == 3, source.isWord(start, "UIEdgeInsets"), source.kind(start + 1) == .period,
@@ -229,10 +231,10 @@ public struct ContentInsetResetToZero: Rule {
                 return nil
             }
         }
-        // Through a local (`let insets = UIEdgeInsets(…)`): read the bottom from the local.
-        if bottom != nil, analysis.constantBinding(referencedBy: rhs) != nil,
+        // Through a constant (`let insets = UIEdgeInsets(…)`): read the bottom from the constant.
+        if bottom != nil, written != rhs,
            let argument = analysis.argument(call, "bottom"), analysis.literalNumber(argument.value) == nil {
-            return "\(source.text(at: rhs.lowerBound)).bottom"
+            return "\(source.text(spanning: written)).bottom"
         }
         return bottom
     }

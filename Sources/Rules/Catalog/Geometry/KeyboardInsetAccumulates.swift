@@ -149,7 +149,8 @@ public struct KeyboardInsetAccumulates: Rule {
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
-            guard let sink = analysis.layoutSink(of: assignment), Self.isMovable(sink, source),
+            guard let sink = analysis.layoutSink(of: assignment),
+                  Self.isMovable(sink, source) || sink.component == nil && !assignment.isCompound,
                   let value = analysis.keyboardValue(of: assignment), value.isFrame,
                   !(value.has(.frameEnd) && value.has(.frameBegin)) else { continue }
             let target = analysis.receiverKey(assignment.lhs)
@@ -159,8 +160,18 @@ public struct KeyboardInsetAccumulates: Rule {
                 guard op == "+=" || op == "-=", !mentionsTarget,
                       !Self.usesStoredKeyboardValue(assignment.rhs, at: assignment.op, analysis),
                       !Self.isGuardedByEquality(assignment, target: target, analysis) else { continue }
-            } else {
-                guard mentionsTarget else { continue }
+            } else if !mentionsTarget || !Self.isMovable(sink, source) {
+                // `var f = bar.frame; f.origin.y -= h; bar.frame = f`: the copy starts from the
+                // current layout, so a relative change of a movable member accumulates.
+                guard let copy = analysis.localCopyWriteBack(of: assignment), copy.copiesTarget,
+                      copy.memberWrites.contains(where: { write in
+                          let op = source.text(at: write.op)
+                          let member = LayoutSink(kind: sink.kind, member: sink.member,
+                                                  component: analysis.chainNames(write.lhs).last, receiver: sink.receiver)
+                          return (op == "+=" || op == "-=") && Self.isMovable(member, source)
+                              && analysis.keyboardValue(of: write)?.isFrame == true
+                              && !Self.usesStoredKeyboardValue(write.rhs, at: write.op, analysis)
+                      }) else { continue }
             }
             let lhs = analysis.snippet(assignment.lhs)
             diagnostics.append(Self.metadata.diagnostic(

@@ -156,7 +156,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                     guard source.isWord(component, "bottom") else { continue }
                     value = analysis.keyboardValue(of: assignment)
                 } else {
-                    value = Self.bottomArgument(of: assignment.rhs, analysis).flatMap { analysis.keyboardValue(of: $0) }
+                    value = analysis.insetsBottomValue(of: assignment)
                 }
             default:
                 continue
@@ -174,10 +174,5 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
         }
         return diagnostics
-    }
-
-    /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side (or of the local it names).
-    static func bottomArgument(of rhs: Range<Int>, _ analysis: FileAnalysis) -> Range<Int>? {
-        analysis.edgeInsetsCall(rhs).flatMap { analysis.argument($0, "bottom")?.value }
     }
 }

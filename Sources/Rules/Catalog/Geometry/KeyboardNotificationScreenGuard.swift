@@ -133,8 +133,8 @@ public struct KeyboardNotificationScreenGuard: Rule {
         var diagnostics: [Diagnostic] = []
         for scope in analysis.outline.scopes {
             guard case .block(let keyword) = scope.kind, source.isWord(keyword, "else") else { continue }
-            let guardToken = ExpressionBounds.statementStart(source, containing: keyword)
-            guard source.isWord(guardToken, "guard"), analysis.isInKeyboardHandler(guardToken),
+            guard let guardToken = ExpressionBounds.guardKeyword(source, ofElse: keyword),
+                  analysis.isInKeyboardHandler(guardToken),
                   let target = context.applicableTarget(of: Self.metadata, at: guardToken) else { continue }
             let condition = (guardToken + 1)..<keyword
             guard let cast = Self.screenCast(in: condition, source),

@@ -189,6 +189,14 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
 
     public init() {}
 
+    /// Whether the type's own code calls `becomeFirstResponder()` on itself.
+    static func becomesFirstResponder(_ type: TypeDeclaration, _ analysis: FileAnalysis) -> Bool {
+        analysis.calls(in: type.extent).contains { call in
+            analysis.source.isWord(call.callee, "becomeFirstResponder")
+                && (call.receiver.map { analysis.source.isWord($0.lowerBound, "self") && $0.count == 1 } ?? true)
+        }
+    }
+
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = context.project
@@ -197,7 +205,10 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         for override in analysis.accessoryOverrides {
             let declaration = analysis.outline.types[override.type]
             guard declaration.kind == .class || declaration.kind == .extension,
-                  let getter = override.getter, !override.isSettable else { continue }
+                  let getter = override.getter else { continue }
+            // A settable override may only relay an accessory someone else shows; one whose
+            // type asks to become first responder itself expects the accessory to appear.
+            if override.isSettable, !Self.becomesFirstResponder(declaration, analysis) { continue }
             let typeName = declaration.simpleName
             let root = project.rootClass(of: typeName)
             guard !ResponderVocabulary.textInputClasses.contains(root),

@@ -164,6 +164,17 @@ public struct KeyboardDidShowForLayout: Rule {
                 break
             }
         }
-        return diagnostics
+        // Project wrappers (`keyboard.on(.didShow) { … }`): reported at the wrapper's call.
+        for (index, handler) in analysis.handlers.enumerated() where handler.form == .wrapperEvent {
+            guard let registration = handler.registration, !handler.events.isEmpty,
+                  handler.events.allSatisfy({ !$0.isWill }), let sink = layout[index] else { continue }
+            let events = handler.events.map { "`.\(KeyboardVocabulary.wrapperEvents[$0.rawValue])`" }.joined(separator: "/")
+            diagnostics.append(Self.metadata.diagnostic(
+                analysis, at: analysis.tokenRange(registration),
+                message: "The \(events) handler changes layout (\(analysis.layoutDescription(at: sink)), line \(analysis.line(of: sink))) after the keyboard has finished moving: the content jumps",
+                suggestion: "Do the layout in the wrapper's matching `will…` event.",
+                related: [analysis.relatedLocation(at: sink, "layout changed here")]))
+        }
+        return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 }

@@ -199,7 +199,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         var diagnostics: [Diagnostic] = []
         for registration in observers.registered where registration.isKeyboard && !registration.onLocalCenter {
             guard let typeName = analysis.typeName(ofType: registration.type),
-                  (analysis.project.types[typeName]?.paths.count ?? 1) <= 1 else { continue }
+                  !Self.otherFilesHandleObservers(of: typeName, analysis) else { continue }
             let phases = observers.phases(ofMethod: registration.method)
             guard !phases.isEmpty, let undo = undoingMethods(analysis, registration, typeName) else { continue }
             let undoPhases = undo.map { (method: $0, phases: observers.phases(ofMethod: $0)) }
@@ -276,23 +276,59 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         }
     }
 
-    /// An idempotent registration: inside an `if`/`guard`, after a `guard` of its method, or
-    /// right after removing the same observer in the same method.
+    /// Whether parts of the type in other files register or remove observers: the removals
+    /// this file shows are then not all there are. Extensions that only add unrelated code
+    /// (a delegate conformance) leave the analysis on.
+    static func otherFilesHandleObservers(of typeName: String, _ analysis: FileAnalysis) -> Bool {
+        guard (analysis.project.types[typeName]?.paths.count ?? 1) > 1 else { return false }
+        let project = analysis.project.observerFacts(of: typeName)
+        let own = analysis.facts.types.first { $0.name == typeName }?.observers ?? ObserverTypeFacts()
+        return project.removedNames != own.removedNames || project.removesTokens != own.removesTokens
+            || project.removesOnDisappear != own.removesOnDisappear || project.selectorKeys != own.selectorKeys
+            || project.registersSelectorObserver != own.registersSelectorObserver
+            || project.cancelledNamesOutsideDeinit != own.cancelledNamesOutsideDeinit
+            || project.setupRegistrations.count != own.setupRegistrations.count
+    }
+
+    /// An idempotent registration: inside an `if`/`guard` on the state of the registration, or
+    /// right after removing the same observer in the same method. A condition is about that
+    /// state when it tests for `nil` or reads a name the method assigns (`guard !isObserving
+    /// … isObserving = true`); a configuration flag (`guard avoidsKeyboard`) is not.
     func isGuarded(_ analysis: FileAnalysis, _ registration: RegisteredObserver, undo: [Int?]) -> Bool {
         guard let method = registration.method, let body = analysis.outline.functions[method].scope else { return true }
+        let source = analysis.source
+        let bodyRange = analysis.outline.scopes[body].body
         let open = analysis.outline.scopes[body].open
+        let assigned = Set(analysis.assignments(in: bodyRange).compactMap { analysis.chainNames($0.lhs).last }
+            .map { source.nameHash($0) })
+        func isStateCheck(_ condition: Range<Int>) -> Bool {
+            condition.contains { index in
+                source.isWord(index, "nil") || source.kind(index) == .identifier && assigned.contains(source.nameHash(index))
+            }
+        }
         var current = analysis.outline.scope(at: registration.callee)
         var steps = 0
         while let scope = current, scope != body, steps < Limits.enclosingScopes {
             steps += 1
             if case .block(let keyword) = analysis.outline.scopes[scope].kind,
-               analysis.source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {
-                return true
+               source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {
+                let condition = source.isWord(keyword, "else")
+                    ? ExpressionBounds.guardKeyword(source, ofElse: keyword).map { ($0 + 1)..<keyword }
+                    : (keyword + 1)..<analysis.outline.scopes[scope].open
+                // An `else` of an `if` is a branch of a condition the rule cannot see here.
+                guard let condition else { return true }
+                if isStateCheck(condition) { return true }
             }
             current = analysis.outline.scopes[scope].parent
         }
-        for index in open..<registration.callee where analysis.source.isWord(index, "guard") {
-            if analysis.outline.scope(at: index) == body { return true }
+        for index in open..<registration.callee where source.isWord(index, "guard") {
+            guard analysis.outline.scope(at: index) == body else { continue }
+            var elseToken = index + 1
+            while elseToken < registration.callee, !(source.isWord(elseToken, "else") && source.kind(elseToken + 1) == .leftBrace) {
+                if let close = source.partnerIndex(elseToken), close > elseToken { elseToken = close }
+                elseToken += 1
+            }
+            if isStateCheck((index + 1)..<elseToken) { return true }
         }
         return undo.contains(method)
     }
