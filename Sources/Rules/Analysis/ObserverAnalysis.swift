@@ -804,7 +804,8 @@ extension Outline {
 }
 
 /// Order-dependent combination of name hashes (for spellings such as `Name("x")`).
+/// FNV-1a's step over whole hashes instead of bytes.
 struct NameHashAccumulator {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ hash: UInt64) { value = (value ^ hash) &* 0x0000_0100_0000_01b3 }
+    var value: UInt64 = FNV1a.offsetBasis
+    mutating func add(_ hash: UInt64) { value = (value ^ hash) &* FNV1a.prime }
 }
