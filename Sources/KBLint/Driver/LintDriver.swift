@@ -312,7 +312,7 @@ struct LintDriver: Sendable {
         return outcome
     }
 
-    /// Rules, then suppression comments, then `invalid_utf8`.
+    /// Rules, one finding per defect, then suppression comments, then `invalid_utf8`.
     private func check(
         _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
     ) -> [Diagnostic] {
@@ -329,6 +329,7 @@ struct LintDriver: Sendable {
                 for selection in candidates {
                     diagnostics += selection.rule.init().check(context.withOptions(selection.options))
                 }
+                diagnostics = FindingMerging.merge(diagnostics, in: file)
             }
             diagnostics = Suppression.filter(
                 diagnostics, in: source,

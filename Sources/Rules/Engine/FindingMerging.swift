@@ -1,0 +1,121 @@
+import Lexer
+
+/// One finding per defect. Several rules can describe one mistake from different angles —
+/// `bottom: keyboardFrame.height` is at once an unconverted screen-space frame, the full
+/// height instead of the overlap and an inset that ignores the safe area — and a team that
+/// sees three reports for one line stops reading them. After the rules of a file have run,
+/// findings that describe one defect are folded into the most specific one, which names the
+/// others in `covered` (reported as `covers` and as notes).
+///
+/// Two findings describe one defect when
+/// - they come from the same rule and start on the same line, or
+/// - their rules belong to the same family below and start on the same line, or, for the
+///   observer family, one of them points at the other's line with a related location (an
+///   `addObserver` kept for the controller's lifetime and the `removeObserver(self)` on
+///   disappear that throws it away are one mistake seen from both ends).
+///
+/// Within a group the finding whose rule comes first in its family wins (for one rule, the
+/// first in the file). It keeps its own message, severity, fix and place; every covered
+/// finding becomes a note. Pure: findings in, findings out, in the order given.
+public enum FindingMerging {
+    /// Families of rules that describe one defect from different angles, most specific first.
+    static let families: [(rules: [String], followsRelatedLocations: Bool)] = [
+        // How far the keyboard reaches into a scroll view or layout.
+        ([
+            "keyboard_inset_accumulates", "keyboard_frame_begin_key", "keyboard_frame_screen_space",
+            "keyboard_math_uses_main_screen", "keyboard_height_not_overlap", "visible_height_uses_content_inset",
+            "keyboard_inset_ignores_safe_area", "content_inset_reset_to_zero", "keyboard_scroll_indicator_not_inset",
+        ], false),
+        // Whether an animation moves with the keyboard.
+        ([
+            "keyboard_curve_unshifted", "keyboard_curve_switch_without_default", "keyboard_curve_mismatch",
+            "keyboard_duration_hardcoded", "keyboard_guide_manual_animation",
+        ], false),
+        // When keyboard observers are added and removed.
+        (["observer_removed_greedily", "keyboard_observer_lifecycle_unbalanced"], true),
+    ]
+
+    /// Rule id → (family, rank in it).
+    static let familyOfRule: [String: (family: Int, rank: Int)] = {
+        var table: [String: (Int, Int)] = [:]
+        for (family, members) in families.enumerated() {
+            for (rank, id) in members.rules.enumerated() { table[id] = (family, rank) }
+        }
+        return table
+    }()
+
+    /// `diagnostics` of `file` with the findings of one defect folded into one.
+    public static func merge(_ diagnostics: [Diagnostic], in file: SourceFile) -> [Diagnostic] {
+        guard diagnostics.count > 1 else { return diagnostics }
+        let lines = diagnostics.map { file.location(of: $0.range.lowerBound).line }
+        var byLine: [Int: [Int]] = [:]
+        for (index, line) in lines.enumerated() { byLine[line, default: []].append(index) }
+
+        var groups = UnionFind(count: diagnostics.count)
+        func sameDefect(_ a: Int, _ b: Int) -> Bool {
+            let left = diagnostics[a].ruleID, right = diagnostics[b].ruleID
+            if left == right { return true }
+            guard let first = familyOfRule[left], let second = familyOfRule[right] else { return false }
+            return first.family == second.family
+        }
+        // On each line, every finding joins the first one of its family (or rule).
+        for indices in byLine.values where indices.count > 1 {
+            var firstOfKind: [String: Int] = [:]
+            for index in indices {
+                let kind = familyOfRule[diagnostics[index].ruleID].map { "family \($0.family)" } ?? diagnostics[index].ruleID
+                if let first = firstOfKind[kind] { groups.join(first, index) } else { firstOfKind[kind] = index }
+            }
+        }
+        for (a, diagnostic) in diagnostics.enumerated() {
+            guard let family = familyOfRule[diagnostic.ruleID], families[family.family].followsRelatedLocations
+            else { continue }
+            for location in diagnostic.related where location.path == nil {
+                let line = file.location(of: location.range.lowerBound).line
+                for b in byLine[line] ?? [] where b != a && sameDefect(a, b) { groups.join(a, b) }
+            }
+        }
+
+        var members: [Int: [Int]] = [:]
+        for index in diagnostics.indices { members[groups.root(index), default: []].append(index) }
+        var dropped = Set<Int>()
+        var merged = diagnostics
+        for group in members.values where group.count > 1 {
+            let primary = group.min { a, b in
+                let left = familyOfRule[diagnostics[a].ruleID]?.rank ?? 0
+                let right = familyOfRule[diagnostics[b].ruleID]?.rank ?? 0
+                return left != right ? left < right : a < b
+            }!
+            for index in group where index != primary {
+                let covered = diagnostics[index]
+                dropped.insert(index)
+                merged[primary].covered.append(CoveredFinding(
+                    ruleID: covered.ruleID, range: covered.range, message: covered.message))
+                merged[primary].covered += covered.covered
+                merged[primary].related.append(RelatedLocation(
+                    range: covered.range, message: "also `\(covered.ruleID)`: \(covered.message)"))
+            }
+        }
+        return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
+    }
+}
+
+/// Disjoint sets over `0..<count` with path halving: grouping findings stays linear.
+private struct UnionFind {
+    private var parent: [Int]
+
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func root(_ index: Int) -> Int {
+        var current = index
+        while parent[current] != current {
+            parent[current] = parent[parent[current]]
+            current = parent[current]
+        }
+        return current
+    }
+
+    mutating func join(_ a: Int, _ b: Int) {
+        let left = root(a), right = root(b)
+        if left != right { parent[max(left, right)] = min(left, right) }
+    }
+}
