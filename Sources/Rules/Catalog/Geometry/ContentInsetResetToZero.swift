@@ -232,7 +232,7 @@ public struct ContentInsetResetToZero: Rule {
                                 replacement: "\(analysis.source.text(spanning: assignment.lhs)).bottom = \(bottom)")
                 let message: String
                 if bottom == "0" {
-                    message = "`\(lhs) = \(analysis.snippet(assignment.rhs))` in a keyboard handler resets every edge to 0, so the top and side insets set for headers, bars or margins are lost once the keyboard has moved"
+                    message = "`\(lhs) = \(analysis.snippet(assignment.rhs))` in a keyboard handler resets every edge to 0, wiping any top or side inset (header, bar, margins) along with the keyboard's bottom inset"
                 } else {
                     // Only top and side insets that the type sets itself can be wiped.
                     guard let kept = Self.edgeSetElsewhere(sink, except: assignment, analysis) else { continue }
