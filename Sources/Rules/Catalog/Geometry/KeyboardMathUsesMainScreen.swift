@@ -18,6 +18,15 @@ public struct KeyboardMathUsesMainScreen: Rule {
             RuleExample("""
             final class LoginViewController: UIViewController {
                 @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let end = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(end, from: ↓UIScreen.main.coordinateSpace)
+                    bottomConstraint.constant = max(0, view.bounds.maxY - local.minY)
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
                     guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
                     let offset = ↓UIScreen.main.bounds.height - frame.origin.y
                     bottomConstraint.constant = offset
@@ -68,6 +77,17 @@ public struct KeyboardMathUsesMainScreen: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillHide(_ notification: Notification) {
+                    var end = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    if end == .zero {
+                        end = CGRect(x: 0, y: UIScreen.main.bounds.height, width: UIScreen.main.bounds.width, height: 0)
+                    }
+                    move(to: end)
+                }
+            }
+            """),
             RuleExample("""
             final class LoginViewController: UIViewController {
                 override func viewDidLoad() {
@@ -143,9 +163,18 @@ public struct KeyboardMathUsesMainScreen: Rule {
                 let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
                 guard analysis.keyboardValue(of: start..<end)?.isFrame == true else { continue }
             }
+            let statement = ExpressionBounds.statementStart(source, containing: index)
+            if Self.isInsideRectConstruction(index, source) { continue }
+            if let conversion = Self.conversion(around: index, from: statement, analysis) {
+                diagnostics.append(Self.metadata.diagnostic(
+                    analysis, at: range,
+                    message: "`\(conversion)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
+                    suggestion: "Convert from the window's screen: `view.window?.windowScene?.screen.coordinateSpace`."))
+                continue
+            }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: range,
-                message: "`\(name)` in keyboard code measures the whole device screen or another scene's window; wrong under Split View, Slide Over, Stage Manager and external displays",
+                message: "`\(name)` in keyboard code measures the whole device screen or another scene's window, so the keyboard overlap is wrong under Split View, Slide Over, Stage Manager and external displays",
                 suggestion: "Use the view's window and its scene's screen (`view.window?.windowScene?.screen`), or convert the keyboard frame into the view."))
         }
         return diagnostics
@@ -178,6 +207,37 @@ public struct KeyboardMathUsesMainScreen: Rule {
             var before = index - 2
             while source.kind(before) == .postfixQuestionMark || source.kind(before) == .exclamationMark { before -= 1 }
             if source.isWord(before, "delegate") { return (index..<(index + 1), "UIApplication.shared.delegate?.window") }
+        }
+        return nil
+    }
+
+    /// Whether `index` is inside the arguments of a `CGRect(…)`:
+    /// a made-up rect (say, off screen for a `.zero` end frame) measures nothing.
+    static func isInsideRectConstruction(_ index: Int, _ source: TokenizedSource) -> Bool {
+        var token = index - 1
+        var budget = 256
+        while token > 0, budget > 0 {
+            budget -= 1
+            if source.kind(token) == .leftParen, let close = source.partnerIndex(token), close > index {
+                if source.isWord(token - 1, "CGRect") { return true }
+            } else if source.kind(token) == .rightParen || source.kind(token) == .rightSquare, let open = source.partnerIndex(token) {
+                token = open
+            } else if source.kind(token) == .leftBrace || source.kind(token) == .rightBrace {
+                return false
+            }
+            token -= 1
+        }
+        return false
+    }
+
+    /// `x.convert(…, from:/to: UIScreen.main.coordinateSpace)` around `index`: the documented
+    /// conversion, only on the wrong screen. The call as written, else nil.
+    static func conversion(around index: Int, from start: Int, _ analysis: FileAnalysis) -> String? {
+        let source = analysis.source
+        guard source.isWord(index + 4, "coordinateSpace") || source.isWord(index + 4, "fixedCoordinateSpace") else { return nil }
+        for call in analysis.calls(in: start..<index) where source.isWord(call.callee, "convert") {
+            guard let open = call.openParen, let close = call.closeParen, open < index, index < close else { continue }
+            return analysis.snippet(call.start..<(close + 1))
         }
         return nil
     }
