@@ -13,7 +13,7 @@ public struct ObserverTokenDiscarded: Rule {
         registration and keeps alive whatever it captures. The iOS 26 `addObserver(of:for:using:)` works the \
         other way round: its `ObservationToken` ends the observation when released, so a dropped token means \
         the handler never runs, and so does a Combine `.sink` whose `AnyCancellable` is not stored. Block \
-        observers of singletons and application delegates, which live as long as the app, are not reported.
+        observers of singletons (a type reached through its own `static let`/`static var shared`), application delegates and SwiftUI `App` types, which live as long as the app, are not reported.
         """,
         fix: "Keep the token in a property (or a collection of tokens) and pass it to `removeObserver(_:)` when the observer is no longer needed; keep Combine subscriptions with `.store(in: &cancellables)`.",
         triggering: [
@@ -66,6 +66,17 @@ public struct ObserverTokenDiscarded: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            @main struct NotesApp: App {
+                @State private var keyboardShown = false
+                init() {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: .main) { _ in
+                        print("shown")
+                    }
+                }
+                var body: some Scene { WindowGroup { ContentView() } }
+            }
+            """),
             RuleExample("""
             final class ChatViewController: UIViewController {
                 private var showToken: NSObjectProtocol?
