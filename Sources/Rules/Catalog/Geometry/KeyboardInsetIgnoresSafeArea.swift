@@ -74,6 +74,15 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let bottom = view.convert(frame, from: nil).height - bottomLayoutGuide.length
+                    textView.contentInset.bottom = bottom
+                }
+            }
+            """),
+            RuleExample("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
