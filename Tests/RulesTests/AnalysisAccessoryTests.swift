@@ -133,10 +133,10 @@ final class AnalysisAccessoryTests: XCTestCase {
         }
         """)
         let uses = (0..<4).compactMap { analysis.index(of: "bar", occurrence: $0 + 1) }
-        XCTAssertNotNil(analysis.localBinding(for: uses[1]), "inside the if body")
-        XCTAssertNil(analysis.localBinding(for: uses[2]), "after the if statement")
+        XCTAssertNotNil(analysis.binding(referencedBy: uses[1]), "inside the if body")
+        XCTAssertNil(analysis.binding(referencedBy: uses[2]), "after the if statement")
         let afterGuard = analysis.index(of: "bar", occurrence: 5)!
-        XCTAssertNotNil(analysis.localBinding(for: afterGuard), "after guard let")
+        XCTAssertNotNil(analysis.binding(referencedBy: afterGuard), "after guard let")
     }
 
     func testAddSubviewOfTheSameViewOnly() {

@@ -101,28 +101,33 @@ final class AnalysisKeyboardTests: XCTestCase {
             @objc func onShow(_ n: Notification) {}
         }
         """)
-        let summary = analysis.registrations.map { registration -> String in
-            let result: String
-            switch registration.result {
-            case .discarded: result = "discarded"
-            case .assigned(let lhs): result = "assigned \(analysis.text(lhs))"
-            case .bound(let name): result = "bound \(analysis.source.text(at: name))"
-            case .storedInCollection: result = "store(in:)"
-            case .passedOn: result = "passed on"
-            case .other: result = "other"
+        func describe(_ store: TokenStore) -> String {
+            switch store {
+            case .discarded: "discarded"
+            case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
+            case .storedInLocal(let name): "local \(analysis.source.text(at: name))"
+            case .passedOn: "passed on"
             }
+        }
+        let stores = Dictionary(uniqueKeysWithValues: analysis.observers.registered.map { ($0.registration, $0.store) })
+        let subscriptions = Dictionary(uniqueKeysWithValues: analysis.observers.subscriptions.map { ($0.publisher, $0.result) })
+        let summary = analysis.registrations.indices.map { index -> String in
+            let registration = analysis.registrations[index]
+            let callee = analysis.calls[registration.call].callee
+            let keepsToken = registration.kind == .block || registration.kind == .typedMessage
+            let result = ((keepsToken ? stores[index] : nil) ?? subscriptions[callee]).map(describe) ?? "-"
             return "\(registration.kind) \(registration.events.map { "\($0)" }.joined(separator: ",")) \(result)"
         }
         XCTAssertEqual(summary, [
-            "selector willShow discarded",
-            "block willHide assigned token",
+            "selector willShow -",
+            "block willHide property token",
             "block  discarded",
             "block didShow discarded",
-            "block didHide bound local",
-            "block willChangeFrame passed on",
-            "publisher willShow store(in:)",
-            "publisher willHide bound cancellable",
-            "typedMessage willShow assigned observation",
+            "block didHide local local",
+            "block willChangeFrame property tokens",
+            "publisher willShow property bag",
+            "publisher willHide local cancellable",
+            "typedMessage willShow property observation",
         ])
         XCTAssertEqual(analysis.registrations[1].object.map { analysis.text($0) }, "textField")
         XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline.functions[$0].name }, "observe")

@@ -136,7 +136,7 @@ public struct AccessoryFacts: Sendable {
                 if let type = analysis.typeName(at: assignment.op) { selfSizingTypes.insert(type) }
             } else if names.count == 2 {
                 let holder = names[0]
-                if let binding = analysis.localBinding(for: holder), let value = analysis.bindings[binding].value {
+                if let binding = analysis.binding(referencedBy: holder), let value = binding.value {
                     for found in analysis.accessorySources(of: value) {
                         if let name = analysis.typeName(of: found) { typesSizedWhereCreated.insert(name) }
                     }
@@ -178,10 +178,7 @@ extension FileAnalysis {
             var next: [Int] = []
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {
-                    let isSelf = call.receiver.map { receiver in
-                        ExpressionBounds.singleName(source, receiver).map { source.isWord($0, "self") } ?? false
-                    } ?? true
-                    guard isSelf else { continue }
+                    guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
                     if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
                        visited.insert(body).inserted {
@@ -194,7 +191,7 @@ extension FileAnalysis {
                 for assignment in assignments[first...] {
                     guard assignment.op < body.upperBound else { break }
                     let names = namesWithoutSelf(assignment.lhs)
-                    guard names.count == 1, localBinding(for: names[0]) == nil,
+                    guard names.count == 1, binding(referencedBy: names[0]) == nil,
                           let property = property(named: names[0]) else { continue }
                     for accessor in outline.properties[property].accessors
                     where (accessor.kind == .didSet || accessor.kind == .willSet) && visited.insert(accessor.scope).inserted {

@@ -139,9 +139,8 @@ extension FileAnalysis {
             }
             // A plain name: a local or a property of the type.
             if let name = singleName(range) {
-                if let binding = localBinding(for: name), let value = bindings[binding].value,
-                   !bindings[binding].isShorthand {
-                    work.append((value, item.locals + [bindings[binding].nameToken], item.helpers))
+                if let binding = binding(referencedBy: name), let value = binding.value, !binding.isShorthand {
+                    work.append((value, item.locals + [binding.nameToken], item.helpers))
                 } else if let property = property(named: name) {
                     // A computed property (not an override) runs its getter on each read:
                     // what it returns is the source.
@@ -319,34 +318,6 @@ extension FileAnalysis {
         return nil
     }
 
-    /// The latest local binding of the name at `use` that is visible there (an index in
-    /// `bindings`). Unlike `binding(referencedBy:)` it knows that `if let x` binds `x` only
-    /// inside the `if` body.
-    public func localBinding(for use: Int) -> Int? {
-        guard let useScope = outline.executableScope(at: use) else { return nil }
-        let hash = source.nameHash(use)
-        var index = firstIndex(in: bindings, atOrAfter: use) { $0.nameToken }
-        while index > 0 {
-            index -= 1
-            let binding = bindings[index]
-            guard binding.nameHash == hash, let scope = outline.executableScope(at: binding.nameToken),
-                  outline.scope(useScope, isWithin: scope), isVisible(binding, at: use) else { continue }
-            return index
-        }
-        return nil
-    }
-
-    /// A name bound in an `if`/`while` condition exists only in that statement's body.
-    func isVisible(_ binding: LocalBinding, at use: Int) -> Bool {
-        let start = ExpressionBounds.statementStart(source, containing: binding.nameToken)
-        guard source.isWord(start, "if") || source.isWord(start, "while") else { return true }
-        for scope in outline.scopes where scope.open > start {
-            if case .block(let keyword) = scope.kind, keyword == start { return scope.extent.contains(use) }
-            if scope.open > use { break }
-        }
-        return false
-    }
-
     /// The property named like `name` of the type that encloses `name` (any declaration or
     /// extension of that type in this file; an outer type's when the inner has none).
     public func property(named name: Int) -> Int? {
@@ -369,24 +340,10 @@ extension FileAnalysis {
         return nil
     }
 
-    /// The function of this file that `call` means: same base name and argument count, the
-    /// caller's type first; nil when the call has another object as receiver or is ambiguous.
+    /// The function of this file that `call` on `self` (or without receiver) means, when it
+    /// means exactly one (see `FileIndex.functions(calledBy:)`).
     public func sameFileFunction(for call: CallSite) -> Int? {
-        if let receiver = call.receiver {
-            guard let name = ExpressionBounds.singleName(source, receiver),
-                  source.isWord(name, "self") || source.isWord(name, "Self") else { return nil }
-        }
-        let argumentCount = call.arguments.count + call.trailingClosures.count
-        let candidates = outline.functions(named: source.nameHash(call.callee)).filter {
-            outline.functions[$0].kind == .function && outline.functions[$0].parameters.count == argumentCount
-                && outline.functions[$0].scope != nil
-        }
-        let typeName = typeName(at: call.callee)
-        let sameType = candidates.filter { candidate in
-            outline.functions[candidate].owner.map { outline.types[$0].simpleName } == typeName
-        }
-        let chosen = sameType.isEmpty ? candidates : sameType
-        return chosen.count == 1 ? chosen[0] : nil
+        fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
     }
 
     /// Indices in `Outline.types` of every declaration and extension of `name` in this file.
@@ -439,9 +396,9 @@ extension FileAnalysis {
             let call = calls[index]
             guard call.arguments.count == 1, let name = singleName(strippedExpression(call.arguments[0].value)),
                   source.nameHash(name) == target else { continue }
-            let binding = localBinding(for: name)
+            let binding = binding(referencedBy: name)
             if let local = found.locals.first {
-                if let binding, bindings[binding].nameToken == local { result.append(index) }
+                if let binding, binding.nameToken == local { result.append(index) }
                 continue
             }
             guard binding == nil, case .property(let property) = found.kind,

@@ -26,9 +26,7 @@ extension FileAnalysis {
         var found: [AnimationCall] = []
         for (index, call) in calls.enumerated() {
             let receiverName = call.receiver.flatMap { ExpressionBounds.lastName(source, ofChainEndingAt: $0.upperBound - 1) }
-            func argument(_ label: StaticString) -> Argument? {
-                call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
-            }
+            func argument(_ label: StaticString) -> Argument? { call.argument(label, source) }
             let custom = call.arguments.contains { argument in
                 argument.label.map {
                     source.wordIndex($0, in: ["usingSpringWithDamping", "dampingRatio", "timingParameters",

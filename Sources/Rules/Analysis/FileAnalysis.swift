@@ -3,17 +3,21 @@ import Lexer
 /// Everything rules ask about one file, built once: the outline, call sites, assignments,
 /// bindings, keyboard handlers and keyboard values. Immutable and shared between rules.
 public final class FileAnalysis: Sendable {
-    public let source: TokenizedSource
-    public let outline: Outline
+    /// The file's index: outline, calls, assignments, bindings, chains, registrations and
+    /// their resolvers.
+    let fileIndex: FileIndex
+    public var source: TokenizedSource { fileIndex.source }
+    public var outline: Outline { fileIndex.outline }
     /// In token order of their callee.
-    public let calls: [CallSite]
-    public let assignments: [Assignment]
-    public let bindings: [LocalBinding]
+    public var calls: [CallSite] { fileIndex.calls }
+    public var assignments: [Assignment] { fileIndex.assignments }
+    public var bindings: [LocalBinding] { fileIndex.bindings }
+    /// Notification registrations of the file (any notification, project wrappers
+    /// included), in call order.
+    public var registrations: [ObserverRegistration] { fileIndex.registrations }
     public let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
     public let animations: [AnimationCall]
-    /// Notification registrations of the file (any notification), in call order.
-    public let registrations: [ObserverRegistration]
     /// What the observer rules know about those registrations: names, handler closures, where
     /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
     public let observers: ObserverAnalysis
@@ -25,10 +29,7 @@ public final class FileAnalysis: Sendable {
     /// handler or keyboard value analysis is built.
     public let mentionsKeyboard: Bool
 
-    let callAtCallee: [Int: Int]
     let handlerLookup: HandlerLookup
-    /// Binding indices by name hash, in token order.
-    let bindingsByName: [UInt64: [Int]]
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
@@ -42,43 +43,25 @@ public final class FileAnalysis: Sendable {
     let evaluator: KeyboardValueEvaluator?
 
     public init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
-        self.source = source
-        var outline = Outline(source)
-        let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
-        matching.run()
-        for link in matching.closureCalls {
-            outline.closures[link.closure].call = link.call
-            outline.closures[link.closure].argumentLabel = link.label
-            outline.closures[link.closure].isTrailing = link.trailing
-        }
-        self.outline = outline
-        calls = matching.calls
-        assignments = matching.assignments
-        bindings = matching.bindings
-        var callAtCallee: [Int: Int] = [:]
-        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
-        self.callAtCallee = callAtCallee
-        taskSleeps = matching.calls.filter { call in
+        let fileIndex = FileIndex(source)
+        self.fileIndex = fileIndex
+        let outline = fileIndex.outline
+        taskSleeps = fileIndex.calls.filter { call in
             source.isWord(call.callee, "sleep") && call.receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
         }.map(\.callee)
-        let animations = Self.findAnimations(source, matching.calls)
+        let animations = Self.findAnimations(source, fileIndex.calls)
         self.animations = animations
         animationsByScope = Dictionary(grouping: animations.indices) {
-            outline.executableScope(at: matching.calls[animations[$0].call].callee) ?? -1
+            outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
         }
-        bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
-        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, matching.assignments)
-        registrations = Self.findRegistrations(source, outline, matching.calls, callAtCallee: callAtCallee)
+        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, fileIndex.assignments)
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         var chainLinks: [(producer: Int, consumer: Int)] = []
         if mentionsKeyboard {
-            var finder = KeyboardHandlerFinder(
-                source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
-                callAtCallee: callAtCallee)
+            var finder = KeyboardHandlerFinder(fileIndex)
             finder.run()
             let found = finder.handlers
             chainLinks = finder.chainLinks
@@ -95,16 +78,15 @@ public final class FileAnalysis: Sendable {
         if mentionsKeyboard {
             func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
                 var evaluator = KeyboardValueEvaluator(
-                    source: source, outline: outline, chainStarts: chainStarts, callAtCallee: callAtCallee,
-                    calls: matching.calls, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes)
-                evaluator.build(bindings: matching.bindings, assignments: matching.assignments, chainLinks: chainLinks)
+                evaluator.build(chainLinks: chainLinks)
                 return evaluator
             }
             var evaluator = evaluate(merged)
             // Facts that need values (wrapper properties, height accessors) feed back into this
             // file's own flow once.
-            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, matching.assignments, evaluator)
+            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, fileIndex.assignments, evaluator)
             facts.keyboardHeightAccessors = FactCollector.heightAccessors(
                 source, outline, facts.keyboardAccessors, evaluator)
             let knownProperties = merged.keyboardFrameProperties
@@ -118,11 +100,9 @@ public final class FileAnalysis: Sendable {
             evaluator = nil
         }
         FactCollector.collectTypes(
-            source, outline, calls: matching.calls, assignments: matching.assignments, bindings: matching.bindings,
+            source, outline, calls: fileIndex.calls, assignments: fileIndex.assignments, bindings: fileIndex.bindings,
             into: &facts)
-        observers = ObserverAnalysisBuilder(
-            source: source, outline: outline, calls: matching.calls, assignments: matching.assignments,
-            bindings: matching.bindings, callAtCallee: callAtCallee, registrations: registrations).build()
+        observers = ObserverAnalysisBuilder(fileIndex).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
@@ -240,21 +220,16 @@ public final class FileAnalysis: Sendable {
     // MARK: Calls
 
     /// The call whose callee is code token `index`.
-    public func call(at index: Int) -> CallSite? {
-        callAtCallee[index].map { calls[$0] }
-    }
+    public func call(at index: Int) -> CallSite? { fileIndex.call(at: index) }
 
     /// Calls whose callee lies in `range`.
     public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
-        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
-        var end = low
-        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
-        return calls[low..<end]
+        calls[fileIndex.callIndices(in: range)]
     }
 
     /// The argument of `call` labelled `label`.
     public func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
-        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
+        call.argument(label, source)
     }
 
     /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
@@ -324,16 +299,9 @@ public final class FileAnalysis: Sendable {
         return found
     }
 
-    /// The local binding that name token `name` refers to: the latest binding of that name
-    /// before it in the same or an enclosing body.
+    /// The local binding that name token `name` refers to (see `FileIndex.binding(referencedBy:)`).
     public func binding(referencedBy name: Int) -> LocalBinding? {
-        guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
-              let sameName = bindingsByName[source.nameHash(name)] else { return nil }
-        let low = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
-        return sameName[..<low].last { index in
-            guard let bindingScope = outline.executableScope(at: bindings[index].nameToken) else { return false }
-            return outline.scope(scope, isWithin: bindingScope)
-        }.map { bindings[$0] }
+        fileIndex.binding(referencedBy: name)
     }
 
     /// The local `let` that a one-name expression refers to.

@@ -49,12 +49,11 @@ public struct KeyboardHandler: Sendable {
 
 /// Finds every keyboard handler of a file, following calls within the file.
 struct KeyboardHandlerFinder {
-    let source: TokenizedSource
-    let outline: Outline
-    let calls: [CallSite]
-    let assignments: [Assignment]
-    /// Callee token → call index.
-    let callAtCallee: [Int: Int]
+    let fileIndex: FileIndex
+    var source: TokenizedSource { fileIndex.source }
+    var outline: Outline { fileIndex.outline }
+    var calls: [CallSite] { fileIndex.calls }
+    var assignments: [Assignment] { fileIndex.assignments }
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
@@ -62,36 +61,25 @@ struct KeyboardHandlerFinder {
     var chainLinks: [(producer: Int, consumer: Int)] = []
     /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
     let propertyObservers: [Outline.OwnedName: [Int]]
-    /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
-    /// property it writes whole (`x = …`, `self.x = …`). Read once, not once per handler
-    /// whose body holds them (handlers nest).
-    let callsOnSelf: [Bool]
+    /// Per assignment: the name hash of the property it writes whole (`x = …`, `self.x = …`).
+    /// Read once, not once per handler whose body holds them (handlers nest).
     let assignedProperties: [UInt64?]
 
     /// How many calls deep handlers are followed into functions of the same file.
     static let reachDepth = 3
 
-    init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
-         callAtCallee: [Int: Int]) {
-        self.source = source
-        self.outline = outline
-        self.calls = calls
-        self.assignments = assignments
-        self.callAtCallee = callAtCallee
+    init(_ fileIndex: FileIndex) {
+        self.fileIndex = fileIndex
+        let source = fileIndex.source
         var propertyObservers: [Outline.OwnedName: [Int]] = [:]
-        for property in outline.properties {
+        for property in fileIndex.outline.properties {
             for accessor in property.accessors where accessor.kind == .didSet || accessor.kind == .willSet {
                 propertyObservers[Outline.OwnedName(owner: property.owner, name: property.nameHash), default: []]
                     .append(accessor.scope)
             }
         }
         self.propertyObservers = propertyObservers
-        callsOnSelf = calls.map { call in
-            guard let receiver = call.receiver else { return true }
-            let name = ExpressionBounds.singleName(source, receiver)
-            return name.map { source.wordIndex($0, in: ["self", "Self", "strongSelf", "weakSelf"]) != nil } ?? false
-        }
-        assignedProperties = assignments.map { assignment in
+        assignedProperties = fileIndex.assignments.map { assignment in
             let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
             if names.count == 1 { return source.nameHash(names[0]) }
             if names.count == 2, source.isWord(names[0], "self") { return source.nameHash(names[1]) }
@@ -100,7 +88,7 @@ struct KeyboardHandlerFinder {
     }
 
     mutating func run() {
-        for index in calls.indices { registrations(calls[index]) }
+        for registration in fileIndex.registrations { add(registration) }
         subscriptRegistrations()
         asyncSequences()
         helperCallbacks()
@@ -124,98 +112,38 @@ struct KeyboardHandlerFinder {
         return true
     }
 
-    func argumentEvents(_ call: CallSite, messages: Bool) -> [KeyboardEvent] {
-        Self.registeredEvents(call, messages: messages, source, outline, calls)
-    }
-
-    /// The keyboard notifications (or typed messages) a registration names: in its
-    /// arguments, or — when the name is a loop variable (`for name in [….keyboardWillShowNotification,
-    /// …]`, `[…].forEach { addObserver(…, name: $0, …) }`) — in the sequence it iterates.
-    static func registeredEvents(_ call: CallSite, messages: Bool, _ source: TokenizedSource, _ outline: Outline,
-                                 _ calls: [CallSite]) -> [KeyboardEvent] {
-        func events(in range: Range<Int>) -> [KeyboardEvent] {
-            var found: [KeyboardEvent] = []
-            for index in range {
-                let event = messages ? KeyboardVocabulary.message(source, at: index)
-                                     : KeyboardVocabulary.notification(source, at: index)
-                if let event, !found.contains(event) { found.append(event) }
-            }
-            return found
-        }
-        guard let open = call.openParen, let close = call.closeParen else { return [] }
-        let direct = events(in: (open + 1)..<close)
-        guard direct.isEmpty, !messages,
-              call.arguments.contains(where: { $0.value.count == 1 && source.kind($0.value.lowerBound) == .identifier })
-        else { return direct }
-        var current = outline.scope(at: call.callee)
-        var steps = 0
-        while let scope = current, steps < 8 {
-            steps += 1
-            switch outline.scopes[scope].kind {
-            case .closure(let closure):
-                if let loop = outline.closures[closure].call, source.isWord(calls[loop].callee, "forEach"),
-                   let receiver = calls[loop].receiver {
-                    return events(in: receiver)
-                }
-            case .block(let keyword):
-                if source.isWord(keyword, "for") { return events(in: keyword..<outline.scopes[scope].open) }
-            case .function, .type, .property, .accessor:
-                return []
-            }
-            current = outline.scopes[scope].parent
-        }
-        return []
-    }
-
-    func closures(of call: CallSite) -> [Int] {
-        call.arguments.compactMap(\.closure) + call.trailingClosures.map(\.closure)
-    }
-
-    func argument(_ call: CallSite, labelled label: StaticString) -> Argument? {
-        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
-    }
-
-    mutating func registrations(_ call: CallSite) {
+    /// The handlers of a keyboard registration: its selector's methods, its closures, the
+    /// closures of its publisher chain, the body of its `for await` loop.
+    mutating func add(_ registration: ObserverRegistration) {
+        guard !registration.events.isEmpty else { return }
+        let call = calls[registration.call]
         let callee = call.callee
-        if source.isWord(callee, "addObserver") {
-            let notifications = argumentEvents(call, messages: false)
-            if !notifications.isEmpty {
-                if let selector = argument(call, labelled: "selector") {
-                    for function in selectorTargets(selector.value, near: callee) {
-                        guard let scope = outline.functions[function].scope else { continue }
-                        add(.selector, scope: scope, events: notifications, registration: callee,
-                            parameter: outline.functions[function].parameters.first?.nameToken)
-                    }
-                } else {
-                    for closure in closures(of: call) {
-                        add(.blockObserver, scope: outline.closures[closure].scope, events: notifications,
-                            registration: callee, parameter: outline.closures[closure].parameters.first)
-                    }
-                }
-                return
+        func addClosures(_ form: KeyboardHandler.Form) {
+            for (closure, events) in registration.closures {
+                add(form, scope: outline.closures[closure].scope, events: events, registration: callee,
+                    parameter: outline.closures[closure].parameters.first)
             }
-            let messages = argumentEvents(call, messages: true)
-            if !messages.isEmpty {
-                for closure in closures(of: call) {
-                    add(.typedMessage, scope: outline.closures[closure].scope, events: messages,
-                        registration: callee, parameter: outline.closures[closure].parameters.first)
-                }
-            }
-            return
         }
-        if source.isWord(callee, "publisher") || isRxNotification(call) {
-            let notifications = argumentEvents(call, messages: false)
-            guard !notifications.isEmpty else { return }
-            followChain(from: call, events: notifications, registration: callee,
-                        form: source.isWord(callee, "publisher") ? .combine : .rxSwift)
-            return
-        }
-        // Project wrappers: `keyboard.on(.willShow) { … }`.
-        if call.arguments.contains(where: { isWrapperEvent($0.value) }) {
-            for closure in closures(of: call) {
-                add(.wrapperEvent, scope: outline.closures[closure].scope, events: wrapperEvents(call),
-                    registration: callee, parameter: outline.closures[closure].parameters.first)
+        switch registration.kind {
+        case .selector:
+            guard let selector = call.argument("selector", source) else { return }
+            for function in selectorTargets(selector.value, near: callee) {
+                guard let scope = outline.functions[function].scope else { continue }
+                add(.selector, scope: scope, events: registration.events, registration: callee,
+                    parameter: outline.functions[function].parameters.first?.nameToken)
             }
+        case .block:
+            addClosures(.blockObserver)
+        case .typedMessage:
+            addClosures(.typedMessage)
+        case .wrapper:
+            addClosures(source.isWord(callee, "addObserver") ? .blockObserver : .wrapperEvent)
+        case .publisher, .rxNotification:
+            followChain(from: call, events: registration.events, registration: callee,
+                        form: registration.kind == .publisher ? .combine : .rxSwift)
+        case .asyncSequence:
+            // The body of the `for await` loop over it: see `asyncSequences()`.
+            break
         }
     }
 
@@ -225,33 +153,13 @@ struct KeyboardHandlerFinder {
             let close = assignment.lhs.upperBound - 1
             let brace = assignment.rhs.lowerBound
             guard source.kind(close) == .rightSquare, let open = source.partnerIndex(close),
-                  isWrapperEvent((open + 1)..<close),
-                  let position = source.wordIndex(open + 2, in: KeyboardVocabulary.wrapperEvents),
+                  let event = KeyboardVocabulary.wrapperEvent(source, (open + 1)..<close),
                   source.kind(brace) == .leftBrace,
                   source.partnerIndex(brace) == assignment.rhs.upperBound - 1,
                   let scope = outline.scope(at: brace), case .closure(let closure) = outline.scopes[scope].kind
             else { continue }
-            add(.wrapperEvent, scope: scope, events: [KeyboardEvent(rawValue: position)!], registration: nil,
+            add(.wrapperEvent, scope: scope, events: [event], registration: nil,
                 parameter: outline.closures[closure].parameters.first)
-        }
-    }
-
-    func isRxNotification(_ call: CallSite) -> Bool {
-        guard source.isWord(call.callee, "notification"), let receiver = call.receiver else { return false }
-        return source.isWord(receiver.upperBound - 1, "rx")
-    }
-
-    func isWrapperEvent(_ value: Range<Int>) -> Bool {
-        value.count == 2 && source.kind(value.lowerBound) == .period
-            && source.wordIndex(value.lowerBound + 1, in: KeyboardVocabulary.wrapperEvents) != nil
-    }
-
-    func wrapperEvents(_ call: CallSite) -> [KeyboardEvent] {
-        call.arguments.compactMap { argument in
-            guard isWrapperEvent(argument.value),
-                  let position = source.wordIndex(argument.value.lowerBound + 1, in: KeyboardVocabulary.wrapperEvents)
-            else { return nil }
-            return KeyboardEvent(rawValue: position)
         }
     }
 
@@ -279,21 +187,14 @@ struct KeyboardHandlerFinder {
             else { break }
             current = outer
         }
-        var cursor = current.end
         var deferredBy: Int?
         // The closure whose result is the chain's current element (nil: the notification).
         var element: Int?
-        var steps = 0
-        while steps < 64, source.kind(cursor + 1) == .period {
-            steps += 1
-            let name = cursor + 2
-            guard let index = callAtCallee[name] else {
-                if source.kind(name) == .identifier { cursor = name; continue }
-                break
-            }
+        for index in fileIndex.chain(after: current).calls {
             let next = calls[index]
+            let name = next.callee
             if source.wordIndex(name, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? name }
-            let closures = closures(of: next)
+            let closures = next.handlerClosures
             for closure in closures {
                 add(form, scope: outline.closures[closure].scope, events: events, registration: registration,
                     deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first)
@@ -302,7 +203,6 @@ struct KeyboardHandlerFinder {
             if source.wordIndex(name, in: Self.transforms) != nil {
                 element = closures.first
             }
-            cursor = next.end
         }
     }
 
@@ -320,15 +220,19 @@ struct KeyboardHandlerFinder {
         return best
     }
 
+    /// The bodies of `for await … in notifications(named:)` loops over keyboard notifications.
     mutating func asyncSequences() {
+        var sequences: [Int: [KeyboardEvent]] = [:]
+        for registration in fileIndex.registrations where registration.kind == .asyncSequence {
+            sequences[calls[registration.call].callee] = registration.events
+        }
+        guard !sequences.isEmpty else { return }
         for (index, scope) in outline.scopes.enumerated() {
             guard case .block(let keyword) = scope.kind, source.isWord(keyword, "for") else { continue }
             var found: [KeyboardEvent] = []
             var registration: Int?
             for token in keyword..<scope.open where source.isWord(token, "notifications") {
-                guard let call = callAtCallee[token] else { continue }
-                let events = argumentEvents(calls[call], messages: false)
-                if !events.isEmpty {
+                if let events = sequences[token], !events.isEmpty {
                     found = events
                     registration = token
                 }
@@ -372,8 +276,8 @@ struct KeyboardHandlerFinder {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in callIndices(in: body) where callsOnSelf[callIndex] {
-                    for function in resolve(calls[callIndex], from: handler.scope) {
+                for callIndex in fileIndex.callIndices(in: body) where calls[callIndex].isOnSelf(source) {
+                    for function in fileIndex.functions(calledBy: calls[callIndex]).map(\.rawValue) {
                         guard let scope = outline.functions[function].scope else { continue }
                         if add(.reached, scope: scope, events: handler.events, registration: nil,
                                parameter: outline.functions[function].parameters.first?.nameToken,
@@ -395,27 +299,6 @@ struct KeyboardHandlerFinder {
             frontier = next
             if frontier.isEmpty { break }
         }
-    }
-
-    /// Indices of calls whose callee lies in `range` (calls are in token order).
-    func callIndices(in range: Range<Int>) -> Range<Int> {
-        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
-        var end = low
-        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
-        return low..<end
-    }
-
-    /// Functions of the file that `call` can mean: same base name and argument count,
-    /// labels matching when they can be compared; those of the caller's type first.
-    func resolve(_ call: CallSite, from scope: Int) -> [Int] {
-        let argumentCount = call.arguments.count + call.trailingClosures.count
-        func fits(_ index: Int) -> Bool {
-            let function = outline.functions[index]
-            return function.kind == .function && function.scope != scope && function.parameters.count == argumentCount
-        }
-        let name = source.nameHash(call.callee)
-        let sameType = outline.functions(named: name, in: outline.enclosingType(at: call.callee)).filter(fits)
-        return sameType.isEmpty ? outline.functions(named: name).filter(fits) : sameType
     }
 
     /// `didSet`/`willSet` scopes of properties of the handler's type that `body` assigns.

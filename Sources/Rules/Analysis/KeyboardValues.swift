@@ -97,20 +97,13 @@ struct KeyboardValueFlow: Sendable {
     var infoParameters: [Int: Set<UInt64>] = [:]
 }
 
-/// A function's base name (hash) and parameter count: the functions a call can mean.
-struct NameAndArity: Hashable {
-    let name: UInt64
-    let arity: Int
-}
-
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
 struct KeyboardValueEvaluator {
-    let source: TokenizedSource
-    let outline: Outline
-    let chainStarts: ChainStarts
-    let callAtCallee: [Int: Int]
-    let calls: [CallSite]
+    let fileIndex: FileIndex
+    var source: TokenizedSource { fileIndex.source }
+    var outline: Outline { fileIndex.outline }
+    var calls: [CallSite] { fileIndex.calls }
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
@@ -233,7 +226,7 @@ struct KeyboardValueEvaluator {
             guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
             // convert(_:from:) / convert(_:to:)
-            if level != .flat, source.isWord(index, "convert"), let callIndex = callAtCallee[index],
+            if level != .flat, source.isWord(index, "convert"), let callIndex = fileIndex.callAtCallee[index],
                let close = calls[callIndex].closeParen, let first = calls[callIndex].arguments.first {
                 let argument = scan(first.value, level: level == .full ? .atoms : .flat)
                 if argument.isFrame {
@@ -302,7 +295,7 @@ struct KeyboardValueEvaluator {
     /// it is read on.
     func geometry(at index: Int, into result: inout KeyboardValue, base: inout ChainBase?) {
         let baseEnd = index - 2
-        let baseStart = chainStarts.chainStart(endingAt: baseEnd)
+        let baseStart = fileIndex.chainStart(endingAt: baseEnd)
         guard baseStart <= baseEnd else { return }
         var chain = base.flatMap { $0.start == baseStart && $0.end <= baseEnd + 1 ? $0 : nil }
             ?? ChainBase(start: baseStart, scan: Scan(index: baseStart), end: baseStart)
@@ -314,7 +307,7 @@ struct KeyboardValueEvaluator {
         chain.end = baseEnd + 1
         base = chain
         var baseValue = chain.scan.settled
-        if source.isWord(index, "intersection"), let call = callAtCallee[index], let open = calls[call].openParen,
+        if source.isWord(index, "intersection"), let call = fileIndex.callAtCallee[index], let open = calls[call].openParen,
            let close = calls[call].closeParen {
             baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
@@ -367,8 +360,8 @@ struct KeyboardValueEvaluator {
 
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
-    mutating func build(bindings: [LocalBinding], assignments: [Assignment],
-                        chainLinks: [(producer: Int, consumer: Int)] = []) {
+    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
+        let bindings = fileIndex.bindings, assignments = fileIndex.assignments
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {
@@ -395,10 +388,13 @@ struct KeyboardValueEvaluator {
         // Parameters that already have an entry, and the functions calls can pass values to:
         // looked up per call rather than searched.
         var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
-        var functionsByNameAndArity: [NameAndArity: [Int]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.scope != nil {
-            functionsByNameAndArity[NameAndArity(name: function.nameHash, arity: function.parameters.count),
-                                    default: []].append(index)
+        // The function each call of the file means, when it means exactly one.
+        var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
+        let declaredNames = Set(outline.functions.map(\.nameHash))
+        for call in calls where !call.arguments.isEmpty && declaredNames.contains(source.nameHash(call.callee)) {
+            guard let id = fileIndex.function(calledBy: call),
+                  let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
+            calledFunctions.append((call, outline[id], positions))
         }
         // Events in token order: bindings and simple assignments.
         enum Step { case binding(Int), assignment(Int) }
@@ -471,13 +467,10 @@ struct KeyboardValueEvaluator {
                     token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
                 changed = true
             }
-            for call in calls {
-                let signature = NameAndArity(name: source.nameHash(call.callee), arity: call.arguments.count)
-                guard let candidates = functionsByNameAndArity[signature], candidates.count == 1 else { continue }
-                let function = outline.functions[candidates[0]]
+            for (call, function, positions) in calledFunctions {
                 for (position, argument) in call.arguments.enumerated() {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
-                    let parameter = function.parameters[position]
+                    let parameter = function.parameters[positions[position]]
                     let hash = source.nameHash(parameter.nameToken)
                     guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
                     parameterEntries[hash, default: []].append(.init(

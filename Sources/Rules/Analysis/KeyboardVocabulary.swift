@@ -105,6 +105,32 @@ public enum KeyboardVocabulary {
         return nil
     }
 
+    /// The event an argument label of a project wrapper names for the closure it takes:
+    /// `keyboardWillShow…` (as for callbacks), `onKeyboardWillHide`, or a bare event with a
+    /// closure word (`willShowAction`, `didHideHandler`, `willShow`).
+    static func callbackLabelEvent(_ label: String) -> KeyboardEvent? {
+        var name = Substring(label)
+        if name.hasPrefix("on"), name.count > 2 { name = name.dropFirst(2) }
+        guard let first = name.first else { return nil }
+        let lowered = first.lowercased() + name.dropFirst()
+        if lowered.hasPrefix("keyboard") { return callbackEvent(lowered) }
+        for (position, word) in wrapperEvents.enumerated() {
+            let event = "\(word)"
+            guard lowered.hasPrefix(event) else { continue }
+            let rest = lowered.dropFirst(event.count)
+            guard ["", "Action", "Handler", "Block", "Callback", "Closure"].contains(rest) else { return nil }
+            return KeyboardEvent(rawValue: position)
+        }
+        return nil
+    }
+
+    /// The wrapper event an expression is: `.willShow`, `.didHide`, ….
+    static func wrapperEvent(_ source: TokenizedSource, _ value: Range<Int>) -> KeyboardEvent? {
+        guard value.count == 2, source.kind(value.lowerBound) == .period,
+              let position = source.wordIndex(value.lowerBound + 1, in: wrapperEvents) else { return nil }
+        return KeyboardEvent(rawValue: position)
+    }
+
     /// Events of a project keyboard wrapper (`.willShow`, …) given as an implicit member.
     static let wrapperEvents: [StaticString] = ["willShow", "didShow", "willHide", "didHide", "willChangeFrame", "didChangeFrame"]
 

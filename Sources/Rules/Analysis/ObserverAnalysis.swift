@@ -134,13 +134,6 @@ public struct KeyboardSubscription: Sendable {
     public let type: Int?
 }
 
-/// A method by name hash and the simple name of its type: what a selector or a call on
-/// `self` can mean.
-struct MethodKey: Hashable, Sendable {
-    let name: UInt64
-    let typeName: String?
-}
-
 /// The keyboard handlers grouped the ways `handlers(of:)` finds a registration's own, in
 /// handler order: looked up per registration instead of filtering every handler for each.
 struct HandlerLookup: Sendable {
@@ -238,12 +231,14 @@ extension FileAnalysis {
             return (method.typeName == nil ? handlerLookup.byMethodName[method.name] : handlerLookup.byMethod[method]) ?? []
         case .publisher, .rxNotification, .asyncSequence:
             return handlerLookup.byRegistration[registration.callee] ?? []
+        case .wrapper:
+            return []
         }
     }
 
     /// The method name inside `#selector(…)` of a selector registration.
     public func selectorName(_ registration: RegisteredObserver) -> Int? {
-        guard registration.kind == .selector, let argument = argument(calls[registration.call], "selector") else {
+        guard registration.kind == .selector, let argument = calls[registration.call].argument("selector", source) else {
             return nil
         }
         return source.selectedMethodName(in: argument.value)
@@ -273,28 +268,22 @@ extension FileAnalysis {
 
 /// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
 struct ObserverAnalysisBuilder {
-    let source: TokenizedSource
-    let outline: Outline
-    let calls: [CallSite]
-    let assignments: [Assignment]
-    let bindings: [LocalBinding]
-    let callAtCallee: [Int: Int]
-    /// `FileAnalysis.registrations`: the shared list of registration calls this builds on.
-    let shared: [ObserverRegistration]
+    let fileIndex: FileIndex
+    var source: TokenizedSource { fileIndex.source }
+    var outline: Outline { fileIndex.outline }
+    var calls: [CallSite] { fileIndex.calls }
+    var assignments: [Assignment] { fileIndex.assignments }
+    var bindings: [LocalBinding] { fileIndex.bindings }
+    var callAtCallee: [Int: Int] { fileIndex.callAtCallee }
+    /// The file's registration calls, which this builds on.
+    var shared: [ObserverRegistration] { fileIndex.registrations }
     var assignmentAtOperator: [Int: Int] = [:]
     var callAtOpenParen: [Int: Int] = [:]
 
-    init(source: TokenizedSource, outline: Outline, calls: [CallSite], assignments: [Assignment],
-         bindings: [LocalBinding], callAtCallee: [Int: Int], registrations: [ObserverRegistration]) {
-        self.shared = registrations
-        self.source = source
-        self.outline = outline
-        self.calls = calls
-        self.assignments = assignments
-        self.bindings = bindings
-        self.callAtCallee = callAtCallee
-        for (index, assignment) in assignments.enumerated() { assignmentAtOperator[assignment.op] = index }
-        for (index, call) in calls.enumerated() {
+    init(_ fileIndex: FileIndex) {
+        self.fileIndex = fileIndex
+        for (index, assignment) in fileIndex.assignments.enumerated() { assignmentAtOperator[assignment.op] = index }
+        for (index, call) in fileIndex.calls.enumerated() {
             if let open = call.openParen { callAtOpenParen[open] = index }
         }
     }
@@ -306,11 +295,14 @@ struct ObserverAnalysisBuilder {
         for index in shared.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
-        for (index, call) in calls.enumerated() {
-            if source.isWord(call.callee, "removeObserver"), !hasLabel(call, "forKeyPath") {
-                removals.append(removal(call, index))
+        for (index, call) in calls.enumerated()
+        where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") {
+            removals.append(removal(call, index))
+        }
+        for registration in shared where registration.kind == .publisher {
+            if let subscription = subscription(calls[registration.call], registration.call) {
+                subscriptions.append(subscription)
             }
-            if let subscription = subscription(call, index) { subscriptions.append(subscription) }
         }
         // `tokens.forEach(center.removeObserver)`: a reference, not a call.
         for index in source.code.indices where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
@@ -386,15 +378,7 @@ struct ObserverAnalysisBuilder {
     // MARK: Registrations
 
     func hasLabel(_ call: CallSite, _ label: StaticString) -> Bool {
-        argument(call, label) != nil
-    }
-
-    func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
-        call.arguments.first { $0.label.map { source.isWord($0, label) } ?? false }
-    }
-
-    func handlerClosure(_ call: CallSite) -> Int? {
-        argument(call, "using")?.closure ?? call.trailingClosures.first?.closure
+        call.argument(label, source) != nil
     }
 
     /// The details of shared registration `index`. Block and typed observers need a handler
@@ -402,21 +386,21 @@ struct ObserverAnalysisBuilder {
     func registeredObserver(_ index: Int) -> RegisteredObserver? {
         let registration = shared[index]
         let call = calls[registration.call]
-        guard !hasLabel(call, "forKeyPath") else { return nil }
         var name: Range<Int>?
         var observer: Range<Int>?
         var closure: Int?
         switch registration.kind {
         case .block:
             guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
-            name = argument(call, "forName")?.value
-            closure = handlerClosure(call)
+            name = call.argument("forName", source)?.value
+            closure = registration.closures.first?.closure
         case .selector:
-            guard let selectorName = argument(call, "name") else { return nil }
+            guard let selectorName = call.argument("name", source) else { return nil }
             name = selectorName.value
             observer = call.arguments.first.flatMap { $0.label == nil ? $0.value : nil }
         case .typedMessage:
-            guard let message = argument(call, "for"), let handler = handlerClosure(call) else { return nil }
+            guard let message = call.argument("for", source), let handler = registration.closures.first?.closure
+            else { return nil }
             name = message.value
             closure = handler
         case .publisher:
@@ -424,10 +408,12 @@ struct ObserverAnalysisBuilder {
                   source.kind(first.value.lowerBound) != .backslash else { return nil }
             name = first.value
         case .asyncSequence:
-            name = argument(call, "named")?.value
+            name = call.argument("named", source)?.value
         case .rxNotification:
             guard let first = call.arguments.first, first.label == nil else { return nil }
             name = first.value
+        case .wrapper:
+            return nil
         }
         var keys = registration.events.map(NotificationKey.keyboard)
         if keys.isEmpty, let name { keys = directKeys(name, typedMessage: registration.kind == .typedMessage) }
@@ -443,8 +429,8 @@ struct ObserverAnalysisBuilder {
     func removal(_ call: CallSite, _ index: Int) -> ObserverRemoval {
         let target = call.arguments.first?.value
         let removesSelf = target.map { $0.count == 1 && source.isWord($0.lowerBound, "self") } ?? false
-        let keys = argument(call, "name").map { name -> [NotificationKey] in
-            let events = KeyboardHandlerFinder.registeredEvents(call, messages: false, source, outline, calls)
+        let keys = call.argument("name", source).map { name -> [NotificationKey] in
+            let events = RegistrationRecogniser.registeredEvents(call, messages: false, source, outline, calls)
             return events.isEmpty ? directKeys(name.value, typedMessage: false) : events.map(NotificationKey.keyboard)
         }
         return ObserverRemoval(
@@ -458,25 +444,18 @@ struct ObserverAnalysisBuilder {
         guard source.isWord(call.callee, "publisher"), let open = call.openParen, let close = call.closeParen,
               ((open + 1)..<close).contains(where: { KeyboardVocabulary.notification(source, at: $0) != nil })
         else { return nil }
-        var cursor = call.end
+        let chain = fileIndex.chain(after: call)
         var subscriber: Int?
         var result: TokenStore?
-        var steps = 0
-        while steps < 64, source.kind(cursor + 1) == .period {
-            steps += 1
-            guard let next = callAtCallee[cursor + 2] else {
-                // A property in the chain (`.publisher`): step over it.
-                if source.kind(cursor + 2) == .identifier { cursor += 2; continue }
-                break
-            }
+        for next in chain.calls {
             let nextCall = calls[next]
             if subscriber == nil, source.wordIndex(nextCall.callee, in: ["sink", "assign"]) != nil {
                 // `assign(to: &$published)` ties the subscription to the publisher: no cancellable.
-                if let target = argument(nextCall, "to"), source.kind(target.value.lowerBound) == .prefixAmpersand {
+                if let target = nextCall.argument("to", source), source.kind(target.value.lowerBound) == .prefixAmpersand {
                     return nil
                 }
                 subscriber = next
-            } else if subscriber != nil, source.isWord(nextCall.callee, "store"), let target = argument(nextCall, "in") {
+            } else if subscriber != nil, source.isWord(nextCall.callee, "store"), let target = nextCall.argument("in", source) {
                 var start = target.value.lowerBound
                 if source.kind(start) == .prefixAmpersand { start += 1 }
                 if let last = ExpressionBounds.chainNames(source, start..<target.value.upperBound).last {
@@ -485,14 +464,13 @@ struct ObserverAnalysisBuilder {
                     result = .passedOn
                 }
             }
-            cursor = nextCall.end
         }
         guard let subscriber else { return nil }
-        let start = ExpressionBounds.chainStart(source, endingAt: call.callee)
+        let start = fileIndex.chainStart(endingAt: call.callee)
         let subscriberCall = calls[subscriber]
         return KeyboardSubscription(
             subscriber: subscriberCall.callee, call: subscriber, publisher: call.callee,
-            result: result ?? resultUse(start: start, end: cursor),
+            result: result ?? resultUse(start: start, end: chain.end),
             method: method(containing: call.callee), type: outline.enclosingType(at: call.callee))
     }
 
@@ -790,27 +768,15 @@ struct ObserverAnalysisBuilder {
         for (index, function) in outline.functions.enumerated() where function.owner != nil {
             if let phase = LifecyclePhase.of(function.name, kind: function.kind) { phases[index] = [phase] }
         }
-        // Calls from methods to methods of the same type name, self or unqualified.
+        // Calls from methods to methods of the same type name, on self or unqualified.
         var callers: [Int: [Int]] = [:]
-        var methodNames = Set<UInt64>()
-        var methodsByNameInType: [MethodKey: [Int]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.owner != nil && function.kind == .function {
-            methodNames.insert(function.nameHash)
-            methodsByNameInType[MethodKey(name: function.nameHash, typeName: typeName(function.owner)),
-                                default: []].append(index)
-        }
-        for call in calls {
-            let name = source.nameHash(call.callee)
-            guard methodNames.contains(name) else { continue }
-            if let receiver = call.receiver {
-                guard receiver.count == 1, source.isWord(receiver.lowerBound, "self") else { continue }
-            } else if source.kind(call.callee - 1) == .period {
-                continue
-            }
+        let methodNames = Set(outline.functions.lazy.filter { $0.owner != nil && $0.kind == .function }.map(\.nameHash))
+        for call in calls where methodNames.contains(source.nameHash(call.callee)) && call.isOnSelf(source) {
             guard let caller = method(containing: call.callee) else { continue }
             let callerType = typeName(outline.functions[caller].owner)
-            for target in methodsByNameInType[MethodKey(name: name, typeName: callerType)] ?? []
-            where target != caller {
+            for target in fileIndex.functions(calledBy: call).map(\.rawValue)
+            where target != caller && outline.functions[target].owner != nil
+                && typeName(outline.functions[target].owner) == callerType {
                 callers[target, default: []].append(caller)
             }
         }

@@ -594,6 +594,7 @@ private struct OutlineBuilder {
                 cursor += 1
             }
             var typeStart = cursor, typeEnd = cursor
+            var hasDefault = false
             if source.kind(cursor) == .colon {
                 cursor += 1
                 typeStart = cursor
@@ -604,6 +605,7 @@ private struct OutlineBuilder {
                     cursor += 1
                 }
                 typeEnd = cursor
+                hasDefault = source.kind(cursor) == .equal
                 while cursor < close, source.kind(cursor) != .comma {
                     if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
                         cursor = end
@@ -613,8 +615,10 @@ private struct OutlineBuilder {
             }
             if let last = names.last {
                 let label = names.count >= 2 ? source.text(at: names[names.count - 2]) : source.text(at: last)
+                let isVariadic = typeEnd > typeStart && source.wordIndexOperator(typeEnd - 1, in: ["..."])
                 parameters.append(Parameter(
-                    label: label, name: source.text(at: last), nameToken: last, type: typeStart..<typeEnd))
+                    label: label, name: source.text(at: last), nameToken: last, type: typeStart..<typeEnd,
+                    hasDefault: hasDefault, isVariadic: isVariadic))
             }
             cursor += 1
         }

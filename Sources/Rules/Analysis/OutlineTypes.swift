@@ -25,6 +25,10 @@ public struct Parameter: Sendable {
     public let nameToken: Int
     /// Tokens of the type annotation (may be empty).
     public let type: Range<Int>
+    /// Whether it declares a default value: calls may leave it out.
+    public let hasDefault: Bool
+    /// Whether its type ends in `...`: it takes any number of unlabelled arguments after its own.
+    public let isVariadic: Bool
 }
 
 public struct FunctionDeclaration: Sendable {

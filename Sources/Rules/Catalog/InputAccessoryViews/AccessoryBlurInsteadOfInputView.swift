@@ -232,7 +232,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         }
         if mentionsBlur(effect.value) { return true }
         guard let name = analysis.singleName(analysis.strippedExpression(effect.value)) else { return false }
-        if let binding = analysis.localBinding(for: name), let value = analysis.bindings[binding].value {
+        if let binding = analysis.binding(referencedBy: name), let value = binding.value {
             return mentionsBlur(value)
         }
         if let property = analysis.property(named: name), let initializer = analysis.outline.properties[property].initializer {
@@ -249,10 +249,10 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         for insertion in analysis.calls where source.wordIndex(insertion.callee, in: ["addSubview", "insertSubview"]) != nil {
             guard let receiver = insertion.receiver, let first = insertion.arguments.first else { continue }
             let names = analysis.namesWithoutSelf(receiver)
-            guard names.count == 1, let receiverBinding = analysis.localBinding(for: names[0]),
+            guard names.count == 1, let receiverBinding = analysis.binding(referencedBy: names[0]),
                   let argument = analysis.singleName(analysis.strippedExpression(first.value)),
-                  let argumentBinding = analysis.localBinding(for: argument) else { continue }
-            pairs.insert([analysis.bindings[receiverBinding].nameToken, analysis.bindings[argumentBinding].nameToken])
+                  let argumentBinding = analysis.binding(referencedBy: argument) else { continue }
+            pairs.insert([receiverBinding.nameToken, argumentBinding.nameToken])
         }
         return pairs
     }

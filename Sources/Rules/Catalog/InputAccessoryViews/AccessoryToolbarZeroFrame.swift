@@ -229,7 +229,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
             let last = assignment.lhs.upperBound - 1
             guard analysis.source.nameHash(last) == hash else { continue }
             let names = analysis.namesWithoutSelf(assignment.lhs)
-            guard names.count == 1, analysis.localBinding(for: names[0]) == nil,
+            guard names.count == 1, analysis.binding(referencedBy: names[0]) == nil,
                   analysis.property(named: names[0]) == property else { continue }
             values.append(assignment.rhs)
         }
@@ -269,10 +269,10 @@ public struct AccessoryToolbarZeroFrame: Rule {
             guard source.nameHash(name) == hash else { return false }
             switch holder {
             case .local(let token):
-                guard let binding = analysis.localBinding(for: name) else { return false }
-                return analysis.bindings[binding].nameToken == token
+                guard let binding = analysis.binding(referencedBy: name) else { return false }
+                return binding.nameToken == token
             case .property(let property):
-                return analysis.localBinding(for: name) == nil && analysis.property(named: name) == property
+                return analysis.binding(referencedBy: name) == nil && analysis.property(named: name) == property
             }
         }
         for call in analysis.calls where source.isWord(call.callee, "sizeToFit") {

@@ -203,10 +203,10 @@ public struct AccessoryViewRecreated: Rule {
         let hashes = Set(found.locals.map { analysis.source.nameHash($0) })
         for assignment in analysis.assignments where hashes.contains(analysis.source.nameHash(assignment.rhs.upperBound - 1)) {
             let stripped = analysis.strippedExpression(assignment.rhs)
-            guard let name = analysis.singleName(stripped), let binding = analysis.localBinding(for: name),
-                  found.locals.contains(analysis.bindings[binding].nameToken) else { continue }
+            guard let name = analysis.singleName(stripped), let binding = analysis.binding(referencedBy: name),
+                  found.locals.contains(binding.nameToken) else { continue }
             let target = analysis.namesWithoutSelf(assignment.lhs)
-            if target.count == 1, analysis.localBinding(for: target[0]) == nil { return true }
+            if target.count == 1, analysis.binding(referencedBy: target[0]) == nil { return true }
         }
         return false
     }

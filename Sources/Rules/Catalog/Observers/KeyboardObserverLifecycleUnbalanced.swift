@@ -271,7 +271,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
             guard let subscription = observers.subscriptions.first(where: { $0.publisher == registration.callee }),
                   case .storedInProperty(let property, _) = subscription.result else { return nil }
             return observers.cancelledNames[typeName]?[source.nameHash(property)] ?? []
-        case .typedMessage, .asyncSequence, .rxNotification:
+        case .typedMessage, .asyncSequence, .rxNotification, .wrapper:
             return nil
         }
     }

@@ -273,7 +273,7 @@ public struct DisplayLinkStrongTarget: Rule {
         let hash = analysis.bindings[binding].nameHash
         for assignment in analysis.assignments where analysis.source.nameHash(assignment.rhs.upperBound - 1) == hash {
             guard let name = analysis.singleName(analysis.strippedExpression(assignment.rhs)),
-                  let found = analysis.localBinding(for: name), analysis.bindings[found].nameToken == nameToken else { continue }
+                  let found = analysis.binding(referencedBy: name), found.nameToken == nameToken else { continue }
             return propertyHolder(assignment, analysis) ?? .unknown
         }
         return .local(binding)
@@ -281,7 +281,7 @@ public struct DisplayLinkStrongTarget: Rule {
 
     func propertyHolder(_ assignment: Assignment, _ analysis: FileAnalysis) -> Holder? {
         let names = analysis.namesWithoutSelf(assignment.lhs)
-        guard names.count == 1, analysis.localBinding(for: names[0]) == nil,
+        guard names.count == 1, analysis.binding(referencedBy: names[0]) == nil,
               let property = analysis.property(named: names[0]) else { return nil }
         return .property(property)
     }
@@ -295,8 +295,8 @@ public struct DisplayLinkStrongTarget: Rule {
             guard let receiver = call.receiver else { continue }
             let names = analysis.namesWithoutSelf(receiver)
             guard names.count == 1 else { continue }
-            if let binding = analysis.localBinding(for: names[0]) {
-                guard let value = analysis.bindings[binding].value else { continue }
+            if let binding = analysis.binding(referencedBy: names[0]) {
+                guard let value = binding.value else { continue }
                 let aliased = analysis.namesWithoutSelf(analysis.strippedExpression(value))
                 if aliased.count == 1, let property = analysis.property(named: aliased[0]) {
                     found.append((call.callee, property))
@@ -362,7 +362,7 @@ public struct DisplayLinkStrongTarget: Rule {
         let hash = analysis.bindings[binding].nameHash
         for index in analysis.outline.scopes[scope].body
         where index > nameToken && analysis.source.kind(index) == .identifier && analysis.source.nameHash(index) == hash {
-            guard let found = analysis.localBinding(for: index), analysis.bindings[found].nameToken == nameToken else { continue }
+            guard let found = analysis.binding(referencedBy: index), found.nameToken == nameToken else { continue }
             // `link.add(to:forMode:)`, `link.preferredFramesPerSecond = …`: its own members.
             if analysis.source.kind(index + 1) == .period { continue }
             return true

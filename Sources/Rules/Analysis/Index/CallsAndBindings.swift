@@ -6,6 +6,10 @@ public struct Argument: Sendable {
     public let value: Range<Int>
     /// The closure when the value is a closure literal.
     public let closure: Int?
+
+    public func hasLabel(_ word: StaticString, _ source: TokenizedSource) -> Bool {
+        label.map { source.isWord($0, word) } ?? false
+    }
 }
 
 /// A call: `callee(args) { trailing } label: { trailing }`, `Type(…)`, `x.method(…)`,
@@ -26,6 +30,26 @@ public struct CallSite: Sendable {
 
     /// The first token of the whole call expression (receiver included).
     public var start: Int { receiver?.lowerBound ?? callee }
+
+    /// The argument labelled `label` (in the parentheses; trailing closures have none).
+    public func argument(_ label: StaticString, _ source: TokenizedSource) -> Argument? {
+        arguments.first { $0.hasLabel(label, source) }
+    }
+
+    /// The closure literals it passes: closure arguments, then trailing closures.
+    public var handlerClosures: [Int] {
+        arguments.compactMap(\.closure) + trailingClosures.map(\.closure)
+    }
+
+    /// Whether the call is made on `self` (or a captured `strongSelf`/`weakSelf`), explicitly
+    /// or implicitly (no receiver, and no implicit member such as `.init(…)`): a call that can
+    /// mean a method of the caller's own type.
+    public func isOnSelf(_ source: TokenizedSource) -> Bool {
+        guard let receiver else { return source.kind(callee - 1) != .period }
+        let names = ExpressionBounds.chainNames(source, receiver, upTo: 2)
+        guard names.count == 1 else { return false }
+        return source.wordIndex(names[0], in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
+    }
 }
 
 /// `lhs = rhs` or `lhs op= rhs` (not declarations).
@@ -45,6 +69,9 @@ public struct LocalBinding: Sendable {
     public let value: Range<Int>?
     public let isShorthand: Bool
     public let isVariable: Bool
+    /// The tokens where the name refers to this binding (within its body): from the end of
+    /// its value on, and only inside the body of the `if`/`while` whose condition binds it.
+    let visibility: Range<Int>
 }
 
 struct MatchingBuilder {
@@ -56,10 +83,27 @@ struct MatchingBuilder {
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
 
+    /// The body of each control keyword (`if`, `while`, …) by its token.
+    let bodyOfControl: [Int: Int]
+
     init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts) {
         self.source = source
         self.outline = outline
         self.chainStarts = chainStarts
+        var bodyOfControl: [Int: Int] = [:]
+        for (index, scope) in outline.scopes.enumerated() {
+            if case .block(let keyword) = scope.kind, bodyOfControl[keyword] == nil { bodyOfControl[keyword] = index }
+        }
+        self.bodyOfControl = bodyOfControl
+    }
+
+    /// Where a binding of `name` whose value ends before `valueEnd` is visible.
+    func visibility(of name: Int, valueEnd: Int, inCondition: Bool) -> Range<Int> {
+        guard inCondition else { return valueEnd..<Int.max }
+        let start = ExpressionBounds.statementStart(source, containing: name)
+        guard source.isWord(start, "if") || source.isWord(start, "while") else { return valueEnd..<Int.max }
+        guard let body = bodyOfControl[start] else { return valueEnd..<valueEnd }
+        return valueEnd..<max(valueEnd, outline.scopes[body].close + 1)
     }
 
     func closure(openingAt brace: Int) -> Int? {
@@ -226,12 +270,14 @@ struct MatchingBuilder {
                 let end = ExpressionBounds.end(source, from: cursor + 1, stopAtBrace: inCondition)
                 bindings.append(LocalBinding(
                     nameToken: name, nameHash: source.nameHash(name), value: (cursor + 1)..<end,
-                    isShorthand: false, isVariable: source.isWord(keyword, "var")))
+                    isShorthand: false, isVariable: source.isWord(keyword, "var"),
+                    visibility: visibility(of: name, valueEnd: end, inCondition: inCondition)))
                 cursor = end
             } else {
                 bindings.append(LocalBinding(
                     nameToken: name, nameHash: source.nameHash(name), value: inCondition ? name..<(name + 1) : nil,
-                    isShorthand: inCondition, isVariable: source.isWord(keyword, "var")))
+                    isShorthand: inCondition, isVariable: source.isWord(keyword, "var"),
+                    visibility: visibility(of: name, valueEnd: name + 1, inCondition: inCondition)))
             }
             // `let a = x, b = y`
             guard source.kind(cursor) == .comma, source.kind(cursor + 1) == .identifier,

@@ -1,0 +1,160 @@
+import Lexer
+
+/// A function declaration of the file: an index into `Outline.functions` that says so.
+public struct FunctionID: Hashable, Sendable, Comparable {
+    public let rawValue: Int
+
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A method by name hash and the simple name of its type: what a selector or a call on
+/// `self` can mean.
+struct MethodKey: Hashable, Sendable {
+    let name: UInt64
+    let typeName: String?
+}
+
+extension Outline {
+    public subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
+}
+
+/// The calls chained after a call at its own level (`.receive(on:)`, `.sink { … }`,
+/// `.store(in:)` after `publisher(for:)`), properties in between stepped over.
+struct MemberChain {
+    /// Indices into `FileIndex.calls`, in order.
+    var calls: [Int] = []
+    /// The last token of the chain.
+    var end: Int
+}
+
+extension FileIndex {
+    /// How many calls `chain(after:)` follows.
+    static let chainLength = 64
+
+    /// The member chain that continues after `call`.
+    func chain(after call: CallSite) -> MemberChain {
+        var chain = MemberChain(end: call.end)
+        while chain.calls.count < Self.chainLength, source.kind(chain.end + 1) == .period {
+            let name = chain.end + 2
+            guard let next = callAtCallee[name] else {
+                guard source.kind(name) == .identifier else { break }
+                chain.end = name
+                continue
+            }
+            chain.calls.append(next)
+            chain.end = calls[next].end
+        }
+        return chain
+    }
+
+    // MARK: Calls to functions of the file
+
+    /// The functions of this file that `call` can mean: the same base name, and parameters
+    /// that take its arguments (see `parameterPositions(of:for:)`). A call on `self` or
+    /// without receiver prefers the functions of the caller's type (its declaration and
+    /// extensions in the file, by simple name) and falls back to the others; a call on
+    /// another receiver can mean any of them (an extension method of `UIScrollView`, a
+    /// helper type's method). In declaration order.
+    func functions(calledBy call: CallSite) -> [FunctionID] {
+        let name = source.nameHash(call.callee)
+        func taking(_ candidates: [Int]) -> [FunctionID] {
+            candidates.compactMap { index in
+                let function = outline.functions[index]
+                guard function.kind == .function, function.scope != nil,
+                      parameterPositions(of: call, for: function) != nil else { return nil }
+                return FunctionID(index)
+            }
+        }
+        if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
+           let own = functionsByTypeName[MethodKey(name: name, typeName: outline.types[type].simpleName)] {
+            let found = taking(own)
+            if !found.isEmpty { return found }
+        }
+        return taking(outline.functions(named: name))
+    }
+
+    /// The one function of this file that `call` means, when `functions(calledBy:)` finds
+    /// exactly one; with `onSelfOnly`, calls on another receiver mean none.
+    func function(calledBy call: CallSite, onSelfOnly: Bool = false) -> FunctionID? {
+        if onSelfOnly, !call.isOnSelf(source) { return nil }
+        let found = functions(calledBy: call)
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// For each argument of `call` (those in parentheses, then the trailing closures), the
+    /// index of the parameter of `function` that takes it; nil when the function cannot take
+    /// these arguments. Labels must match in order; parameters with a default may be left
+    /// out; a variadic parameter takes the unlabelled arguments after its own; the first
+    /// trailing closure takes the next parameter that has no default or is of function
+    /// type, each further trailing closure the parameter of its label.
+    func parameterPositions(of call: CallSite, for function: FunctionDeclaration) -> [Int]? {
+        let parameters = function.parameters
+        var positions: [Int] = []
+        positions.reserveCapacity(call.arguments.count + call.trailingClosures.count)
+        var next = 0
+        var variadic: Int?
+        func matches(_ label: Int?, _ parameter: Parameter) -> Bool {
+            guard let label else { return parameter.label == "_" }
+            return parameter.label == source.text(at: label)
+        }
+        for argument in call.arguments {
+            if let open = variadic, argument.label == nil {
+                positions.append(open)
+                continue
+            }
+            variadic = nil
+            while next < parameters.count, !matches(argument.label, parameters[next]) {
+                guard parameters[next].hasDefault || parameters[next].isVariadic else { return nil }
+                next += 1
+            }
+            guard next < parameters.count else { return nil }
+            positions.append(next)
+            if parameters[next].isVariadic { variadic = next }
+            next += 1
+        }
+        for (position, trailing) in call.trailingClosures.enumerated() {
+            if position == 0 {
+                while next < parameters.count, parameters[next].hasDefault || parameters[next].isVariadic,
+                      !isFunctionType(parameters[next].type) {
+                    next += 1
+                }
+            } else {
+                while next < parameters.count, !matches(trailing.label, parameters[next]) {
+                    guard parameters[next].hasDefault || parameters[next].isVariadic else { return nil }
+                    next += 1
+                }
+            }
+            guard next < parameters.count else { return nil }
+            positions.append(next)
+            next += 1
+        }
+        for parameter in parameters[min(next, parameters.count)...]
+        where !parameter.hasDefault && !parameter.isVariadic {
+            return nil
+        }
+        return positions
+    }
+
+    /// Whether a parameter's type annotation is a function type (`() -> Void`,
+    /// `@escaping (Bool) -> Void`, `((Bool) -> Void)?`).
+    private func isFunctionType(_ type: Range<Int>) -> Bool {
+        var cursor = type.lowerBound
+        while cursor < type.upperBound {
+            if source.kind(cursor) == .arrow { return true }
+            if source.kind(cursor) == .leftParen, source.partnerIndex(cursor).map({ $0 + 1 == type.upperBound - 1 }) == true,
+               source.kind(type.upperBound - 1) == .postfixQuestionMark {
+                // `((Bool) -> Void)?`: look inside the optional's parentheses.
+                cursor += 1
+                continue
+            }
+            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            cursor += 1
+        }
+        return false
+    }
+}

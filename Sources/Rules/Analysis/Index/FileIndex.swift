@@ -1,0 +1,76 @@
+import Lexer
+
+/// The index of one file: its outline (scopes and declarations), every call with its
+/// arguments, every assignment and local binding, the member chains, and the notification
+/// registrations. Built once per file before any keyboard vocabulary is applied; everything
+/// the analysis asks about code (what a name is bound to, which function a call means, where
+/// a chain starts, what registers for a notification) has its one answer here.
+///
+/// Positions are code-token indices (`TokenizedSource.code`). The records are in token order:
+/// calls by callee, assignments by operator, bindings by name token.
+final class FileIndex: Sendable {
+    let source: TokenizedSource
+    let outline: Outline
+    let chainStarts: ChainStarts
+    let calls: [CallSite]
+    let assignments: [Assignment]
+    let bindings: [LocalBinding]
+    /// Callee token → index in `calls`.
+    let callAtCallee: [Int: Int]
+    /// Binding indices by name hash, in token order.
+    let bindingsByName: [UInt64: [Int]]
+    /// Functions (indices into `Outline.functions`) by base name and the simple name of the
+    /// type whose declaration or extension declares them (nil: file level): what a call on
+    /// `self` can mean, looked up rather than searched.
+    let functionsByTypeName: [MethodKey: [Int]]
+    /// Notification registrations of the file (any notification and project wrappers), in
+    /// call order.
+    let registrations: [ObserverRegistration]
+
+    init(_ source: TokenizedSource) {
+        self.source = source
+        var outline = Outline(source)
+        let chainStarts = ChainStarts(source)
+        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+        matching.run()
+        for link in matching.closureCalls {
+            outline.closures[link.closure].call = link.call
+            outline.closures[link.closure].argumentLabel = link.label
+            outline.closures[link.closure].isTrailing = link.trailing
+        }
+        self.outline = outline
+        self.chainStarts = chainStarts
+        calls = matching.calls
+        assignments = matching.assignments
+        bindings = matching.bindings
+        var callAtCallee: [Int: Int] = [:]
+        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
+        self.callAtCallee = callAtCallee
+        var functionsByTypeName: [MethodKey: [Int]] = [:]
+        for (index, function) in outline.functions.enumerated() {
+            let typeName = function.owner.map { outline.types[$0].simpleName }
+            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
+        }
+        self.functionsByTypeName = functionsByTypeName
+        bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
+        registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls).registrations()
+    }
+
+    /// The call whose callee is code token `index`.
+    func call(at index: Int) -> CallSite? {
+        callAtCallee[index].map { calls[$0] }
+    }
+
+    /// Indices in `calls` of the calls whose callee lies in `range`.
+    func callIndices(in range: Range<Int>) -> Range<Int> {
+        let low = firstIndex(in: calls, atOrAfter: range.lowerBound) { $0.callee }
+        var end = low
+        while end < calls.count, calls[end].callee < range.upperBound { end += 1 }
+        return low..<end
+    }
+
+    /// The first token of the member chain that ends at `end` (see `ChainStarts`).
+    func chainStart(endingAt end: Int) -> Int {
+        chainStarts.chainStart(endingAt: end)
+    }
+}

@@ -1,0 +1,204 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// The file index's resolvers: calls to functions, names to bindings, registrations.
+final class AnalysisIndexTests: XCTestCase {
+    /// The names of the functions the call whose callee is the `occurrence`-th `name` means.
+    func resolved(_ analysis: FileAnalysis, _ name: String, occurrence: Int) -> [String] {
+        guard let callee = analysis.index(of: name, occurrence: occurrence), let call = analysis.call(at: callee) else {
+            return ["no call"]
+        }
+        return analysis.fileIndex.functions(calledBy: call).map { id in
+            let function = analysis.outline[id]
+            let owner = function.owner.map { analysis.outline.types[$0].simpleName } ?? "-"
+            return "\(owner).\(function.name)(\(function.labels.joined(separator: ",")))"
+        }
+    }
+
+    func testCallsThatLeaveOutDefaultedArgumentsResolve() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func updateInsets(force: Bool, retry: Bool = true) {}
+            func run() {
+                updateInsets(force: true)
+                updateInsets(force: true, retry: false)
+                updateInsets(retry: false)
+            }
+        }
+        """)
+        XCTAssertEqual(resolved(analysis, "updateInsets", occurrence: 1), ["Screen.updateInsets(force,retry)"])
+        XCTAssertEqual(resolved(analysis, "updateInsets", occurrence: 2), ["Screen.updateInsets(force,retry)"])
+        XCTAssertEqual(resolved(analysis, "updateInsets", occurrence: 3), [], "`force` has no default")
+    }
+
+    func testTrailingClosuresTakeTheirParameters() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func perform(animated: Bool, completion: () -> Void) {}
+            func later(delay: Double = 0, options: Int = 0, then work: @escaping () -> Void) {}
+            func pair(first: () -> Void, second: () -> Void) {}
+            func run() {
+                perform(animated: true) { print(1) }
+                later { print(2) }
+                later(delay: 1) { print(3) }
+                pair { print(4) } second: { print(5) }
+                perform { print(6) }
+            }
+        }
+        """)
+        XCTAssertEqual(resolved(analysis, "perform", occurrence: 1), ["Screen.perform(animated,completion)"])
+        XCTAssertEqual(resolved(analysis, "later", occurrence: 1), ["Screen.later(delay,options,then)"])
+        XCTAssertEqual(resolved(analysis, "later", occurrence: 2), ["Screen.later(delay,options,then)"])
+        XCTAssertEqual(resolved(analysis, "pair", occurrence: 1), ["Screen.pair(first,second)"])
+        XCTAssertEqual(resolved(analysis, "perform", occurrence: 2), [], "`animated` is missing")
+        let call = analysis.call(at: analysis.index(of: "later", occurrence: 2)!)!
+        let function = analysis.outline[analysis.fileIndex.function(calledBy: call)!]
+        XCTAssertEqual(analysis.fileIndex.parameterPositions(of: call, for: function), [0, 2])
+    }
+
+    func testOverloadsByLabelsAndArity() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func apply(bottom: CGFloat) {}
+            func apply(top: CGFloat) {}
+            func apply(bottom: CGFloat, animated: Bool) {}
+            func apply(_ insets: UIEdgeInsets) {}
+            func log(_ items: Any..., separator: String = " ") {}
+            func run() {
+                apply(bottom: 1)
+                apply(top: 1)
+                apply(bottom: 1, animated: true)
+                apply(.zero)
+                log(1, 2, 3)
+                log(1, 2, separator: ",")
+            }
+        }
+        """)
+        XCTAssertEqual(resolved(analysis, "apply", occurrence: 4), ["Screen.apply(bottom)"])
+        XCTAssertEqual(resolved(analysis, "apply", occurrence: 5), ["Screen.apply(top)"])
+        XCTAssertEqual(resolved(analysis, "apply", occurrence: 6), ["Screen.apply(bottom,animated)"])
+        XCTAssertEqual(resolved(analysis, "apply", occurrence: 7), ["Screen.apply(_)"])
+        XCTAssertEqual(resolved(analysis, "log", occurrence: 1), ["Screen.log(_,separator)"])
+        XCTAssertEqual(resolved(analysis, "log", occurrence: 2), ["Screen.log(_,separator)"])
+    }
+
+    func testSelfImplicitSelfAndOtherReceivers() {
+        let analysis = analyze("""
+        final class A: UIViewController {
+            func reload() {}
+            func run(other: B) {
+                reload()
+                self.reload()
+                other.reload()
+                .reload()
+            }
+        }
+        final class B {
+            func reload() {}
+        }
+        """)
+        XCTAssertEqual(resolved(analysis, "reload", occurrence: 1), ["A.reload()"])
+        XCTAssertEqual(resolved(analysis, "reload", occurrence: 2), ["A.reload()"])
+        XCTAssertEqual(resolved(analysis, "reload", occurrence: 3), ["A.reload()", "B.reload()"])
+        let other = analysis.call(at: analysis.index(of: "reload", occurrence: 3)!)!
+        XCTAssertNil(analysis.fileIndex.function(calledBy: other, onSelfOnly: true))
+        let implicitMember = analysis.call(at: analysis.index(of: "reload", occurrence: 4)!)!
+        XCTAssertFalse(implicitMember.isOnSelf(analysis.source), "`.reload()` is an implicit member, not self")
+    }
+
+    func testExtensionMethods() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func run() {
+                configure()
+                scrollView.setBottomInset(10)
+            }
+        }
+        extension Screen {
+            func configure() {}
+        }
+        extension UIScrollView {
+            func setBottomInset(_ height: CGFloat) {}
+        }
+        """)
+        XCTAssertEqual(resolved(analysis, "configure", occurrence: 0), ["Screen.configure()"])
+        XCTAssertEqual(resolved(analysis, "setBottomInset", occurrence: 0), ["UIScrollView.setBottomInset(_)"])
+    }
+
+    func testIfLetBindsOnlyInsideItsBody() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            var frame: CGRect?
+            func run(value: CGRect?) {
+                if let frame = value, let height = Optional(frame.height) { use(frame, height) } else { use(frame) }
+                use(frame)
+                while let frame = next() { use(frame) }
+                guard let frame = frame else { return }
+                use(frame)
+            }
+        }
+        """)
+        func bound(_ occurrence: Int) -> Int? {
+            analysis.binding(referencedBy: analysis.index(of: "frame", occurrence: occurrence)!)?.nameToken
+        }
+        let ifBinding = analysis.index(of: "frame", occurrence: 1)
+        XCTAssertEqual(bound(2), ifBinding, "later in the same condition")
+        XCTAssertEqual(bound(3), ifBinding, "inside the if body")
+        XCTAssertNil(bound(4), "in the else branch")
+        XCTAssertNil(bound(5), "after the if statement")
+        XCTAssertEqual(bound(7), analysis.index(of: "frame", occurrence: 6), "inside the while body")
+        XCTAssertNil(bound(9), "`guard let frame = frame` reads the property")
+        XCTAssertEqual(bound(10), analysis.index(of: "frame", occurrence: 8), "after guard let")
+    }
+
+    func testProjectWrapperRegistrations() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            func observe() {
+                keyboard.on(.willShow) { info in self.show(info) }
+                observer.start(willShowAction: { info in self.show(info) }, didHideHandler: { _ in self.hide() })
+                observer.start { _ in } onKeyboardWillChangeFrame: { info in self.show(info) }
+                menu.start(willShowMenu: { })
+            }
+        }
+        """)
+        let wrappers = analysis.registrations.filter { $0.kind == .wrapper }
+        XCTAssertEqual(wrappers.map { $0.closures.map(\.events) }, [
+            [[.willShow]],
+            [[.willShow], [.didHide]],
+            [[.willChangeFrame]],
+        ])
+        XCTAssertEqual(analysis.handlers.map(\.form), [.wrapperEvent, .wrapperEvent, .wrapperEvent, .wrapperEvent])
+        XCTAssertTrue(analysis.observers.registered.isEmpty, "wrappers return nothing to keep or remove")
+    }
+
+    /// A handler that calls a helper leaving out a defaulted argument keeps the findings in
+    /// the helper (they were silently dropped when calls had to pass every argument).
+    func testHandlerFindingsBehindADefaultedArgument() {
+        let code = """
+        final class Screen: UIViewController {
+            @objc func keyboardWillShow(_ notification: Notification) {
+                let frame = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+                updateInsets(force: true)
+                apply(bottom: frame.height)
+            }
+            func updateInsets(force: Bool, retry: Bool = true) {
+                UIView.animate(withDuration: 0.3) { self.view.layoutIfNeeded() }
+            }
+            func apply(bottom: CGFloat, animated: Bool = true) {
+                tableView.contentInset.bottom = bottom
+            }
+        }
+        """
+        let analysis = analyze(code)
+        XCTAssertEqual(analysis.handlerSummaries().filter { $0.hasPrefix("reached") }.sorted(),
+                       ["reached:apply", "reached:updateInsets"])
+        let durations = RuleExamplesTests.diagnostics(KeyboardDurationHardcoded.self, code: code, options: [:],
+                                                      deploymentTarget: nil)
+        XCTAssertEqual(durations.count, 1)
+        let screenSpace = RuleExamplesTests.diagnostics(KeyboardFrameScreenSpace.self, code: code, options: [:],
+                                                        deploymentTarget: nil)
+        XCTAssertEqual(screenSpace.count, 1, "the parameter carries the screen-space height")
+    }
+}
