@@ -174,7 +174,7 @@ public struct KeyboardMathUsesMainScreen: Rule {
             }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: range,
-                message: "`\(name)` in keyboard code measures the whole device screen or another scene's window, so the keyboard overlap is wrong under Split View, Slide Over, Stage Manager and external displays",
+                message: "`\(name)` in keyboard code is the device's built-in screen or another scene's window, not necessarily this view's: keyboard geometry measured against it is wrong under Split View, Slide Over, Stage Manager and external displays",
                 suggestion: "Use the view's window and its scene's screen (`view.window?.windowScene?.screen`), or convert the keyboard frame into the view."))
         }
         return diagnostics

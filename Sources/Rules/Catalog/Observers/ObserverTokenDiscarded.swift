@@ -67,6 +67,15 @@ public struct ObserverTokenDiscarded: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class KeyboardMessageTests: XCTestCase {
+                func testDroppedTokenEndsTheObservation() {
+                    _ = NotificationCenter.default.addObserver(of: UIScreen.main, for: .keyboardWillShow) { _ in
+                        XCTFail("must not run")
+                    }
+                }
+            }
+            """),
+            RuleExample("""
             @main struct NotesApp: App {
                 @State private var keyboardShown = false
                 init() {
@@ -212,7 +221,10 @@ public struct ObserverTokenDiscarded: Rule {
                     message: "The token of `addObserver(forName: \(nameText), …)` is thrown away: the block observer can never be removed and keeps running",
                     suggestion: "Store the returned token in a property and pass it to `removeObserver(_:)` when the observer is no longer needed."))
             case .typedMessage:
-                guard Self.isNotificationCenterMessage(analysis, registration) else { continue }
+                // A test may drop the token on purpose, to check that the observation ends.
+                guard Self.isNotificationCenterMessage(analysis, registration),
+                      analysis.typeName(ofType: registration.type).map({ analysis.project.rootClass(of: $0) != "XCTestCase" }) ?? true
+                else { continue }
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(registration.callee),
                     message: "The `ObservationToken` of `addObserver(for: \(nameText))` is dropped: the observation ends at once and the handler never runs",
