@@ -10,9 +10,10 @@ import Lexer
 /// Two findings describe one defect when
 /// - they come from the same rule and start on the same line, or
 /// - their rules belong to the same family below and start on the same line, or, for the
-///   observer family, one of them points at the other's line with a related location (an
+///   observer families, one of them points at the other's line with a related location (an
 ///   `addObserver` kept for the controller's lifetime and the `removeObserver(self)` on
-///   disappear that throws it away are one mistake seen from both ends).
+///   disappear that throws it away are one mistake seen from both ends; so are a block
+///   observer whose token is dropped and the `removeObserver(self)` that cannot remove it).
 ///
 /// Within a group the finding whose rule comes first in its family wins (for one rule, the
 /// first in the file). It keeps its own message, severity, fix and place; every covered
@@ -33,6 +34,9 @@ public enum FindingMerging {
         ], false),
         // When keyboard observers are added and removed.
         (["observer_removed_greedily", "keyboard_observer_lifecycle_unbalanced"], true),
+        // Block observers that nothing removes: the `removeObserver(self)` that misses them
+        // and the registrations whose tokens are dropped or never removed.
+        (["remove_observer_self_for_block_observers", "observer_token_discarded", "observer_token_never_removed"], true),
     ]
 
     /// Rule id → (family, rank in it).

@@ -179,7 +179,9 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             let system = sink.kind == .additionalSafeAreaInsets ? "the safe area" : "`adjustedContentInset`"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
-                message: "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again",
+                message: value.has(.overlap)
+                    ? "`\(lhs)` gets the keyboard's overlap with the view, which already includes the bottom safe area that \(system) adds again"
+                    : "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again",
                 suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
         }
         return diagnostics
