@@ -271,10 +271,11 @@ extension ProjectFacts {
         firstResponderOverride(for: name)?.answer
     }
 
-    /// The nearest `canBecomeFirstResponder` override of `name` or a project superclass: what
-    /// it returns and where it is.
+    /// The nearest `canBecomeFirstResponder` override of `name` or a superclass: what it
+    /// returns and where it is. An override in an extension counts, including one in an
+    /// extension of a UIKit class (`extension UIViewController { open override var … }`).
     public func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
-        for type in declaredLineage(of: name) {
+        for type in [name] + superclasses(of: name) {
             if let answer = accessories.firstResponderAnswers[type] {
                 return (answer, accessories.firstResponderOverrides[type])
             }
