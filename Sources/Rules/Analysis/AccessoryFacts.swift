@@ -178,6 +178,12 @@ extension FileAnalysis {
             var next: [Int] = []
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {
+                    // The accessory's own field resigning (`inputAccessoryView?.textView
+                    // .resignFirstResponder()`) ends the first-responder chain as well.
+                    if source.isWord(call.callee, "resignFirstResponder"),
+                       let receiver = call.receiver, namesWithoutSelf(receiver).first.map({ source.isWord($0, "inputAccessoryView") }) ?? false {
+                        return true
+                    }
                     guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
                     if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
