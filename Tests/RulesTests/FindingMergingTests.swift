@@ -90,6 +90,15 @@ final class FindingMergingTests: XCTestCase {
         XCTAssertEqual(merged[0].covers, ["observer_token_discarded"])
     }
 
+    func testFindingsPointingAtOneRegistrationAreOneDefect() {
+        let merged = FindingMerging.merge([
+            finding("observer_token_never_removed", "scrollView", related: ["addObserver"]),
+            finding("remove_observer_self_for_block_observers", "removeObserver", related: ["addObserver"]),
+        ], in: file)
+        XCTAssertEqual(merged.map(\.ruleID), ["remove_observer_self_for_block_observers"])
+        XCTAssertEqual(merged[0].covers, ["observer_token_never_removed"])
+    }
+
     func testRelatedLocationsJoinOnlyTheObserverFamily() {
         let merged = FindingMerging.merge([
             finding("keyboard_frame_screen_space", "frame.height", related: ["0.3"]),

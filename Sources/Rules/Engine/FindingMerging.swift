@@ -10,7 +10,8 @@ import Lexer
 /// Two findings describe one defect when
 /// - they come from the same rule and start on the same line, or
 /// - their rules belong to the same family below and start on the same line, or, for the
-///   observer families, one of them points at the other's line with a related location (an
+///   observer families, one of them points at the other's line with a related location, or
+///   both point at the same line (an
 ///   `addObserver` kept for the controller's lifetime and the `removeObserver(self)` on
 ///   disappear that throws it away are one mistake seen from both ends; so are a block
 ///   observer whose token is dropped and the `removeObserver(self)` that cannot remove it).
@@ -70,12 +71,17 @@ public enum FindingMerging {
                 if let first = firstOfKind[kind] { groups.join(first, index) } else { firstOfKind[kind] = index }
             }
         }
+        // Observer families: a finding joins one whose line it points at, and two findings that
+        // point at the same line (the same registration) join each other.
+        var pointingAt: [Int: Int] = [:]
         for (a, diagnostic) in diagnostics.enumerated() {
             guard let family = familyOfRule[diagnostic.ruleID], families[family.family].followsRelatedLocations
             else { continue }
             for location in diagnostic.related where location.path == nil {
                 let line = file.location(of: location.range.lowerBound).line
                 for b in byLine[line] ?? [] where b != a && sameDefect(a, b) { groups.join(a, b) }
+                let key = line * families.count + family.family
+                if let other = pointingAt[key] { groups.join(a, other) } else { pointingAt[key] = a }
             }
         }
 

@@ -179,9 +179,9 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             let system = sink.kind == .additionalSafeAreaInsets ? "the safe area" : "`adjustedContentInset`"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
-                message: value.has(.overlap)
-                    ? "`\(lhs)` gets the keyboard's overlap with the view, which already includes the bottom safe area that \(system) adds again"
-                    : "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again",
+                message: value.has(.height) && !value.has(.overlap)
+                    ? "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again"
+                    : "`\(lhs)` gets how far the keyboard reaches into the view, which already includes the bottom safe area that \(system) adds again",
                 suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
         }
         return diagnostics
