@@ -27,7 +27,7 @@ let package = Package(
         // Lexing throughput; run it with Benchmarks/lexer-benchmark.sh.
         .executableTarget(name: "LexerBenchmark", dependencies: ["Lexer"], path: "Benchmarks/LexerBenchmark"),
         .testTarget(name: "LexerTests", dependencies: ["Lexer"], exclude: ["Fixtures"]),
-        .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"]),
+        .testTarget(name: "RulesTests", dependencies: ["Lexer", "Rules"], exclude: ["Snapshots"]),
         .testTarget(
             name: "KBLintTests", dependencies: ["KBLint", "Lexer", "Rules"],
             // Golden files and sample inputs, read through #filePath.

@@ -1,3 +1,4 @@
+import Lexer
 /// A key that identifies a finding across edits that only move it: the rule, the path, the
 /// start line's text with whitespace collapsed, and the occurrence index among findings
 /// sharing those three — deliberately not the line number. SARIF's partialFingerprints,
@@ -101,9 +102,10 @@ enum FindingFingerprint {
     }
 }
 
-/// FNV-1a, 64-bit, fed piece by piece, so that a prefix shared by many keys is hashed once.
+/// `FNV1a` fed piece by piece, so that a prefix shared by many keys is hashed once.
 struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var hash = FNV1a()
+    var value: UInt64 { hash.value }
 
     init() {}
 
@@ -116,12 +118,7 @@ struct FNV1a64 {
         }
     }
 
-    mutating func add(_ text: String) {
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-    }
+    mutating func add(_ text: String) { hash.add(text) }
 
     /// 16 lowercase hex digits.
     var hex: String {

@@ -66,7 +66,7 @@ final class ByteScanTests: XCTestCase {
             for _ in 0..<generator.next(12) { bytes += good[generator.next(3) == 0 ? generator.next(good.count) : 0] }
             if generator.next(2) == 0 { bytes += bad[generator.next(bad.count)] }
             for _ in 0..<generator.next(12) { bytes += good[generator.next(good.count)] }
-            XCTAssertEqual(EngineDiagnostics.firstInvalidUTF8Offset(bytes), referenceFirstInvalidOffset(bytes), "\(bytes)")
+            XCTAssertEqual(UTF8Validation.firstInvalidOffset(bytes), referenceFirstInvalidOffset(bytes), "\(bytes)")
         }
     }
 

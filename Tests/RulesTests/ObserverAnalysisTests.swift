@@ -30,17 +30,9 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(registrations[3].events, [.didHide])
         XCTAssertEqual(registrations[4].events, [.willHide])
         XCTAssertEqual(registrations[1].keys, [.named(NameHash.of("didBecomeActiveNotification"))])
-        func describe(_ use: TokenStore) -> String {
-            switch use {
-            case .discarded: "discarded"
-            case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
-            case .storedInLocal(let name): "local \(analysis.source.text(at: name))"
-            case .passedOn: "passed"
-            }
-        }
-        XCTAssertEqual(registrations.map { describe($0.store) },
+        XCTAssertEqual(registrations.map { analysis.describe($0.store) },
                        ["passed", "property token", "property tokens", "discarded", "discarded", "local local", "passed", "passed"])
-        XCTAssertEqual(analysis.observers.subscriptions.map { describe($0.result) }, ["property bag", "discarded"])
+        XCTAssertEqual(analysis.observers.subscriptions.map { analysis.describe($0.result) }, ["property bag", "discarded"])
         XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline.functions[$0].nameToken } ?? 0) == "viewDidLoad" })
         XCTAssertEqual(analysis.handlers(of: registrations[0]).count, 1)
     }
@@ -185,42 +177,6 @@ final class NotificationTaskTests: XCTestCase {
             XCTAssertEqual(analysis.source.text(at: property), "task")
         } else {
             XCTFail("the detached task is stored in `task`")
-        }
-    }
-}
-
-final class ObserverRobustnessTests: XCTestCase {
-    /// Every prefix of observer-heavy code (cut mid-token, mid-closure, mid-call) analyses and
-    /// checks without trapping.
-    func testTruncatedObserverCodeNeverTraps() {
-        let code = """
-        final class ChatViewController: UIViewController {
-            private var token: NSObjectProtocol?
-            private var bag = Set<AnyCancellable>()
-            private var task: Task<Void, Never>?
-            override func viewWillAppear(_ animated: Bool) {
-                super.viewWillAppear(animated)
-                token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: self, queue: .main) { [self] n in
-                    bottom.constant = 300; self.view.layoutIfNeeded()
-                }
-                [UIResponder.keyboardDidShowNotification].forEach { NotificationCenter.default.addObserver(self, selector: #selector(shown), name: $0, object: nil) }
-                NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification).sink { _ in self.reset() }.store(in: &bag)
-                task = Task { for await _ in NotificationCenter.default.notifications(named: UIResponder.keyboardDidHideNotification) { self.view.frame.origin.y = 0 } }
-            }
-            override func viewDidDisappear(_ animated: Bool) { NotificationCenter.default.removeObserver(self) }
-            deinit { if let token { NotificationCenter.default.removeObserver(token) } }
-        }
-        """
-        let bytes = Array(code.utf8)
-        let rules = RuleRegistry.all.filter { $0.metadata.category == .observers }
-        XCTAssertEqual(rules.count, 10)
-        var offset = 0
-        while offset <= bytes.count {
-            let source = Lexer.tokenize(SourceFile(path: "T.swift", bytes: Array(bytes[0..<offset])))
-            let analysis = FileAnalysis(source, project: .empty)
-            let context = RuleContext(analysis: analysis, deploymentTarget: nil, options: [:])
-            for rule in rules { _ = rule.init().check(context) }
-            offset += 5
         }
     }
 }

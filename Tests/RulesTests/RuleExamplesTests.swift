@@ -26,22 +26,23 @@ final class RuleExamplesTests: XCTestCase {
         return (String(decoding: bytes, as: UTF8.self), offsets)
     }
 
-    /// Checks `code` as `Example.swift` of a project that also holds `files`.
+    /// The project of an example: `Example.swift` holding `code` and the other `files`.
+    static func project(code: String, files: [String: String]) -> ProjectFacts {
+        var facts = [collectFacts(Lexer.tokenize(SourceFile(path: "Example.swift", text: code)))]
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            facts.append(collectFacts(Lexer.tokenize(SourceFile(path: path, text: text))))
+        }
+        return ProjectFacts(merging: facts)
+    }
+
+    /// Checks `code` as `Example.swift` of a project that also holds `files`, through the
+    /// pipeline the command line runs (byte pre-check and suppression comments included).
     static func diagnostics(
         _ rule: any Rule.Type, code: String, files: [String: String] = [:],
         options: [String: OptionValue] = [:], deploymentTarget: OSVersion? = nil
     ) -> [Diagnostic] {
-        let main = Lexer.tokenize(SourceFile(path: "Example.swift", text: code))
-        var facts = [collectFacts(main)]
-        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
-            facts.append(collectFacts(Lexer.tokenize(SourceFile(path: path, text: text))))
-        }
-        var allOptions: [String: OptionValue] = [:]
-        for option in rule.metadata.options { allOptions[option.name] = option.defaultValue }
-        allOptions.merge(options) { _, new in new }
-        let analysis = FileAnalysis(main, project: ProjectFacts(merging: facts))
-        let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: allOptions)
-        return rule.init().check(context)
+        let checker = FileChecker(rules: [ConfiguredRule(rule, options: options)], deploymentTarget: deploymentTarget)
+        return checker.check(SourceFile(path: "Example.swift", text: code), project: project(code: code, files: files))
     }
 
     static func describe(_ diagnostics: [Diagnostic], in code: String) -> String {
@@ -94,12 +95,11 @@ final class RuleExamplesTests: XCTestCase {
             let metadata = rule.metadata
             for correction in metadata.corrections {
                 let (code, _) = Self.stripMarkers(correction.before)
-                let found = Self.diagnostics(rule, code: code, options: correction.options)
-                let edits = found.compactMap(\.fix).flatMap(\.edits).sorted { $0.range.lowerBound > $1.range.lowerBound }
-                XCTAssertFalse(edits.isEmpty, "\(metadata.id): correction without a fix\n\(correction.before)")
-                var bytes = Array(code.utf8)
-                for edit in edits { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
-                XCTAssertEqual(String(decoding: bytes, as: UTF8.self), correction.after, "\(metadata.id)")
+                let checker = FileChecker(rules: [ConfiguredRule(rule, options: correction.options)], deploymentTarget: nil)
+                let fixed = checker.fix(SourceFile(path: "Example.swift", text: code),
+                                        project: Self.project(code: code, files: [:]), includingUnsafe: true)
+                XCTAssertGreaterThan(fixed.fixesApplied, 0, "\(metadata.id): correction without a fix\n\(correction.before)")
+                XCTAssertEqual(String(decoding: fixed.bytes, as: UTF8.self), correction.after, "\(metadata.id)")
             }
         }
     }
@@ -124,19 +124,18 @@ final class RuleExamplesTests: XCTestCase {
     }
 
     /// `// kblint:disable <id>` above a triggering example silences it, and the directive
-    /// counts as used (no superfluous-disable report).
+    /// counts as used (no superfluous-disable report), where a plain comment line does not.
     func testTriggeringExamplesUnderADisableCommentAreSilent() {
-        let known = Set(RuleRegistry.all.map { $0.metadata.id }).union(EngineDiagnostics.unsuppressibleIDs)
         for rule in RuleRegistry.all {
             let metadata = rule.metadata
             for example in metadata.triggering {
                 let (code, _) = Self.stripMarkers(example.code)
+                let commented = Self.diagnostics(rule, code: "// A comment line.\n" + code, files: example.files,
+                                                 options: example.options, deploymentTarget: example.deploymentTarget)
+                XCTAssertFalse(commented.isEmpty, "\(metadata.id): the example no longer triggers after a comment line")
                 let disabled = "// kblint:disable \(metadata.id)\n" + code
-                let found = Self.diagnostics(rule, code: disabled, files: example.files, options: example.options,
-                                             deploymentTarget: example.deploymentTarget)
-                XCTAssertFalse(found.isEmpty, "\(metadata.id): the example no longer triggers after a comment line")
-                let source = Lexer.tokenize(SourceFile(path: "Example.swift", text: disabled))
-                let kept = Suppression.filter(found, in: source, activeRuleIDs: [metadata.id], knownRuleIDs: known)
+                let kept = Self.diagnostics(rule, code: disabled, files: example.files, options: example.options,
+                                            deploymentTarget: example.deploymentTarget)
                 XCTAssertTrue(kept.isEmpty, "\(metadata.id): diagnostics left under kblint:disable\n"
                               + Self.describe(kept, in: disabled))
             }

@@ -127,9 +127,9 @@ final class SuppressionTests: XCTestCase {
         XCTAssertNil(EngineDiagnostics.invalidUTF8Diagnostic(in: SourceFile(path: "a", text: "let café = \"😀\"\n")))
         let bytes: [UInt8] = Array("let a".utf8) + [0xC3, 0x28] + Array(" = 1".utf8)
         XCTAssertEqual(EngineDiagnostics.invalidUTF8Diagnostic(in: SourceFile(path: "a", bytes: bytes))?.range, 5..<6)
-        XCTAssertEqual(EngineDiagnostics.firstInvalidUTF8Offset([0xED, 0xA0, 0x80]), 0)  // surrogate
-        XCTAssertEqual(EngineDiagnostics.firstInvalidUTF8Offset([0x41, 0xF0, 0x9F, 0x98]), 1)  // truncated
-        XCTAssertNil(EngineDiagnostics.firstInvalidUTF8Offset([0xF0, 0x9F, 0x98, 0x80]))
+        XCTAssertEqual(UTF8Validation.firstInvalidOffset([0xED, 0xA0, 0x80]), 0)  // surrogate
+        XCTAssertEqual(UTF8Validation.firstInvalidOffset([0x41, 0xF0, 0x9F, 0x98]), 1)  // truncated
+        XCTAssertNil(UTF8Validation.firstInvalidOffset([0xF0, 0x9F, 0x98, 0x80]))
     }
 }
 

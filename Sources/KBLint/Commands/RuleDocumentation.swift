@@ -38,7 +38,7 @@ enum RuleDocumentation {
             for rule in members {
                 let padding = String(repeating: " ", count: width - rule.id.count)
                 let severity = rule.defaultSeverity.rawValue.padding(toLength: 8)
-                let flags = [rule.isOptIn ? "opt-in" : nil, rule.hasAutomaticFix ? "fix" : nil].compactMap { $0 }
+                let flags = [rule.isOptIn ? "opt-in" : nil, rule.fixFlag].compactMap { $0 }
                 let flagText = flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]"
                 output += "  \(rule.id)\(padding)\(severity)\(rule.summary)\(flagText)\n"
             }
@@ -55,7 +55,11 @@ enum RuleDocumentation {
         output += "Category: \(rule.category.rawValue)\n"
         output += "Severity: \(rule.defaultSeverity.rawValue)\(rule.isOptIn ? " (opt-in: enable it in opt_in_rules)" : "")\n"
         output += "Deployment targets: \(targets(rule))\n"
-        if rule.hasAutomaticFix { output += "Automatic fix: yes (kblint --fix)\n" }
+        switch rule.fixAvailability {
+        case .none: break
+        case .safe: output += "Automatic fix: yes (kblint --fix)\n"
+        case .unsafe: output += "Automatic fix: unsafe (kblint --fix --unsafe-fixes)\n"
+        }
         output += "\nWhy\n---\n\(rule.rationale)\n\nFix\n---\n\(rule.fix)\n"
         if !rule.options.isEmpty {
             output += "\nOptions\n-------\n"
@@ -131,7 +135,11 @@ enum RuleDocumentation {
             "**Opt-in:** \(rule.isOptIn ? "yes" : "no")",
             "**Deployment targets:** \(targets(rule))",
         ]
-        if rule.hasAutomaticFix { facts.append("**Automatic fix:** yes") }
+        switch rule.fixAvailability {
+        case .none: break
+        case .safe: facts.append("**Automatic fix:** yes")
+        case .unsafe: facts.append("**Automatic fix:** unsafe (`--fix --unsafe-fixes`)")
+        }
         output += facts.joined(separator: " · ") + "\n\n"
         output += "\(rule.summary)\n\n"
         output += "**Why.** \(rule.rationale)\n\n"
@@ -208,6 +216,7 @@ enum RuleDocumentation {
                 ("minimum_target", rule.minimumTarget.map { .string($0.description) } ?? .null),
                 ("target_below", rule.targetBelow.map { .string($0.description) } ?? .null),
                 ("automatic_fix", .bool(rule.hasAutomaticFix)),
+                ("fix_availability", .string(rule.fixAvailability.rawValue)),
                 ("summary", .string(rule.summary)),
                 ("rationale", .string(rule.rationale)),
                 ("how_to_fix", .string(rule.fix)),
@@ -271,9 +280,16 @@ enum RuleDocumentation {
 }
 
 extension RuleMetadata {
-    /// Rules with an automatic fix document it with corrections (the examples test checks
-    /// them), so the corrections are what tells users `--fix` can help.
-    var hasAutomaticFix: Bool { !corrections.isEmpty }
+    var hasAutomaticFix: Bool { fixAvailability != .none }
+
+    /// The flag `kblint rules` shows for the fix.
+    var fixFlag: String? {
+        switch fixAvailability {
+        case .none: nil
+        case .safe: "fix"
+        case .unsafe: "unsafe fix"
+        }
+    }
 }
 
 extension String {

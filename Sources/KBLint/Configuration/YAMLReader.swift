@@ -586,24 +586,7 @@ private struct YAMLParser {
     }
 
     private func utf8SequenceWidth(at position: Int) -> Int? {
-        let lead = bytes[position]
-        let width: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: width = 2
-        case 0xE0: width = 3; secondRange = 0xA0...0xBF
-        case 0xED: width = 3; secondRange = 0x80...0x9F
-        case 0xE1...0xEF: width = 3
-        case 0xF0: width = 4; secondRange = 0x90...0xBF
-        case 0xF4: width = 4; secondRange = 0x80...0x8F
-        case 0xF1...0xF3: width = 4
-        default: return nil
-        }
-        guard position + width <= bytes.count, secondRange.contains(bytes[position + 1]) else { return nil }
-        for index in position + 2..<position + width where !(0x80...0xBF).contains(bytes[index]) {
-            return nil
-        }
-        return width
+        bytes.withUnsafeBufferPointer { UTF8Validation.sequenceLength($0, at: position) }
     }
 
     private func isSequenceEntry(at position: Int) -> Bool {

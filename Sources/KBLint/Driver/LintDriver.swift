@@ -17,11 +17,9 @@ struct FilePlan: Sendable {
     var deploymentTargetDescription = "unknown"
     /// Configured severities of engine diagnostics (always on; only their severity can change).
     var engineSeverities: [String: Severity] = [:]
-    /// The rules that can apply to a file built for `deploymentTarget`.
-    let applicableRules: [RuleSelection]
-    /// The markers of those rules (nil when a rule is outside the catalogue): worked out once
-    /// per plan, not once per file.
-    let applicableMarkers: MarkerSet.Mask?
+    /// The pipeline for files under this plan: the rules that can apply to files built for
+    /// `deploymentTarget`, worked out once per plan, not once per file.
+    let checker: FileChecker
 
     init(
         rules: [RuleSelection], deploymentTarget: OSVersion?, deploymentTargetDescription: String = "unknown",
@@ -31,26 +29,7 @@ struct FilePlan: Sendable {
         self.deploymentTarget = deploymentTarget
         self.deploymentTargetDescription = deploymentTargetDescription
         self.engineSeverities = engineSeverities
-        applicableRules = rules.filter { Self.applies($0.rule.metadata, to: deploymentTarget) }
-        var markers = MarkerSet.Mask(bits: 0)
-        for selection in applicableRules {
-            guard let mask = LintDriver.markers(of: selection.rule) else {
-                applicableMarkers = nil
-                return
-            }
-            markers.bits |= mask.bits
-        }
-        applicableMarkers = markers
-    }
-
-    /// Whether a rule can apply anywhere in a file built for `target`. `#available` and
-    /// `@available` only raise the effective target, so a configured target at or above a
-    /// rule's `targetBelow` rules it out everywhere; a target below its `minimumTarget` does
-    /// not (code under `if #available(iOS 26, *)` has 26), so those rules decide per position.
-    /// An unknown target admits every rule.
-    static func applies(_ metadata: RuleMetadata, to target: OSVersion?) -> Bool {
-        guard let target, let below = metadata.targetBelow else { return true }
-        return target < below
+        checker = FileChecker(rules: rules.map { ConfiguredRule($0.rule, options: $0.options) }, deploymentTarget: deploymentTarget)
     }
 }
 
@@ -88,8 +67,6 @@ struct FileOutcome: Sendable {
     /// The fixed source (`--fix` with standard input).
     var fixedSource: [UInt8]?
     var fixesApplied = 0
-    /// Types looked up whose files pass 1 did not analyse (name hashes).
-    var unanalysedTypeLookups: Set<UInt64> = []
     var bytes = 0
     var linted = false
 }
@@ -110,9 +87,6 @@ struct LintDriver: Sendable {
     /// selection is tested against.
     var analysesEveryFile = false
 
-    /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
-    static let maximumFixRounds = 8
-
     struct Outcome: Sendable {
         var files: [FileOutcome]
         var pass1: Duration
@@ -128,12 +102,13 @@ struct LintDriver: Sendable {
             return firstPassResult(inputs[index])
         }
         progress1?.finish()
-        var project = projectFacts(firstPass)
+        analyseDeclarationsOfReferencedTypes(&firstPass, inputs)
+        let project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         let middle = clock.now
 
         let targetsByPath = Dictionary(inputs.map { ($0.target.path, $0.target) }, uniquingKeysWith: { first, _ in first })
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: linting", started: start) }
-        var outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass, project] index -> FileOutcome in
+        let outcomes = parallelMap(count: inputs.count, jobs: jobs) { [firstPass] index -> FileOutcome in
             defer { progress2?.fileFinished() }
             guard firstPass[index].needsSecondPass else {
                 // Pass 1 saw that nothing can be reported or fixed here: not read again.
@@ -142,33 +117,9 @@ struct LintDriver: Sendable {
                 outcome.linted = true
                 return outcome
             }
-            return lint(inputs[index], declaring: firstPass[index].declaredTypeNames, project: project, targetsByPath: targetsByPath)
+            return lint(inputs[index], project: project, targetsByPath: targetsByPath)
         }
         progress2?.finish()
-        // Rules looked up types declared in files pass 1 only scanned: analyse those files and
-        // check again the files that looked them up, until every lookup met complete facts.
-        while true {
-            let lookedUp = outcomes.reduce(into: Set<UInt64>()) { $0.formUnion($1.unanalysedTypeLookups) }
-            guard !lookedUp.isEmpty else { break }
-            let round = firstPass.indices.filter { firstPass[$0].declaredTypeNames?.contains(where: lookedUp.contains) ?? false }
-            let analysed = parallelMap(count: round.count, jobs: jobs) { position -> FileFacts? in
-                let input = inputs[round[position]]
-                guard let bytes = try? read(input) else { return nil }
-                return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
-            }
-            for (index, facts) in zip(round, analysed) {
-                firstPass[index].declaredTypeNames = nil
-                // A file gone since pass 1 adds no facts (pass 2 reports it if it checks it).
-                firstPass[index].facts = facts
-            }
-            project = projectFacts(firstPass)
-            let again = outcomes.indices.filter { !outcomes[$0].unanalysedTypeLookups.isEmpty }
-            let checked = parallelMap(count: again.count, jobs: jobs) { [project, firstPass] position in
-                lint(inputs[again[position]], declaring: firstPass[again[position]].declaredTypeNames,
-                     project: project, targetsByPath: targetsByPath)
-            }
-            for (index, outcome) in zip(again, checked) { outcomes[index] = outcome }
-        }
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
@@ -181,63 +132,70 @@ struct LintDriver: Sendable {
         let bytes: Int
     }
 
-    /// Pass 1 for one file: analysed when it may hold project-wide facts (see `FactScope`),
-    /// else only scanned for the types it declares. Pass 2 analyses the files it checks
-    /// anyway, with their own facts.
+    /// Pass 1 for one file: analysed when it may hold project-wide facts or pass 2 checks it
+    /// (see `FactScope`), else only scanned for the types it declares.
     private func firstPassResult(_ input: LintInput) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let bytes = try? read(input) else { return FirstPassResult(needsSecondPass: true, bytes: 0) }
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
-        let scan = Self.markers.scan(bytes, collectingDeclarations: selective)
-        let markers = scan.markers
-        let needsSecondPass = needsSecondPass(bytes, markers: markers, plan: input.plan)
-        if selective, !markers.intersects(Self.projectWideMask), let declared = scan.declaredTypeNames {
-            return FirstPassResult(declaredTypeNames: Array(Set(declared)), needsSecondPass: needsSecondPass, bytes: bytes.count)
+        let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
+        let needsSecondPass = input.plan.checker.mayReport(on: bytes, present: scan.markers)
+        var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count)
+        if selective, !needsSecondPass, !scan.markers.intersects(FileChecker.projectWideMask),
+           let declared = scan.declaredTypeNames {
+            result.declaredTypeNames = Array(Set(declared))
+        } else {
+            result.facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
         }
-        let facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
-        return FirstPassResult(facts: facts, needsSecondPass: needsSecondPass, bytes: bytes.count)
+        return result
     }
 
-    private func projectFacts(_ firstPass: [FirstPassResult]) -> ProjectFacts {
-        var unanalysed: [UInt64: Int] = [:]
-        for result in firstPass {
-            for name in result.declaredTypeNames ?? [] { unanalysed[name, default: 0] += 1 }
+    /// The bounded second round of pass 1: analyses the files that were only scanned but
+    /// declare a type the rules may look up (`FactScope.typeNamesLookedUp`), then the files
+    /// declaring the superclasses of those, up to `ProjectFacts.maximumSuperclassDepth`
+    /// levels. Every answer a rule gets is then the one analysing every file gives.
+    private func analyseDeclarationsOfReferencedTypes(_ firstPass: inout [FirstPassResult], _ inputs: [LintInput]) {
+        var declaringFiles: [UInt64: [Int]] = [:]
+        for (index, result) in firstPass.enumerated() {
+            for name in result.declaredTypeNames ?? [] { declaringFiles[name, default: []].append(index) }
         }
-        return ProjectFacts(merging: firstPass.compactMap(\.facts), unanalysedFiles: unanalysed)
+        guard !declaringFiles.isEmpty else { return }
+        let analysed = firstPass.compactMap(\.facts)
+        let checked = firstPass.compactMap { $0.needsSecondPass ? $0.facts : nil }
+        var round = Set(FactScope.typeNamesLookedUp(checking: checked, in: analysed).flatMap { declaringFiles[$0] ?? [] })
+        var level = 0
+        while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
+            level += 1
+            let files = round.sorted()
+            let facts = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
+                let input = inputs[files[position]]
+                guard let bytes = try? read(input) else { return nil }
+                return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+            }
+            round = []
+            for (index, fileFacts) in zip(files, facts) {
+                firstPass[index].declaredTypeNames = nil
+                // A file gone since pass 1 adds no facts.
+                firstPass[index].facts = fileFacts
+                for superclass in fileFacts?.types.compactMap(\.superclass) ?? [] {
+                    for file in declaringFiles[FactScope.hash(ofTypeName: superclass)] ?? []
+                    where firstPass[file].declaredTypeNames != nil {
+                        round.insert(file)
+                    }
+                }
+            }
+        }
     }
-
-    /// Whether pass 2 can report anything on a file: a rule's byte pre-check passes, it has
-    /// suppression comments (which may be superfluous), or it is not valid UTF-8. Most files
-    /// of a project fail all three, and pass 2 then skips reading them again.
-    private func needsSecondPass(_ bytes: [UInt8], markers: MarkerSet.Mask, plan: FilePlan) -> Bool {
-        let mayTrigger = plan.applicableMarkers?.intersects(markers)
-            ?? !candidates(plan.applicableRules, for: bytes, markers: markers).isEmpty
-        return mayTrigger || markers.intersects(Self.directiveMask) || EngineDiagnostics.firstInvalidUTF8Offset(bytes) != nil
-    }
-
-    /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
-    /// each file is searched for all of them at once.
-    private static let markers = MarkerSet(
-        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers)
-    private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
-        (ObjectIdentifier($0), markers.mask(of: $0.requiredMarkers))
-    })
-    /// The markers of a catalogue rule; nil for a rule outside it (tests add some).
-    static func markers(of rule: any Rule.Type) -> MarkerSet.Mask? { ruleMasks[ObjectIdentifier(rule)] }
-    private static let directiveMask = markers.mask(of: [Suppression.marker])
-    private static let projectWideMask = markers.mask(of: FactScope.projectWideMarkers)
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
         if let preloaded = input.preloaded { return preloaded }
         return try FileSystem.readFile(input.target.absolutePath)
     }
 
-    /// Pass 2 for one file: rules, suppression, fixes.
-    /// `declaring`: the type names the file declares when pass 1 did not analyse it.
-    private func lint(
-        _ input: LintInput, declaring: [UInt64]?, project: ProjectFacts, targetsByPath: [String: LintTarget]
-    ) -> FileOutcome {
+    /// Pass 2 for one file: the plan's `FileChecker` (rules, suppression, fixes), then what
+    /// the fix mode does with the result.
+    private func lint(_ input: LintInput, project: ProjectFacts, targetsByPath: [String: LintTarget]) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
         do {
@@ -249,45 +207,36 @@ struct LintDriver: Sendable {
         outcome.bytes = original.count
         outcome.linted = true
         let plan = input.plan
-        let selections = plan.applicableRules
+        let checker = plan.checker.suppressing(knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
 
-        let lookups = TypeLookups(checkedFileDeclares: Set(declaring ?? []))
-        var project = project.noting(lookups: lookups)
-        var current = SourceFile(path: input.target.path, bytes: original)
-        let initial = check(current, selections: selections, plan: plan, project: project)
-        var diagnostics = initial
-        if fixMode != .report {
-            for _ in 0..<Self.maximumFixRounds {
-                let fixes = FixApplication.compatibleFixes(
-                    diagnostics.compactMap(\.fix).filter { FixApplication.isApplicable($0, includingUnsafe: fixMode.includesUnsafe) },
-                    fileSize: current.bytes.count)
-                guard !fixes.isEmpty else { break }
-                let fixed = FixApplication.apply(fixes.flatMap(\.edits), to: current.bytes)
-                // A fix that changes nothing would be offered forever.
-                guard fixed != current.bytes else { break }
-                outcome.fixesApplied += fixes.count
-                current = SourceFile(path: input.target.path, bytes: fixed)
-                project = project.replacing(collectFacts(Lexer.tokenize(current)))
-                diagnostics = check(current, selections: selections, plan: plan, project: project)
-            }
-            if current.bytes != original {
+        let file = SourceFile(path: input.target.path, bytes: original)
+        var current = file
+        var diagnostics: [Diagnostic]
+        if fixMode == .report {
+            diagnostics = checker.check(file, project: project)
+        } else {
+            let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe)
+            diagnostics = fixed.diagnostics
+            outcome.fixesApplied = fixed.fixesApplied
+            current = SourceFile(path: input.target.path, bytes: fixed.bytes)
+            if fixed.bytes != original {
                 switch fixMode {
                 case .report: break
                 case .diff:
-                    outcome.diff = UnifiedDiff.render(path: input.target.path, old: original, new: current.bytes)
+                    outcome.diff = UnifiedDiff.render(path: input.target.path, old: original, new: fixed.bytes)
                     // Nothing is written: report against the file as it is.
-                    current = SourceFile(path: input.target.path, bytes: original)
-                    diagnostics = initial
+                    current = file
+                    diagnostics = fixed.initial
                 case .printSource:
-                    outcome.fixedSource = current.bytes
+                    outcome.fixedSource = fixed.bytes
                 case .write:
                     do {
-                        try write(current.bytes, over: input.target, expecting: original)
+                        try write(fixed.bytes, over: input.target, expecting: original)
                     } catch {
                         outcome.errors.append(error)
                         outcome.fixesApplied = 0
-                        current = SourceFile(path: input.target.path, bytes: original)
-                        diagnostics = initial
+                        current = file
+                        diagnostics = fixed.initial
                     }
                 }
             } else if case .printSource = fixMode {
@@ -295,58 +244,25 @@ struct LintDriver: Sendable {
             }
         }
 
-        var severities = Dictionary(selections.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
+        var severities = Dictionary(plan.rules.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
         for (id, severity) in plan.engineSeverities { severities[id] = severity }
         let lines = LineTexts(current)
+        // Each other file a related location points into is read once for all findings.
+        var relatedFiles: [String: (file: SourceFile, path: String)?] = [:]
+        func relatedFile(_ path: String) -> (file: SourceFile, path: String)? {
+            if let known = relatedFiles[path] { return known }
+            let resolved = targetsByPath[path].flatMap { target in
+                (try? FileSystem.readFile(target.absolutePath)).map { (SourceFile(path: target.path, bytes: $0), target.path) }
+            }
+            relatedFiles[path] = resolved
+            return resolved
+        }
         outcome.findings = diagnostics.map { diagnostic in
             Finding(
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
-                path: input.target.path, absolutePath: input.target.absolutePath,
-                relatedFile: { path in
-                    guard let target = targetsByPath[path],
-                          let bytes = try? FileSystem.readFile(target.absolutePath) else { return nil }
-                    return (SourceFile(path: target.path, bytes: bytes), target.path)
-                })
+                path: input.target.path, absolutePath: input.target.absolutePath, relatedFile: relatedFile)
         }
-        outcome.unanalysedTypeLookups = lookups.unanalysedNames
         return outcome
-    }
-
-    /// Rules, one finding per defect, then suppression comments, then `invalid_utf8`.
-    private func check(
-        _ file: SourceFile, selections: [RuleSelection], plan: FilePlan, project: ProjectFacts
-    ) -> [Diagnostic] {
-        let markers = Self.markers.present(in: file.bytes)
-        let candidates = candidates(selections, for: file.bytes, markers: markers)
-        var diagnostics: [Diagnostic] = []
-        if !candidates.isEmpty || markers.intersects(Self.directiveMask) {
-            let source = Lexer.tokenize(file)
-            if !candidates.isEmpty {
-                // One analysis per file, shared by every rule.
-                let context = RuleContext(
-                    analysis: FileAnalysis(source, project: project),
-                    deploymentTarget: plan.deploymentTarget, options: [:])
-                for selection in candidates {
-                    diagnostics += selection.rule.init().check(context.withOptions(selection.options))
-                }
-                diagnostics = FindingMerging.merge(diagnostics, in: file)
-            }
-            diagnostics = Suppression.filter(
-                diagnostics, in: source,
-                activeRuleIDs: Set(selections.map { $0.rule.metadata.id }),
-                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
-        }
-        if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
-            diagnostics.append(invalid)
-        }
-        return diagnostics
-    }
-
-    /// The selected rules whose byte pre-check passes on `file`.
-    private func candidates(_ selections: [RuleSelection], for bytes: [UInt8], markers: MarkerSet.Mask) -> [RuleSelection] {
-        selections.filter { selection in
-            Self.markers(of: selection.rule)?.intersects(markers) ?? selection.rule.mayTrigger(on: bytes)
-        }
     }
 
     /// Writes the fixed file unless it changed on disk since it was read.

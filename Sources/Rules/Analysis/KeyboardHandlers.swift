@@ -1,8 +1,8 @@
 import Lexer
 
 /// Code that runs because a keyboard notification fired (catalogue: "keyboard handler").
-public struct KeyboardHandler: Sendable {
-    public enum Form: Sendable, Hashable {
+struct KeyboardHandler: Sendable {
+    enum Form: Sendable, Hashable {
         /// A method named in `#selector(…)` of `addObserver(_:selector:name:object:)`.
         case selector
         /// The closure of `addObserver(forName:object:queue:using:)`.
@@ -26,34 +26,30 @@ public struct KeyboardHandler: Sendable {
         case reached
     }
 
-    public let form: Form
+    let form: Form
     /// The notifications it handles, when known.
-    public internal(set) var events: [KeyboardEvent]
+    var events: [KeyboardEvent]
     /// The scope of its body (function, closure, accessor or `for` body).
-    public let scope: Int
+    let scope: Int
     /// The registration call's name token (`addObserver`, `publisher`, `notifications`,
     /// `notification`), when the handler was found through one.
-    public let registration: Int?
+    let registration: Int?
     /// A Combine/Rx operator before the handler that moves it out of the notification's
     /// delivery (`receive(on:)`, `delay`, `debounce`, `throttle`): its name token.
-    public let deferredBy: Int?
+    let deferredBy: Int?
     /// The parameter that holds the notification or message, when there is one.
-    public let notificationParameter: Int?
+    let notificationParameter: Int?
     /// For `.reached`: the handler that calls it; also set on a `.notificationReader` that a
     /// registered handler calls, so that it belongs to that registration.
-    public internal(set) var caller: Int?
+    var caller: Int?
     /// Tokens from here to the end of the body are unreachable (after an unconditional
     /// `return` at the top level of the body); the scope's `close` when all is reachable.
-    public internal(set) var reachableEnd: Int
+    var reachableEnd: Int
 }
 
 /// Finds every keyboard handler of a file, following calls within the file.
-struct KeyboardHandlerFinder {
+struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its

@@ -42,50 +42,11 @@ public enum EngineDiagnostics {
     /// `invalid_utf8` at the first byte that is not part of a valid UTF-8 sequence, or nil for a
     /// valid file.
     public static func invalidUTF8Diagnostic(in file: SourceFile) -> Diagnostic? {
-        guard let offset = firstInvalidUTF8Offset(file.bytes) else { return nil }
+        guard let offset = UTF8Validation.firstInvalidOffset(file.bytes) else { return nil }
         return Diagnostic(
             ruleID: invalidUTF8ID, severity: invalidUTF8.defaultSeverity,
             message: "the file is not valid UTF-8 (first bad byte at offset \(offset)); it was linted byte by byte",
             range: offset..<min(offset + 1, file.bytes.count),
             suggestion: invalidUTF8.fix)
-    }
-
-    /// The offset of the first byte that does not start or continue a valid sequence.
-    public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            let count = buffer.count
-            while index < count {
-                // Source files are nearly all ASCII: skip eight ASCII bytes at a time.
-                while index + 8 <= count,
-                      UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                        & 0x8080_8080_8080_8080 == 0 {
-                    index += 8
-                }
-                guard index < count else { break }
-                let lead = buffer[index]
-                if lead < 0x80 { index += 1; continue }
-                let length: Int
-                var minimumSecond: UInt8 = 0x80, maximumSecond: UInt8 = 0xBF
-                switch lead {
-                case 0xC2...0xDF: length = 2
-                case 0xE0: length = 3; minimumSecond = 0xA0
-                case 0xE1...0xEC, 0xEE...0xEF: length = 3
-                case 0xED: length = 3; maximumSecond = 0x9F
-                case 0xF0: length = 4; minimumSecond = 0x90
-                case 0xF1...0xF3: length = 4
-                case 0xF4: length = 4; maximumSecond = 0x8F
-                default: return index
-                }
-                guard index + length <= count else { return index }
-                let second = buffer[index + 1]
-                guard second >= minimumSecond, second <= maximumSecond else { return index }
-                for offset in 2..<max(length, 2) where buffer[index + offset] & 0xC0 != 0x80 {
-                    return index
-                }
-                index += length
-            }
-            return nil
-        }
     }
 }

@@ -112,75 +112,75 @@ public struct FileFacts: Sendable {
     public init(path: String) { self.path = path }
 }
 
-/// The lookups of type names made while checking one file that met a type some file not
-/// analysed yet declares (see `FactScope`). One file's check runs on one thread, and the
-/// driver reads the log after it: no lock is needed.
-public final class TypeLookups: @unchecked Sendable {
-    /// Name hashes, as `FactScope.declaredTypeNames(in:)` records them.
-    public private(set) var unanalysedNames: Set<UInt64> = []
-    /// The names the checked file declares when pass 1 did not analyse it: its own facts
-    /// join the project while it is checked, so it does not count among the files missing.
-    let checkedFileDeclares: Set<UInt64>
-
-    public init(checkedFileDeclares: Set<UInt64> = []) {
-        self.checkedFileDeclares = checkedFileDeclares
+extension FileFacts {
+    /// Whether the file holds facts beyond those about its types (accessors, switches,
+    /// accessory uses, keyboard layout guide users…): replacing such a file recomputes those
+    /// facts from the other files that hold some.
+    var hasFactsBeyondTypes: Bool {
+        !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
+            || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
+            || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmpty
+            || types.contains { !$0.keyboardLayoutGuideUses.isEmpty }
     }
-
-    func note(_ hash: UInt64) { unanalysedNames.insert(hash) }
 }
 
-/// The project's types by simple name, noting lookups of types whose facts are not all
-/// collected yet.
-public struct TypeTable: Sendable {
-    private(set) var facts: [String: TypeFacts] = [:]
-    /// The types of a file checked on top of the project (`ProjectFacts.including`), merged
-    /// with the project's: a few entries, where copying `facts` for every checked file made
-    /// a run quadratic in the size of the project.
-    private(set) var layered: [String: TypeFacts] = [:]
-    /// For each name declared by files pass 1 did not analyse (hashes), how many such files.
-    let unanalysedFiles: [UInt64: Int]
-    var lookups: TypeLookups?
+extension AccessoryFacts {
+    var isEmpty: Bool {
+        firstResponderAnswers.isEmpty && typesResigningOnDisappear.isEmpty && accessoryUses.isEmpty
+            && inheritedAccessoryUses.isEmpty && propertyTypes.isEmpty && selfSizingTypes.isEmpty
+            && typesSizedWhereCreated.isEmpty
+    }
+}
 
-    init(unanalysedFiles: [UInt64: Int]) { self.unanalysedFiles = unanalysedFiles }
+/// The project's types by simple name.
+public struct TypeTable: Sendable {
+    /// The merge of the files the project was built from.
+    private(set) var facts: [String: TypeFacts] = [:]
+    /// Types whose merge changed since (`ProjectFacts.including`, `excluding`): a few
+    /// entries, where copying `facts` for every checked file made a run quadratic in the size
+    /// of the project. An entry without paths stands for a type no file declares any more.
+    private(set) var layered: [String: TypeFacts] = [:]
 
     public subscript(name: String) -> TypeFacts? {
-        if let lookups, !unanalysedFiles.isEmpty {
-            let hash = FactScope.hash(ofTypeName: name)
-            if let files = unanalysedFiles[hash], files > (lookups.checkedFileDeclares.contains(hash) ? 1 : 0) {
-                lookups.note(hash)
-            }
-        }
-        return keyboardFacts(of: name)
+        if let type = layered[name] { return type.paths.isEmpty ? nil : type }
+        return facts[name]
     }
 
-    /// For the facts that only files with keyboard or accessory words hold (the keyboard
-    /// layout guide's uses and declarations, `followsUndockedKeyboard`, edge-aware guide
-    /// constraints): pass 1 analyses every such file, so these lookups are complete and not
-    /// noted. Ask `self[name]` for anything else.
-    public func keyboardFacts(of name: String) -> TypeFacts? { layered[name] ?? facts[name] }
+    /// The same as `self[name]`; kept for the callers that ask about keyboard layout guide
+    /// facts.
+    public func keyboardFacts(of name: String) -> TypeFacts? { self[name] }
 
-    /// Every type the analysed files declare or extend (for tests).
-    var names: [String] { Array(facts.keys) + layered.keys.filter { facts[$0] == nil } }
+    /// Every type the files declare or extend (for tests).
+    var names: [String] {
+        facts.keys.filter { layered[$0] == nil } + layered.compactMap { $0.value.paths.isEmpty ? nil : $0.key }
+    }
 
     mutating func merge(_ type: TypeFacts) {
         facts[type.name, default: TypeFacts(name: type.name)].merge(type)
     }
 
     mutating func layer(_ type: TypeFacts) {
-        var merged = keyboardFacts(of: type.name) ?? TypeFacts(name: type.name)
+        var merged = self[type.name] ?? TypeFacts(name: type.name)
         merged.merge(type)
         layered[type.name] = merged
     }
+
+    mutating func replace(_ name: String, with merged: TypeFacts) { layered[name] = merged }
 }
 
-/// The merge of every analysed file's facts.
+/// The merge of every analysed file's facts. Adding a file on top (`including`) or taking one
+/// out (`excluding`) costs that file's facts, not the project's.
 public struct ProjectFacts: Sendable {
+    /// The files the project was built from, in merge order.
     private var files: [FileFacts] = []
-    /// Files checked on top of `files` (`including`).
+    private var indexByPath: [String: Int] = [:]
+    /// Indices in `files` of those taken out (`excluding`).
+    private var excludedFiles: Set<Int> = []
+    /// Indices in `files` of those with facts beyond their types.
+    private var filesWithFactsBeyondTypes: [Int] = []
+    /// Files added on top of `files` (`including`).
     private var layeredFiles: [FileFacts] = []
-    /// The paths of `files`.
-    private var paths: Set<String> = []
-    public private(set) var types: TypeTable
+    public private(set) var types = TypeTable()
     public private(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
     public private(set) var keyboardHeightAccessors: Set<String> = []
     public private(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
@@ -197,16 +197,16 @@ public struct ProjectFacts: Sendable {
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
 
-    /// `unanalysedFiles`: for each type name (hash) declared by files whose facts are left
-    /// out, how many such files.
-    public init(merging files: [FileFacts], unanalysedFiles: [UInt64: Int] = [:]) {
-        types = TypeTable(unanalysedFiles: unanalysedFiles)
-        for file in files {
+    public init(merging files: [FileFacts]) {
+        for (index, file) in files.enumerated() {
             for type in file.types { types.merge(type) }
-            mergeFactsBeyondTypes(of: file)
+            if file.hasFactsBeyondTypes {
+                filesWithFactsBeyondTypes.append(index)
+                mergeFactsBeyondTypes(of: file)
+            }
+            if indexByPath[file.path] == nil { indexByPath[file.path] = index }
         }
         self.files = files
-        paths = Set(files.map(\.path))
     }
 
     /// Everything but the types; the first file to name an accessor or frame property wins.
@@ -240,28 +240,80 @@ public struct ProjectFacts: Sendable {
 
     public static let empty = ProjectFacts(merging: [])
 
-    /// These facts, noting in `lookups` the lookups of types not all of whose files are
-    /// analysed.
-    public func noting(lookups: TypeLookups?) -> ProjectFacts {
-        var noting = self
-        noting.types.lookups = lookups
-        return noting
+    /// Whether the project holds facts of the file at `path`.
+    public func contains(path: String) -> Bool {
+        if let index = indexByPath[path], !excludedFiles.contains(index) { return true }
+        return layeredFiles.contains { $0.path == path }
     }
 
     /// The project with one file's facts replaced (or added): after `--fix` edits a file,
     /// cross-file rules must see what the file says now, not what it said before the edit.
     public func replacing(_ file: FileFacts) -> ProjectFacts {
-        var updated = (files + layeredFiles).filter { $0.path != file.path }
-        updated.append(file)
-        return ProjectFacts(merging: updated, unanalysedFiles: types.unanalysedFiles).noting(lookups: types.lookups)
+        excluding(file.path).including(file)
     }
+
+    /// The project without the facts of the file at `path`: the types that file declares or
+    /// extends are merged again from the other files that hold them, and the facts beyond
+    /// types from the files that hold some.
+    public func excluding(_ path: String) -> ProjectFacts {
+        var project = self
+        let removed: FileFacts
+        if let index = indexByPath[path], !excludedFiles.contains(index) {
+            removed = files[index]
+            project.excludedFiles.insert(index)
+        } else if let layered = layeredFiles.firstIndex(where: { $0.path == path }) {
+            removed = layeredFiles[layered]
+            project.layeredFiles.remove(at: layered)
+        } else {
+            return self
+        }
+        for type in removed.types { project.mergeTypeAgain(type.name) }
+        if removed.hasFactsBeyondTypes { project.mergeFactsBeyondTypesAgain() }
+        return project
+    }
+
+    /// Type `name` merged from the files that still hold it, in merge order.
+    private mutating func mergeTypeAgain(_ name: String) {
+        var merged = TypeFacts(name: name)
+        for path in types.facts[name]?.paths ?? [] {
+            guard let index = indexByPath[path], !excludedFiles.contains(index) else { continue }
+            for type in files[index].types where type.name == name { merged.merge(type) }
+        }
+        for file in layeredFiles {
+            for type in file.types where type.name == name { merged.merge(type) }
+        }
+        types.replace(name, with: merged)
+    }
+
+    private mutating func mergeFactsBeyondTypesAgain() {
+        keyboardAccessors = [:]
+        keyboardHeightAccessors = []
+        keyboardFrameProperties = [:]
+        shadowsKeyboardLayoutGuideEverywhere = false
+        keyboardManagerSwitches = []
+        keyboardManagerExcludedTypes = []
+        accessoryViewTypes = []
+        accessories = AccessoryFacts()
+        accessorHashes = [:]
+        heightAccessorHashes = []
+        framePropertyHashes = [:]
+        keyboardLayoutGuideUsers = []
+        for index in filesWithFactsBeyondTypes where !excludedFiles.contains(index) {
+            mergeFactsBeyondTypes(of: files[index])
+        }
+        for file in layeredFiles { mergeFactsBeyondTypes(of: file) }
+    }
+
+    /// How far `superclasses(of:)` follows a chain: deeper class hierarchies do not occur in
+    /// practice, and a bound keeps a cyclic or generated hierarchy cheap.
+    public static let maximumSuperclassDepth = 32
 
     /// The project superclass chain of `name` (first inherited name that is a project
     /// class), nearest first, bounded against cycles.
     public func superclasses(of name: String) -> [String] {
         var chain: [String] = []
         var current = name
-        while chain.count < 32, let facts = types[current], let parent = facts.superclass,
+        while chain.count < Self.maximumSuperclassDepth, let facts = types[current], let parent = facts.superclass,
               !chain.contains(parent), parent != name {
             chain.append(parent)
             current = parent
@@ -293,7 +345,7 @@ public struct ProjectFacts: Sendable {
     /// The file's facts are layered on top: the result is that of merging it after every
     /// other file, at the cost of the file's own facts.
     func including(_ file: FileFacts) -> ProjectFacts {
-        if paths.contains(file.path) || layeredFiles.contains(where: { $0.path == file.path }) { return self }
+        if contains(path: file.path) { return self }
         var project = self
         for type in file.types { project.types.layer(type) }
         project.mergeFactsBeyondTypes(of: file)
@@ -306,8 +358,5 @@ public struct ProjectFacts: Sendable {
 /// file (a class's property types, a token released in an extension, a singleton), so no
 /// byte pre-check can skip it without losing facts that keep cross-file rules precise.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    let analysis = FileAnalysis(source, project: .empty)
-    var facts = analysis.facts
-    facts.accessories = AccessoryFacts(analysis)
-    return facts
+    FileAnalysis(source, project: .empty).facts
 }

@@ -36,6 +36,15 @@ public struct RuleContext: Sendable {
         RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: options)
     }
 
+    /// The effective deployment target at code token `index` (the configured one raised by
+    /// `#available`/`@available` around it) when `rule` applies to code built for it; nil when
+    /// it does not or the target is unknown. Rules ask this instead of comparing versions.
+    public func applicableTarget(of rule: RuleMetadata, at index: Int) -> OSVersion? {
+        guard let target = analysis.effectiveTarget(at: index, configured: deploymentTarget),
+              rule.applies(toEffectiveTarget: target) else { return nil }
+        return target
+    }
+
     public func bool(_ option: String) -> Bool {
         if case .bool(let value)? = options[option] { return value }
         return false

@@ -69,6 +69,17 @@ public struct RuleCorrection: Sendable {
     }
 }
 
+/// Whether a rule's findings carry a mechanical fix, and how far `--fix` may trust it. A test
+/// checks the declaration against the fixes the rule's examples produce.
+public enum FixAvailability: String, Sendable {
+    /// No finding carries a fix.
+    case none
+    /// Findings carry safe fixes, which `--fix` applies.
+    case safe
+    /// Findings carry unsafe fixes, applied only with `--unsafe-fixes`.
+    case unsafe
+}
+
 /// Everything a user reads about a rule; Rules.md, `kblint explain` and the examples test
 /// are all generated from it.
 public struct RuleMetadata: Sendable {
@@ -82,6 +93,8 @@ public struct RuleMetadata: Sendable {
     public let rationale: String
     /// How to fix it.
     public let fix: String
+    /// Whether findings carry a mechanical fix (then `corrections` show it).
+    public let fixAvailability: FixAvailability
     /// The rule applies when the effective deployment target is at least this (nil: any).
     public let minimumTarget: OSVersion?
     /// The rule applies when the effective deployment target is below this (nil: any).
@@ -91,9 +104,27 @@ public struct RuleMetadata: Sendable {
     public let nonTriggering: [RuleExample]
     public let corrections: [RuleCorrection]
 
+    /// Whether the rule can apply anywhere in a file built for `target`. `#available` and
+    /// `@available` only raise the effective target, so a target at or above `targetBelow`
+    /// rules it out everywhere; a target below `minimumTarget` does not (code under
+    /// `if #available(iOS 26, *)` has 26), so `applicableTarget(at:)` decides per position.
+    /// An unknown target admits every rule.
+    public func applies(toFilesBuiltFor target: OSVersion?) -> Bool {
+        guard let target, let below = targetBelow else { return true }
+        return target < below
+    }
+
+    /// Whether the rule applies to code whose effective deployment target is `target`: the
+    /// one place that reads `minimumTarget` and `targetBelow`.
+    public func applies(toEffectiveTarget target: OSVersion) -> Bool {
+        if let minimumTarget, target < minimumTarget { return false }
+        if let targetBelow, target >= targetBelow { return false }
+        return true
+    }
+
     public init(
         id: String, category: RuleCategory, defaultSeverity: Severity, isOptIn: Bool = false,
-        summary: String, rationale: String, fix: String,
+        summary: String, rationale: String, fix: String, fixAvailability: FixAvailability = .none,
         minimumTarget: OSVersion? = nil, targetBelow: OSVersion? = nil,
         options: [RuleOption] = [],
         triggering: [RuleExample], nonTriggering: [RuleExample],
@@ -106,6 +137,7 @@ public struct RuleMetadata: Sendable {
         self.summary = summary
         self.rationale = rationale
         self.fix = fix
+        self.fixAvailability = fixAvailability
         self.minimumTarget = minimumTarget
         self.targetBelow = targetBelow
         self.options = options

@@ -15,6 +15,7 @@ public struct KeyboardCurveUnshifted: Rule {
         runs with the default ease-in-out curve, out of step with the keyboard.
         """,
         fix: "Shift the raw curve into place: `UIView.AnimationOptions(rawValue: curve << 16)`.",
+        fixAvailability: .safe,
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {

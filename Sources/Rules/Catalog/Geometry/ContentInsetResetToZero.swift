@@ -18,6 +18,7 @@ public struct ContentInsetResetToZero: Rule {
         Severity: warning. Content is hidden under a header or bar, but nothing stops working.
         """,
         fix: "Reset only the bottom edge (`scrollView.contentInset.bottom = 0`), or restore the inset saved before the keyboard appeared.",
+        fixAvailability: .safe,
         options: [
             RuleOption(name: "include_bottom_zero", defaultValue: .bool(false), summary: """
             Also flag `contentInset.bottom = 0` in hide handlers of types that never saved the original bottom \

@@ -14,6 +14,7 @@ public struct KeyboardFrameBeginKey: Rule {
         keyboard is attached the begin frame is stale, so content stays covered or jumps.
         """,
         fix: "Read `keyboardFrameEndUserInfoKey` (or the message's `endFrame`) for layout; keep the begin frame for animation start positions and `begin == end` checks.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -146,6 +147,25 @@ public struct KeyboardFrameBeginKey: Rule {
                         guard message.beginFrame != message.endFrame else { return }
                         self?.inputBar.frame.origin.y = message.endFrame.minY - 44
                     }
+                }
+            }
+            """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @IBOutlet var scrollView: UIScrollView!
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.↓keyboardFrameBeginUserInfoKey] as? CGRect else { return }
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @IBOutlet var scrollView: UIScrollView!
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
                 }
             }
             """),

@@ -216,16 +216,7 @@ public struct KeyboardFrameScreenSpace: Rule {
     /// Whether the expression is a comparison (a `Bool`), which needs no common space to be
     /// harmless in the sense of this rule.
     static func isComparison(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if source.isOpeningBracket(index), let close = source.partnerIndex(index) {
-                index = close + 1
-                continue
-            }
-            if source.wordIndexOperator(index, in: ["<", ">", "<=", ">=", "==", "!="]) { return true }
-            index += 1
-        }
-        return false
+        source.firstTopLevel(in: range) { source.wordIndexOperator($0, in: ["<", ">", "<=", ">=", "==", "!="]) } != nil
     }
 
     /// Whether every `.frame`/`.bounds` read in the expression is a window's

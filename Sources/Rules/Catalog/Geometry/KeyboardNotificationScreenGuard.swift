@@ -130,14 +130,12 @@ public struct KeyboardNotificationScreenGuard: Rule {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard else { return [] }
         let source = analysis.source
-        let limit = OSVersion(16, 1)
         var diagnostics: [Diagnostic] = []
         for scope in analysis.outline.scopes {
             guard case .block(let keyword) = scope.kind, source.isWord(keyword, "else") else { continue }
             let guardToken = ExpressionBounds.statementStart(source, containing: keyword)
             guard source.isWord(guardToken, "guard"), analysis.isInKeyboardHandler(guardToken),
-                  let target = analysis.effectiveTarget(at: guardToken, configured: context.deploymentTarget),
-                  target < limit else { continue }
+                  let target = context.applicableTarget(of: Self.metadata, at: guardToken) else { continue }
             let condition = (guardToken + 1)..<keyword
             guard let cast = Self.screenCast(in: condition, source),
                   !condition.contains(where: { source.isToken($0, .binaryOperator, "??") }) else { continue }

@@ -15,6 +15,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         Face ID iPhone), so content scrolled "into view" stays under the keyboard or the home indicator.
         """,
         fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
+        fixAvailability: .safe,
         triggering: [
             RuleExample("""
             func visibleHeight() -> CGFloat {

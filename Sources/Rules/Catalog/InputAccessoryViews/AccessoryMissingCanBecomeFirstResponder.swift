@@ -16,6 +16,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         become first responder on their own and need no override.
         """,
         fix: "Add `override var canBecomeFirstResponder: Bool { true }` to the type (any of its declarations or extensions) and call `becomeFirstResponder()` when it appears.",
+        fixAvailability: .safe,
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

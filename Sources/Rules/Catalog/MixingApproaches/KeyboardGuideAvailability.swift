@@ -138,8 +138,9 @@ public struct KeyboardGuideAvailability: Rule {
         var diagnostics: [Diagnostic] = []
         for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
             for use in uses[type.simpleName] ?? [] {
-                guard let target = analysis.effectiveTarget(at: use, configured: context.deploymentTarget),
-                      target >= Self.introducedVersion, target < Self.reliableVersion else { continue }
+                // Below 15.0 there is no guide to use.
+                guard let target = context.applicableTarget(of: Self.metadata, at: use),
+                      target >= Self.introducedVersion else { continue }
                 let guarded = analysis.outline.availableVersion(at: use).map { $0 >= (context.deploymentTarget ?? $0) } ?? false
                 let reason = guarded ? "it is guarded by iOS \(target) availability" : "the deployment target is iOS \(target)"
                 diagnostics.append(Self.metadata.diagnostic(

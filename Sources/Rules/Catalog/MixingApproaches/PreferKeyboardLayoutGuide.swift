@@ -230,7 +230,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
-        guard let configured = context.deploymentTarget, analysis.mentionsKeyboard, !analysis.handlers.isEmpty else {
+        guard context.deploymentTarget != nil, analysis.mentionsKeyboard, !analysis.handlers.isEmpty else {
             return []
         }
         let source = analysis.source
@@ -253,8 +253,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
         for (index, handler) in analysis.handlers.enumerated() {
             guard let sink = sinkOfRoot[index], let site = Self.site(of: handler, analysis),
                   reported.insert(site).inserted, !Self.typeHasTheGuide(at: site, analysis),
-                  let target = analysis.effectiveTarget(at: site, configured: configured),
-                  target >= Self.minimumVersion else { continue }
+                  let target = context.applicableTarget(of: Self.metadata, at: site) else { continue }
             let events = handler.events.sorted { $0.rawValue < $1.rawValue }.map(Self.notificationName).joined(separator: "`/`")
             let observed = events.isEmpty ? "keyboard notifications" : "`\(events)`"
             let sinkLine = source.file.location(of: source.byteRange(sink).lowerBound).line

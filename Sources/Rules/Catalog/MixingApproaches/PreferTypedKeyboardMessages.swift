@@ -194,8 +194,7 @@ public struct PreferTypedKeyboardMessages: Rule {
             guard let key = direct ?? throughAccessor else { continue }
             let root = analysis.rootHandler(of: handler)
             guard analysis.handlers[root].form != .typedMessage,
-                  let target = analysis.effectiveTarget(at: index, configured: context.deploymentTarget),
-                  target >= Self.minimumVersion, reportedRoots.insert(root).inserted else { continue }
+                  let target = context.applicableTarget(of: Self.metadata, at: index), reportedRoots.insert(root).inserted else { continue }
             // A helper shared by several handlers has collected all of their events.
             let events = analysis.handlers[handler].events.sorted { $0.rawValue < $1.rawValue }.map(Self.messageName)
             let member = Self.member(for: key)

@@ -1,10 +1,8 @@
-import Rules
-
-/// Applying the fixes rules attach to their diagnostics, in memory. Writing the result is the
-/// driver's job; this part is pure so that `--fix`, `--diff` and stdin mode share it.
-enum FixApplication {
+/// Applying the fixes rules attach to their diagnostics, in memory: the one place that does
+/// it (`FileChecker.fix` runs the rounds; writing the result is the tool's job).
+public enum FixApplication {
     /// Whether a fix may be applied under the user's choice of `--fix` / `--unsafe-fixes`.
-    static func isApplicable(_ fix: Fix, includingUnsafe: Bool) -> Bool {
+    public static func isApplicable(_ fix: Fix, includingUnsafe: Bool) -> Bool {
         fix.applicability == .safe || includingUnsafe
     }
 
@@ -12,7 +10,7 @@ enum FixApplication {
     /// order, skipping any fix that overlaps one already taken or has a range outside the
     /// file. Two insertions at the same offset also count as overlapping: their order would
     /// be arbitrary.
-    static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
+    public static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
         let ordered = fixes.enumerated().sorted { lhs, rhs in
             let left = lhs.element.edits.map(\.range.lowerBound).min() ?? 0
             let right = rhs.element.edits.map(\.range.lowerBound).min() ?? 0
@@ -34,7 +32,7 @@ enum FixApplication {
 
     /// `bytes` with `edits` applied (edits must not overlap). Replacement text gets the
     /// file's line ending, so a CRLF file stays CRLF.
-    static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
+    public static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
         let lineEnding = LineEnding.dominant(in: bytes)
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -58,16 +56,16 @@ enum FixApplication {
 }
 
 /// A file's line terminator, so that inserted lines match the lines around them.
-enum LineEnding {
+public enum LineEnding: Sendable {
     case lf, crlf
 
     /// CRLF when the first line break of the file is CRLF, else LF.
-    static func dominant(in bytes: [UInt8]) -> LineEnding {
+    public static func dominant(in bytes: [UInt8]) -> LineEnding {
         guard let newline = bytes.firstIndex(of: 0x0A) else { return .lf }
         return newline > 0 && bytes[newline - 1] == 0x0D ? .crlf : .lf
     }
 
-    func convert(_ text: [UInt8]) -> [UInt8] {
+    public func convert(_ text: [UInt8]) -> [UInt8] {
         guard self == .crlf, text.contains(0x0A) else { return text }
         var result: [UInt8] = []
         result.reserveCapacity(text.count + 8)

@@ -1,0 +1,159 @@
+import Lexer
+
+/// A rule as configured for the files it checks: its options with defaults filled in.
+public struct ConfiguredRule: Sendable {
+    public let rule: any Rule.Type
+    public let options: [String: OptionValue]
+
+    /// `options` override the rule's defaults.
+    public init(_ rule: any Rule.Type, options: [String: OptionValue] = [:]) {
+        self.rule = rule
+        var filled: [String: OptionValue] = [:]
+        for option in rule.metadata.options { filled[option.name] = option.defaultValue }
+        filled.merge(options) { _, configured in configured }
+        self.options = filled
+    }
+}
+
+/// The one per-file pipeline: byte pre-check (each rule's `requiredMarkers`) → lex → analysis
+/// → rules → suppression comments → `invalid_utf8`, and the rounds of fixes on top. The
+/// command line, the rule examples test and the fuzz targets all check files through it, so
+/// what a test sees is what a user gets.
+public struct FileChecker: Sendable {
+    /// The rules that can apply to files built for `deploymentTarget`, in the order given.
+    public let rules: [ConfiguredRule]
+    public let deploymentTarget: OSVersion?
+    /// Every rule that was enabled, applicable or not: a disable comment naming one of them is
+    /// not superfluous (it may matter under another target).
+    public let activeRuleIDs: Set<String>
+    /// Every id a suppression comment may name.
+    public private(set) var knownRuleIDs: Set<String>
+    /// Did-you-mean matches of a word among candidates, for suppression comments.
+    public private(set) var closeMatches: @Sendable (String, [String]) -> [String]
+    /// The union of `rules`' markers; nil when a rule is outside the catalogue (tests add
+    /// some), whose markers are then searched on their own.
+    public let markers: MarkerSet.Mask?
+
+    public init(
+        rules: [ConfiguredRule], deploymentTarget: OSVersion?,
+        knownRuleIDs: Set<String> = Self.catalogueRuleIDs,
+        closeMatches: @escaping @Sendable (String, [String]) -> [String] = { _, _ in [] }
+    ) {
+        self.rules = rules.filter { $0.rule.metadata.applies(toFilesBuiltFor: deploymentTarget) }
+        self.deploymentTarget = deploymentTarget
+        activeRuleIDs = Set(rules.map { $0.rule.metadata.id })
+        self.knownRuleIDs = knownRuleIDs
+        self.closeMatches = closeMatches
+        var union = MarkerSet.Mask(bits: 0)
+        var complete = true
+        for configured in self.rules {
+            if let mask = Self.markers(of: configured.rule) { union.bits |= mask.bits } else { complete = false }
+        }
+        markers = complete ? union : nil
+    }
+
+    /// The same checker with other ids and spelling suggestions for suppression comments.
+    public func suppressing(
+        knownRuleIDs: Set<String>, closeMatches: @escaping @Sendable (String, [String]) -> [String]
+    ) -> FileChecker {
+        var checker = self
+        checker.knownRuleIDs = knownRuleIDs
+        checker.closeMatches = closeMatches
+        return checker
+    }
+
+    /// Every catalogue rule id and engine diagnostic id.
+    public static let catalogueRuleIDs = Set(RuleRegistry.all.map { $0.metadata.id }).union(EngineDiagnostics.unsuppressibleIDs)
+
+    /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
+    /// each file is searched for all of them in one pass.
+    public static let catalogueMarkers = MarkerSet(
+        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers)
+    private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
+        (ObjectIdentifier($0), catalogueMarkers.mask(of: $0.requiredMarkers))
+    })
+    public static let directiveMask = catalogueMarkers.mask(of: [Suppression.marker])
+    public static let projectWideMask = catalogueMarkers.mask(of: FactScope.projectWideMarkers)
+
+    /// The markers of a catalogue rule; nil for a rule outside it.
+    public static func markers(of rule: any Rule.Type) -> MarkerSet.Mask? { ruleMasks[ObjectIdentifier(rule)] }
+
+    /// Whether `check` can report anything on `bytes`, whose `catalogueMarkers` are
+    /// `present`: a rule's pre-check passes, there are suppression comments (which may be
+    /// superfluous), or the bytes are not valid UTF-8.
+    public func mayReport(on bytes: [UInt8], present: MarkerSet.Mask) -> Bool {
+        let mayTrigger = markers?.intersects(present) ?? !candidates(for: bytes, present: present).isEmpty
+        return mayTrigger || present.intersects(Self.directiveMask) || UTF8Validation.firstInvalidOffset(bytes) != nil
+    }
+
+    /// The rules whose byte pre-check passes on `bytes`.
+    func candidates(for bytes: [UInt8], present: MarkerSet.Mask) -> [ConfiguredRule] {
+        rules.filter { Self.markers(of: $0.rule)?.intersects(present) ?? $0.rule.mayTrigger(on: bytes) }
+    }
+
+    /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then
+    /// `invalid_utf8`. `project` holds the facts of
+    /// the other files; the file's own are layered on top of them when it lacks them.
+    public func check(_ file: SourceFile, project: ProjectFacts) -> [Diagnostic] {
+        let present = Self.catalogueMarkers.present(in: file.bytes)
+        let candidates = candidates(for: file.bytes, present: present)
+        var diagnostics: [Diagnostic] = []
+        if !candidates.isEmpty || present.intersects(Self.directiveMask) {
+            let source = Lexer.tokenize(file)
+            if !candidates.isEmpty {
+                // One analysis per file, shared by every rule.
+                let analysis = FileAnalysis(source, project: project)
+                for configured in candidates {
+                    let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: configured.options)
+                    diagnostics += configured.rule.init().check(context)
+                }
+                diagnostics = FindingMerging.merge(diagnostics, in: file)
+            }
+            diagnostics = Suppression.filter(
+                diagnostics, in: source, activeRuleIDs: activeRuleIDs,
+                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
+        }
+        if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
+            diagnostics.append(invalid)
+        }
+        return diagnostics
+    }
+
+    /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
+    public static let maximumFixRounds = 8
+
+    /// What `fix` did to a file.
+    public struct FixOutcome: Sendable {
+        /// The file's findings before any fix.
+        public var initial: [Diagnostic]
+        /// The fixed bytes (the original ones when nothing applied).
+        public var bytes: [UInt8]
+        /// The findings that remain in `bytes`.
+        public var diagnostics: [Diagnostic]
+        public var fixesApplied = 0
+    }
+
+    /// Checks the file, applies the compatible fixes its findings carry (safe ones, and
+    /// unsafe ones when asked), and checks again, up to `maximumFixRounds` times. Each round
+    /// lexes and analyses the file once; the project sees the file as it is after the round.
+    public func fix(_ file: SourceFile, project: ProjectFacts, includingUnsafe: Bool) -> FixOutcome {
+        let first = check(file, project: project)
+        var outcome = FixOutcome(initial: first, bytes: file.bytes, diagnostics: first)
+        // The other files' facts; each round's analysis layers the file's current facts on top.
+        var others: ProjectFacts?
+        for _ in 0..<Self.maximumFixRounds {
+            let fixes = FixApplication.compatibleFixes(
+                outcome.diagnostics.compactMap(\.fix).filter { FixApplication.isApplicable($0, includingUnsafe: includingUnsafe) },
+                fileSize: outcome.bytes.count)
+            guard !fixes.isEmpty else { break }
+            let fixed = FixApplication.apply(fixes.flatMap(\.edits), to: outcome.bytes)
+            // A fix that changes nothing would be offered forever.
+            guard fixed != outcome.bytes else { break }
+            outcome.fixesApplied += fixes.count
+            outcome.bytes = fixed
+            if others == nil { others = project.excluding(file.path) }
+            outcome.diagnostics = check(SourceFile(path: file.path, bytes: fixed), project: others!)
+        }
+        return outcome
+    }
+}
