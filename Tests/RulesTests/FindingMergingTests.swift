@@ -58,6 +58,17 @@ final class FindingMergingTests: XCTestCase {
         XCTAssertEqual(merged[0].covered.count, 1)
     }
 
+    func testRepeatsKeepTheirFixesAndStatementsStaySeparate() {
+        let file = SourceFile(path: "F.swift", text: "let h = a.contentInset.top - a.contentInset.bottom; b(); c()\n")
+        func at(_ offset: Int, _ length: Int, fix: Bool) -> Diagnostic {
+            Diagnostic(ruleID: "visible_height_uses_content_inset", severity: .warning, message: "m", range: offset..<(offset + length),
+                       suggestion: "", fix: fix ? Fix(.safe, edits: [Edit(range: offset..<(offset + length), replacement: "x")]) : nil)
+        }
+        let merged = FindingMerging.merge([at(10, 12, fix: true), at(31, 12, fix: true), at(53, 1, fix: false)], in: file)
+        XCTAssertEqual(merged.count, 2, "the finding after `;` is another statement")
+        XCTAssertEqual(merged[0].fix?.edits.map(\.range), [10..<22, 31..<43])
+    }
+
     func testUnrelatedRulesAndOtherLinesStaySeparate() {
         let merged = FindingMerging.merge([
             finding("keyboard_frame_screen_space", "frame.height"),

@@ -59,7 +59,7 @@ public struct Diagnostic: Sendable, Hashable {
     public let message: String
     public let range: Range<Int>
     public let suggestion: String
-    public let fix: Fix?
+    public var fix: Fix?
     public var related: [RelatedLocation]
     /// The findings of other rules (or repeats of this one) that describe the same defect at
     /// the same place and that this one stands for (see `FindingMerging`), in order.

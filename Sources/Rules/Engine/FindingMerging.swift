@@ -57,6 +57,13 @@ public enum FindingMerging {
         for (index, line) in lines.enumerated() { byLine[line, default: []].append(index) }
 
         var groups = UnionFind(count: diagnostics.count)
+        // Two statements on one line (`a(); b()`) are two places.
+        func separatesStatements(_ a: Int, _ b: Int) -> Bool {
+            let first = diagnostics[a].range, second = diagnostics[b].range
+            let start = min(first.upperBound, second.upperBound), end = max(first.lowerBound, second.lowerBound)
+            guard start < end else { return false }
+            return (start..<end).contains { $0 < file.bytes.count && file.bytes[$0] == UInt8(ascii: ";") }
+        }
         func sameDefect(_ a: Int, _ b: Int) -> Bool {
             let left = diagnostics[a].ruleID, right = diagnostics[b].ruleID
             if left == right { return true }
@@ -68,7 +75,11 @@ public enum FindingMerging {
             var firstOfKind: [String: Int] = [:]
             for index in indices {
                 let kind = familyOfRule[diagnostics[index].ruleID].map { "family \($0.family)" } ?? diagnostics[index].ruleID
-                if let first = firstOfKind[kind] { groups.join(first, index) } else { firstOfKind[kind] = index }
+                if let first = firstOfKind[kind], !separatesStatements(first, index) {
+                    groups.join(first, index)
+                } else {
+                    firstOfKind[kind] = index
+                }
             }
         }
         // Observer families: a finding joins one whose line it points at, and two findings that
@@ -101,12 +112,23 @@ public enum FindingMerging {
                 merged[primary].covered.append(CoveredFinding(
                     ruleID: covered.ruleID, range: covered.range, message: covered.message))
                 merged[primary].covered += covered.covered
+                merged[primary].fix = combined(merged[primary].fix, covered.fix, sameRule: covered.ruleID == merged[primary].ruleID)
                 merged[primary].related.append(RelatedLocation(
                     range: covered.range, message: "also `\(covered.ruleID)`: \(covered.message)"))
             }
         }
         return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
     }
+}
+
+/// A repeat of the same rule keeps its fix: the edits of both are applied together when they
+/// have the same applicability and do not overlap. Other rules' fixes are left to their
+/// reported finding.
+private func combined(_ primary: Fix?, _ covered: Fix?, sameRule: Bool) -> Fix? {
+    guard sameRule, let primary, let covered, primary.applicability == covered.applicability else { return primary }
+    let edits = (primary.edits + covered.edits).sorted { $0.range.lowerBound < $1.range.lowerBound }
+    for (left, right) in zip(edits, edits.dropFirst()) where left.range.upperBound > right.range.lowerBound { return primary }
+    return Fix(primary.applicability, edits: edits)
 }
 
 /// Disjoint sets over `0..<count` with path halving: grouping findings stays linear.

@@ -19,7 +19,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         triggering: [
             RuleExample("""
             func visibleHeight() -> CGFloat {
-                scrollView.bounds.height - scrollView.↓contentInset.top - scrollView.↓contentInset.bottom
+                scrollView.bounds.height - scrollView.↓contentInset.top - scrollView.contentInset.bottom
             }
             """),
             RuleExample("""
