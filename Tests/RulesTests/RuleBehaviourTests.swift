@@ -107,3 +107,68 @@ final class RuleBehaviourTests: XCTestCase {
         }
     }
 }
+
+/// Messages say what the code does: the values involved and the run-time consequence.
+final class MessageSnapshotTests: XCTestCase {
+    func messages(_ rule: any Rule.Type, _ code: String) -> [String] {
+        RuleExamplesTests.diagnostics(rule, code: code, options: [:], deploymentTarget: nil).map(\.message)
+    }
+
+    func testInsetMessagesNameTheValueAndWhatItWipes() {
+        XCTAssertEqual(messages(ContentInsetResetToZero.self, """
+        final class CommentsViewController: UIViewController {
+            func pinHeader() { tableView.contentInset.top = 56 }
+            @objc func keyboardWillShow(_ note: Notification) {
+                tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0)
+            }
+            @objc func keyboardWillHide(_ note: Notification) {
+                tableView.contentInset = .zero
+            }
+        }
+        """), [
+            "`tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0)` in a keyboard handler also sets top, left and right to 0, wiping the `top` inset set on line 2",
+            "`tableView.contentInset = .zero` in a keyboard handler resets every edge to 0, wiping any top or side inset (header, bar, margins) along with the keyboard's bottom inset",
+        ])
+    }
+
+    func testSafeAreaMessageSaysOverlapForAnOverlap() {
+        XCTAssertEqual(messages(KeyboardInsetIgnoresSafeArea.self, """
+        final class EditorViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let origin = view.convert(frame.origin, from: nil)
+                editor.contentInset.bottom = max(view.frame.height - origin.y, 0)
+            }
+        }
+        """), [
+            "`editor.contentInset.bottom` gets how far the keyboard reaches into the view, which already includes the bottom safe area that `adjustedContentInset` adds again",
+        ])
+    }
+
+    func testMainScreenConversionIsAdvisedOntoTheWindowsScreen() {
+        XCTAssertEqual(messages(KeyboardMathUsesMainScreen.self, """
+        final class LoginViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let local = view.convert(end, from: UIScreen.main.coordinateSpace)
+                bottom.constant = view.bounds.maxY - local.minY
+            }
+        }
+        """), [
+            "`view.convert(end, from: UIScreen.main.coordinateSpace)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
+        ])
+    }
+
+    func testFullHeightMessageHoldsForNegativeConstants() {
+        XCTAssertEqual(messages(KeyboardHeightNotOverlap.self, """
+        final class ChatViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                inputBottom.constant = -view.convert(frame, from: nil).height
+            }
+        }
+        """), [
+            "`view.convert(frame, from: nil).height` is the keyboard's full height, not the part of the view it covers, so `inputBottom.constant` is off by the part of the keyboard outside the view (hardware keyboards, sheets, tab bars, Stage Manager)",
+        ])
+    }
+}

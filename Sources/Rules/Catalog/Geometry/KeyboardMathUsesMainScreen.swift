@@ -163,9 +163,8 @@ public struct KeyboardMathUsesMainScreen: Rule {
                 let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
                 guard analysis.keyboardValue(of: start..<end)?.isFrame == true else { continue }
             }
-            let statement = ExpressionBounds.statementStart(source, containing: index)
             if Self.isInsideRectConstruction(index, source) { continue }
-            if let conversion = Self.conversion(around: index, from: statement, analysis) {
+            if let conversion = Self.conversion(around: index, analysis) {
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: range,
                     message: "`\(conversion)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
@@ -214,31 +213,35 @@ public struct KeyboardMathUsesMainScreen: Rule {
     /// Whether `index` is inside the arguments of a `CGRect(…)`:
     /// a made-up rect (say, off screen for a `.zero` end frame) measures nothing.
     static func isInsideRectConstruction(_ index: Int, _ source: TokenizedSource) -> Bool {
+        enclosingCall(of: index, named: "CGRect", source) != nil
+    }
+
+    /// The `(` of the nearest call named `name` whose arguments hold `index`, looking back a
+    /// bounded distance within the statement.
+    static func enclosingCall(of index: Int, named name: StaticString, _ source: TokenizedSource) -> Int? {
         var token = index - 1
         var budget = 256
         while token > 0, budget > 0 {
             budget -= 1
             if source.kind(token) == .leftParen, let close = source.partnerIndex(token), close > index {
-                if source.isWord(token - 1, "CGRect") { return true }
+                if source.isWord(token - 1, name) { return token }
             } else if source.kind(token) == .rightParen || source.kind(token) == .rightSquare, let open = source.partnerIndex(token) {
                 token = open
             } else if source.kind(token) == .leftBrace || source.kind(token) == .rightBrace {
-                return false
+                return nil
             }
             token -= 1
         }
-        return false
+        return nil
     }
 
     /// `x.convert(…, from:/to: UIScreen.main.coordinateSpace)` around `index`: the documented
     /// conversion, only on the wrong screen. The call as written, else nil.
-    static func conversion(around index: Int, from start: Int, _ analysis: FileAnalysis) -> String? {
+    static func conversion(around index: Int, _ analysis: FileAnalysis) -> String? {
         let source = analysis.source
-        guard source.isWord(index + 4, "coordinateSpace") || source.isWord(index + 4, "fixedCoordinateSpace") else { return nil }
-        for call in analysis.calls(in: start..<index) where source.isWord(call.callee, "convert") {
-            guard let open = call.openParen, let close = call.closeParen, open < index, index < close else { continue }
-            return analysis.snippet(call.start..<(close + 1))
-        }
-        return nil
+        guard source.isWord(index + 4, "coordinateSpace") || source.isWord(index + 4, "fixedCoordinateSpace"),
+              let open = enclosingCall(of: index, named: "convert", source),
+              let call = analysis.call(at: open - 1), let close = call.closeParen else { return nil }
+        return analysis.snippet(call.start..<(close + 1))
     }
 }
