@@ -64,35 +64,34 @@ public enum FindingMerging {
             guard start < end else { return false }
             return (start..<end).contains { $0 < file.bytes.count && file.bytes[$0] == UInt8(ascii: ";") }
         }
-        func sameDefect(_ a: Int, _ b: Int) -> Bool {
-            let left = diagnostics[a].ruleID, right = diagnostics[b].ruleID
-            if left == right { return true }
-            guard let first = familyOfRule[left], let second = familyOfRule[right] else { return false }
-            return first.family == second.family
-        }
-        // On each line, every finding joins the first one of its family (or rule).
+        // On each line, in order, a finding joins the previous one of its family (or rule)
+        // unless a `;` separates them. Gaps between neighbours are scanned once per kind, so a
+        // long line with many findings stays linear.
         for indices in byLine.values where indices.count > 1 {
-            var firstOfKind: [String: Int] = [:]
-            for index in indices {
+            var previousOfKind: [String: Int] = [:]
+            for index in indices.sorted(by: { diagnostics[$0].range.lowerBound < diagnostics[$1].range.lowerBound }) {
                 let kind = familyOfRule[diagnostics[index].ruleID].map { "family \($0.family)" } ?? diagnostics[index].ruleID
-                if let first = firstOfKind[kind], !separatesStatements(first, index) {
-                    groups.join(first, index)
-                } else {
-                    firstOfKind[kind] = index
-                }
+                if let previous = previousOfKind[kind], !separatesStatements(previous, index) { groups.join(previous, index) }
+                previousOfKind[kind] = index
             }
         }
         // Observer families: a finding joins one whose line it points at, and two findings that
         // point at the same line (the same registration) join each other.
+        func key(_ line: Int, _ family: Int) -> Int { line * families.count + family }
+        var firstOnLine: [Int: Int] = [:]
+        for (index, line) in lines.enumerated() {
+            guard let family = familyOfRule[diagnostics[index].ruleID], families[family.family].followsRelatedLocations
+            else { continue }
+            if let first = firstOnLine[key(line, family.family)] { groups.join(first, index) } else { firstOnLine[key(line, family.family)] = index }
+        }
         var pointingAt: [Int: Int] = [:]
         for (a, diagnostic) in diagnostics.enumerated() {
             guard let family = familyOfRule[diagnostic.ruleID], families[family.family].followsRelatedLocations
             else { continue }
             for location in diagnostic.related where location.path == nil {
-                let line = file.location(of: location.range.lowerBound).line
-                for b in byLine[line] ?? [] where b != a && sameDefect(a, b) { groups.join(a, b) }
-                let key = line * families.count + family.family
-                if let other = pointingAt[key] { groups.join(a, other) } else { pointingAt[key] = a }
+                let target = key(file.location(of: location.range.lowerBound).line, family.family)
+                if let b = firstOnLine[target] { groups.join(a, b) }
+                if let other = pointingAt[target] { groups.join(a, other) } else { pointingAt[target] = a }
             }
         }
 

@@ -235,16 +235,7 @@ public enum Suppression {
             return .malformed(.init(range: token.range, problem: "'kblint:' names no command; write 'kblint:disable <id>'"))
         }
         let commandText = file.text(command)
-        let parts = commandText.split(separator: ":", omittingEmptySubsequences: false)
-        let action: SuppressionDirective.Action
-        let line = { file.location(of: $0).line }
-        switch (parts.first.map(String.init), parts.count > 1 ? String(parts[1]) : nil, parts.count) {
-        case ("disable"?, nil, 1): action = .disableRegion
-        case ("enable"?, nil, 1): action = .enableRegion
-        case ("disable"?, "next"?, 2): action = .disableLine(line(token.end.toInt - 1) + 1)
-        case ("disable"?, "this"?, 2): action = .disableLine(line(token.start.toInt))
-        case ("disable"?, "previous"?, 2): action = .disableLine(line(token.start.toInt) - 1)
-        default:
+        guard let action = action(of: commandText, comment: token, in: file) else {
             let hint = closeMatches(commandText, commands).first.map { "did you mean 'kblint:\($0)'?" }
                 ?? "use " + commands.joined(separator: ", ")
             return .malformed(.init(
@@ -265,20 +256,26 @@ public enum Suppression {
         return .directive(SuppressionDirective(action: action, ids: ids, range: token.range))
     }
 
+    /// The action of a command word (`disable`, `disable:next`, …) written in `comment`; the
+    /// same grammar for `kblint:` and `swiftlint:` comments.
+    private static func action(of command: String, comment token: Token, in file: SourceFile) -> SuppressionDirective.Action? {
+        let line = { file.location(of: $0).line }
+        switch command {
+        case "disable": return .disableRegion
+        case "enable": return .enableRegion
+        case "disable:next": return .disableLine(line(token.end.toInt - 1) + 1)
+        case "disable:this": return .disableLine(line(token.start.toInt))
+        case "disable:previous": return .disableLine(line(token.start.toInt) - 1)
+        default: return nil
+        }
+    }
+
     /// A `swiftlint:disable…`/`enable` comment naming SwiftLint rules that overlap kblint rules,
     /// as a directive for those kblint rules; nil for anything else (SwiftLint reports its own
     /// mistakes).
     private static func swiftLintDirective(_ words: [Range<Int>], comment token: Token, in file: SourceFile) -> ParsedComment? {
-        guard let command = words.first else { return nil }
-        let line = { file.location(of: $0).line }
-        let action: SuppressionDirective.Action
-        switch file.text(command) {
-        case "disable": action = .disableRegion
-        case "enable": action = .enableRegion
-        case "disable:next": action = .disableLine(line(token.end.toInt - 1) + 1)
-        case "disable:this": action = .disableLine(line(token.start.toInt))
-        case "disable:previous": action = .disableLine(line(token.start.toInt) - 1)
-        default: return nil
+        guard let command = words.first, let action = action(of: file.text(command), comment: token, in: file) else {
+            return nil
         }
         var ids: [SuppressionDirective.NamedID] = []
         for word in words.dropFirst() {
