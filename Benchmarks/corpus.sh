@@ -12,6 +12,7 @@
 # (no extra disk space), for measuring how cost grows with corpus size.
 # Prints DEST's file count and size. Nothing is downloaded; an existing DEST is reused.
 set -euo pipefail
+source "$(dirname "$0")/corpus-common.sh"
 mirror=/opt/swift-packages size_mb=0 copies=()
 while [[ $# -gt 1 ]]; do
     case $1 in
@@ -40,11 +41,7 @@ if [[ ! -f $dest/.complete ]]; then
         mkdir -p "$target"
         git --git-dir="$real" archive HEAD 2>/dev/null | tar -x -C "$target" 2>/dev/null || true
         # Same file set for every tool: no links, no hidden or build folders, only .swift.
-        find "$target" -type l -delete
-        find "$target" -depth -mindepth 1 -type d \( -name '.*' -o -name .build -o -name Pods \
-            -o -name Carthage -o -name DerivedData \) -exec rm -rf {} +
-        find "$target" \( -type f ! -name '*.swift' -o -type f -name '.*' -o ! -type f ! -type d \) -delete
-        find "$target" -depth -type d -empty -delete
+        keep_only_swift "$target"
         if [[ -d $target ]]; then
             total=$((total + $(find "$target" -type f -print0 | xargs -0 cat /dev/null | wc -c)))
         fi
@@ -53,19 +50,4 @@ if [[ ! -f $dest/.complete ]]; then
     touch "$dest/.complete"
 fi
 
-for n in "${copies[@]}"; do
-    scaled="$dest-x$n"
-    if [[ ! -f $scaled/.complete ]]; then
-        rm -rf "$scaled"; mkdir -p "$scaled"
-        for i in $(seq 1 "$n"); do
-            # Hard links where cp supports them (GNU), plain copies elsewhere.
-            cp -al "$dest" "$scaled/copy-$i" 2>/dev/null || cp -R "$dest" "$scaled/copy-$i"
-            rm -f "$scaled/copy-$i/.complete"
-        done
-        touch "$scaled/.complete"
-    fi
-done
-
-files=$(find "$dest" -type f -name '*.swift' | wc -l)
-bytes=$(find "$dest" -type f -name '*.swift' -print0 | xargs -0 cat /dev/null | wc -c)
-echo "corpus: $dest: $files files, $((bytes / 1000000)) MB"
+finish_corpus "$dest" "${copies[@]}"

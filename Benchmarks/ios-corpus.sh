@@ -18,6 +18,7 @@
 #   alphagov/govuk-mobile-ios-app LoopKit/Loop Dimillian/IceCubesApp kiwix/kiwix-apple
 # Prints DEST's file count and size; an existing complete DEST is reused.
 set -euo pipefail
+source "$(dirname "$0")/corpus-common.sh"
 copies=()
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -32,8 +33,9 @@ dest=$1; shift
 if [[ ! -f $dest/.complete ]]; then
     rm -rf "$dest"; mkdir -p "$dest"
     for source in "$@"; do
-        name=$(basename "$(dirname "$source")")+$(basename "$source")
-        [[ $(basename "$source") == repo ]] && name=$(basename "$(dirname "$source")")
+        # A folder named `repo` (as some mirrors lay copies out) is named by its parent.
+        name=$(basename "$source")
+        [[ $name == repo ]] && name=$(basename "$(dirname "$source")")
         target="$dest/${name%.git}"
         mkdir -p "$target"
         if git --git-dir="$source" rev-parse --verify -q 'HEAD^{tree}' >/dev/null 2>&1; then
@@ -44,27 +46,9 @@ if [[ ! -f $dest/.complete ]]; then
         else
             echo "ios-corpus: $source is neither a folder nor a git repository" >&2; exit 2
         fi
-        find "$target" -type l -delete
-        find "$target" -depth -mindepth 1 -type d \( -name '.*' -o -name .build -o -name Pods \
-            -o -name Carthage -o -name DerivedData \) -exec rm -rf {} +
-        find "$target" \( -type f ! -name '*.swift' -o -type f -name '.*' -o ! -type f ! -type d \) -delete
-        find "$target" -depth -type d -empty -delete
+        keep_only_swift "$target"
     done
     touch "$dest/.complete"
 fi
 
-for n in "${copies[@]}"; do
-    scaled="$dest-x$n"
-    if [[ ! -f $scaled/.complete ]]; then
-        rm -rf "$scaled"; mkdir -p "$scaled"
-        for i in $(seq 1 "$n"); do
-            cp -al "$dest" "$scaled/copy-$i" 2>/dev/null || cp -R "$dest" "$scaled/copy-$i"
-            rm -f "$scaled/copy-$i/.complete"
-        done
-        touch "$scaled/.complete"
-    fi
-done
-
-files=$(find "$dest" -type f -name '*.swift' | wc -l)
-bytes=$(find "$dest" -type f -name '*.swift' -print0 | xargs -0 cat /dev/null | wc -c)
-echo "corpus: $dest: $files files, $((bytes / 1000000)) MB"
+finish_corpus "$dest" "${copies[@]}"

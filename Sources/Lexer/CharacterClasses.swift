@@ -41,12 +41,6 @@ enum CharacterClass {
         }
     }
 
-    /// Space, tab, vertical tab, form feed: horizontal trivia.
-    @inline(__always)
-    static func isHorizontalSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C
-    }
-
     /// Non-ASCII scalars that may start an identifier.
     static func isIdentifierStart(_ scalar: UInt32) -> Bool {
         if scalar < 0x80 {

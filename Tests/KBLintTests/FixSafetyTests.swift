@@ -43,7 +43,8 @@ final class FixSafetyTests: XCTestCase {
     }
 
     /// Corrections that apply under default options, by rule.
-    static let corrections: [RuleCorrection] = RuleRegistry.all.flatMap { rule in
+    /// The corrections plain `--fix` applies: those of rules with safe fixes.
+    static let corrections: [RuleCorrection] = RuleRegistry.all.filter { $0.metadata.fixAvailability == .safe }.flatMap { rule in
         rule.metadata.corrections.filter { $0.options.isEmpty }
     }
 

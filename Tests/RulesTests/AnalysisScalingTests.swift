@@ -29,6 +29,40 @@ final class AnalysisScalingTests: XCTestCase {
         XCTAssertEqual(included.including(checked).types.layered.count, 2, "a file joins once")
     }
 
+    /// `--fix` replaces a file's facts after each round: taking a file out merges again only
+    /// the types it declares or extends, with the answers of merging the project without it.
+    func testReplacingAFileAnswersAsMergingWithoutItAndTouchesOnlyItsTypes() {
+        func facts(_ path: String, _ text: String) -> FileFacts {
+            collectFacts(Lexer.tokenize(SourceFile(path: path, text: text)))
+        }
+        let files = (0..<200).map { facts("T\($0).swift", "class T\($0): Base\($0) {}\n") }
+        let edited = facts("Edited.swift", """
+            extension T5: Codable {}
+            final class New: T5 {}
+            extension Notification { var keyboardFrame: CGRect? { userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect } }
+            """)
+        let project = ProjectFacts(merging: files + [edited])
+        XCTAssertEqual(project.keyboardAccessors.keys.sorted(), ["keyboardFrame"])
+        let without = project.excluding("Edited.swift")
+        let reference = ProjectFacts(merging: files)
+        for name in ["T5", "New", "T7", "Missing"] {
+            XCTAssertEqual(without.types[name]?.inheritance, reference.types[name]?.inheritance, name)
+            XCTAssertEqual(without.types[name]?.paths, reference.types[name]?.paths, name)
+        }
+        XCTAssertTrue(without.keyboardAccessors.isEmpty)
+        XCTAssertFalse(without.contains(path: "Edited.swift"))
+        XCTAssertEqual(Set(without.types.layered.keys), ["T5", "New", "Notification"], "only the file's types are merged again")
+        XCTAssertEqual(without.types.names.count, reference.types.names.count)
+
+        let fixed = facts("Edited.swift", "extension T5: Hashable {}\n")
+        let replaced = project.replacing(fixed)
+        let merged = ProjectFacts(merging: files + [fixed])
+        XCTAssertEqual(replaced.types["T5"]?.inheritance, merged.types["T5"]?.inheritance)
+        XCTAssertEqual(replaced.types["T5"]?.paths, merged.types["T5"]?.paths)
+        XCTAssertNil(replaced.types["New"])
+        XCTAssertTrue(replaced.keyboardAccessors.isEmpty)
+    }
+
     func testStrayOpenersDoNotExtendExpressionsToTheEndOfTheFile() {
         let lines = (0..<200).map { "a\($0) = f(\($0) [ {" }
         let text = "// keyboardWillShow\n" + lines.joined(separator: "\n") + "\n"

@@ -314,17 +314,6 @@ extension FileAnalysis {
         fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
     }
 
-    /// Indices in `Outline.types` of every declaration and extension of `name` in this file.
-    func typeDeclarations(named name: String) -> [Int] {
-        outline.types.indices.filter { outline.types[$0].simpleName == name }
-    }
-
-    /// Whether `index` lies in the body of a declaration or extension of the type `name`
-    /// (nested types excluded).
-    func isInType(_ index: Int, named name: String) -> Bool {
-        typeName(at: index) == name
-    }
-
     /// The member-chain names of `range` with a leading `self` dropped.
     func namesWithoutSelf(_ range: Range<Int>) -> [Int] {
         var names = chainNames(range)

@@ -159,7 +159,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     func rootHandler(of index: Int) -> Int {
         var current = index
         var steps = 0
-        while let caller = handlers[current].caller, steps < 16 {
+        while let caller = handlers[current].caller, steps < Limits.handlerCallers {
             current = caller
             steps += 1
         }
@@ -175,7 +175,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         let handler = handlers[handlerIndex]
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, scope != handler.scope, steps < 10_000 {
+        while let scope = current, scope != handler.scope, steps < Limits.enclosingScopes {
             steps += 1
             if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
                 let callee = calls[call].callee

@@ -57,8 +57,10 @@ struct KeyboardHandlerFinder: FileIndexReader {
     var chainLinks: [(producer: Int, consumer: Int)] = []
     /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
     let propertyObservers: [Outline.OwnedName: [Int]]
-    /// Per assignment: the name hash of the property it writes whole (`x = …`, `self.x = …`).
-    /// Read once, not once per handler whose body holds them (handlers nest).
+    /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
+    /// property it writes whole (`x = …`, `self.x = …`). Read once, not once per handler
+    /// whose body holds them (handlers nest).
+    let callsOnSelf: [Bool]
     let assignedProperties: [UInt64?]
 
     /// How many calls deep handlers are followed into functions of the same file.
@@ -75,6 +77,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
         }
         self.propertyObservers = propertyObservers
+        callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
         assignedProperties = fileIndex.assignments.map { assignment in
             let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
             if names.count == 1 { return source.nameHash(names[0]) }
@@ -272,11 +275,11 @@ struct KeyboardHandlerFinder: FileIndexReader {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in fileIndex.callIndices(in: body) where calls[callIndex].isOnSelf(source) {
-                    for function in fileIndex.functions(calledBy: calls[callIndex]).map(\.rawValue) {
-                        guard let scope = outline.functions[function].scope else { continue }
+                for callIndex in fileIndex.callIndices(in: body) where callsOnSelf[callIndex] {
+                    for function in fileIndex.functions(calledBy: calls[callIndex]) {
+                        guard let scope = outline[function].scope else { continue }
                         if add(.reached, scope: scope, events: handler.events, registration: nil,
-                               parameter: outline.functions[function].parameters.first?.nameToken,
+                               parameter: outline[function].parameters.first?.nameToken,
                                caller: handlerIndex) {
                             next.append(handlers.count - 1)
                         } else if let existing = handlerOfScope[scope], existing != handlerIndex,

@@ -1,12 +1,10 @@
 import Lexer
 
 /// A function declaration of the file: an index into `Outline.functions` that says so.
-struct FunctionID: Hashable, Sendable, Comparable {
+struct FunctionID: Hashable, Sendable {
     let rawValue: Int
 
     init(_ rawValue: Int) { self.rawValue = rawValue }
-
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A method by name hash and the simple name of its type: what a selector or a call on
@@ -59,6 +57,8 @@ extension FileIndex {
     /// helper type's method). In declaration order.
     func functions(calledBy call: CallSite) -> [FunctionID] {
         let name = source.nameHash(call.callee)
+        let named = outline.functions(named: name)
+        guard !named.isEmpty else { return [] }
         func taking(_ candidates: [Int]) -> [FunctionID] {
             candidates.compactMap { index in
                 let function = outline.functions[index]
@@ -72,7 +72,7 @@ extension FileIndex {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
-        return taking(outline.functions(named: name))
+        return taking(named)
     }
 
     /// The one function of this file that `call` means, when `functions(calledBy:)` finds

@@ -28,10 +28,6 @@ struct ObserverRegistration: Sendable {
     /// the `using:` or trailing closure of block and typed forms, every closure of a wrapper
     /// call (a closure under an event label handles that label's event only).
     let closures: [(closure: Int, events: [KeyboardEvent])]
-
-    /// Whether this is a UIKit/Foundation registration the observer rules reason about
-    /// (project wrappers return nothing to keep or remove).
-    var isNotificationCenterForm: Bool { kind != .wrapper }
 }
 
 /// Classifies the calls of a file that register for notifications (see `ObserverRegistration`).
@@ -75,8 +71,7 @@ struct RegistrationRecogniser {
         } else {
             return wrapperRegistration(call, index)
         }
-        let events = kind == .wrapper ? events(of: call, messages: false)
-            : events(of: call, messages: kind == .typedMessage)
+        let events = events(of: call, messages: kind == .typedMessage)
         var closures: [(Int, [KeyboardEvent])] = []
         switch kind {
         case .block, .typedMessage:

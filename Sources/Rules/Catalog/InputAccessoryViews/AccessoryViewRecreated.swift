@@ -185,7 +185,7 @@ public struct AccessoryViewRecreated: Rule {
         let outline = analysis.outline
         var current = outline.executableScope(at: index)
         var steps = 0
-        while let scope = current, steps < 64 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[scope].kind {
             case .function(let function): return outline.functions[function].name + "()"

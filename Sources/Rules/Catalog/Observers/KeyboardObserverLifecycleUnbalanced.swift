@@ -283,7 +283,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         let open = analysis.outline.scopes[body].open
         var current = analysis.outline.scope(at: registration.callee)
         var steps = 0
-        while let scope = current, scope != body, steps < 256 {
+        while let scope = current, scope != body, steps < Limits.enclosingScopes {
             steps += 1
             if case .block(let keyword) = analysis.outline.scopes[scope].kind,
                analysis.source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {

@@ -163,7 +163,7 @@ public struct KeyboardObserverObjectFilter: Rule {
         let token = range.lowerBound
         var current = analysis.outline.scope(at: token)
         var steps = 0
-        while let scope = current, steps < 256 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch analysis.outline.scopes[scope].kind {
             case .function(let function):

@@ -44,11 +44,6 @@ extension FileAnalysis {
         guard let function else { return "its method" }
         return outline.functions[function].name
     }
-
-    /// The simple name of the type containing token `index`, or "this type".
-    func typeDisplayName(at index: Int) -> String {
-        typeName(at: index) ?? "this type"
-    }
 }
 
 extension LifecyclePhase {

@@ -330,7 +330,7 @@ public struct DisplayLinkStrongTarget: Rule {
         func enclosingFunction(_ index: Int) -> Int? {
             var scope = analysis.outline.executableScope(at: index)
             var steps = 0
-            while let current = scope, steps < 64 {
+            while let current = scope, steps < Limits.enclosingScopes {
                 steps += 1
                 if let function = analysis.outline.function(ofScope: current) { return function }
                 scope = analysis.outline.scopes[current].parent.flatMap { analysis.outline.executableScope(at: analysis.outline.scopes[$0].open) }

@@ -274,7 +274,7 @@ public struct TextViewContentSizeHeight: Rule {
         let outline = analysis.outline
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, steps < 64, !outline.scopes[scope].isExecutableBody {
+        while let scope = current, steps < Limits.enclosingScopes, !outline.scopes[scope].isExecutableBody {
             steps += 1
             if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
                 for token in (keyword + 1)..<outline.scopes[scope].open where source.isWord(token, "isScrollEnabled") {
