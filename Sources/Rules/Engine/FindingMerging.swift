@@ -75,14 +75,15 @@ public enum FindingMerging {
                 previousOfKind[kind] = index
             }
         }
-        // Observer families: a finding joins one whose line it points at, and two findings that
-        // point at the same line (the same registration) join each other.
+        // Observer families: a finding joins one whose line it points at (the first there; the
+        // others on that line are already joined to it unless another statement), and two
+        // findings that point at the same line (the same registration) join each other.
         func key(_ line: Int, _ family: Int) -> Int { line * families.count + family }
         var firstOnLine: [Int: Int] = [:]
         for (index, line) in lines.enumerated() {
             guard let family = familyOfRule[diagnostics[index].ruleID], families[family.family].followsRelatedLocations
             else { continue }
-            if let first = firstOnLine[key(line, family.family)] { groups.join(first, index) } else { firstOnLine[key(line, family.family)] = index }
+            if firstOnLine[key(line, family.family)] == nil { firstOnLine[key(line, family.family)] = index }
         }
         var pointingAt: [Int: Int] = [:]
         for (a, diagnostic) in diagnostics.enumerated() {
