@@ -178,6 +178,12 @@ extension FileAnalysis {
             var next: [Int] = []
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {
+                    // The accessory's own field resigning (`inputAccessoryView?.textView
+                    // .resignFirstResponder()`) ends the first-responder chain as well.
+                    if source.isWord(call.callee, "resignFirstResponder"),
+                       let receiver = call.receiver, namesWithoutSelf(receiver).first.map({ source.isWord($0, "inputAccessoryView") }) ?? false {
+                        return true
+                    }
                     guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
                     if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
@@ -271,10 +277,11 @@ extension ProjectFacts {
         firstResponderOverride(for: name)?.answer
     }
 
-    /// The nearest `canBecomeFirstResponder` override of `name` or a project superclass: what
-    /// it returns and where it is.
+    /// The nearest `canBecomeFirstResponder` override of `name` or a superclass: what it
+    /// returns and where it is. An override in an extension counts, including one in an
+    /// extension of a UIKit class (`extension UIViewController { open override var … }`).
     func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
-        for type in declaredLineage(of: name) {
+        for type in [name] + superclasses(of: name) {
             if let answer = accessories.firstResponderAnswers[type] {
                 return (answer, accessories.firstResponderOverrides[type])
             }

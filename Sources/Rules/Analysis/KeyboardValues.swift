@@ -135,10 +135,12 @@ struct KeyboardValueEvaluator: FileIndexReader {
     static let geometryMembers: [StaticString] = [
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
     ]
-    static let safeAreaWords: [StaticString] = ["safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset"]
+    static let safeAreaWords: [StaticString] = [
+        "safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset", "bottomLayoutGuide",
+    ]
 
     /// A safe-area term: UIKit's (`safeAreaInsets`, `safeAreaLayoutGuide`,
-    /// `adjustedContentInset`) or a project name that says it holds one (`safeAreaBottom`,
+    /// `adjustedContentInset`, and before iOS 11 `bottomLayoutGuide.length`) or a project name that says it holds one (`safeAreaBottom`,
     /// `bottomSafeAreaInset`).
     func isSafeAreaTerm(_ index: Int) -> Bool {
         source.wordIndex(index, in: Self.safeAreaWords) != nil

@@ -135,8 +135,11 @@ extension ObserverFactCollector {
         return source.text(spanning: name)
     }
 
+    /// Types whose one instance lives as long as the process: application delegates and
+    /// SwiftUI's `App`.
     static let applicationDelegates: Set<String> = [
-        "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate",
+        "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate", "App",
+        "SwiftUI.App",
     ]
 
     /// A singleton (a static property initialized with the type itself) or an app delegate.
