@@ -42,8 +42,8 @@ final class FixSafetyTests: XCTestCase {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    /// Corrections of safe fixes (the ones `--fix` applies) under default options, by rule.
-    static let corrections: [RuleCorrection] = RuleRegistry.all.filter { $0.metadata.fixAvailability == .safe }.flatMap { rule in
+    /// Corrections of the safe fixes `--fix` applies under the default configuration, by rule.
+    static let corrections: [RuleCorrection] = RuleRegistry.all.filter { $0.metadata.fixAvailability == .safe && !$0.metadata.isOptIn }.flatMap { rule in
         rule.metadata.corrections.filter { $0.options.isEmpty }
     }
 

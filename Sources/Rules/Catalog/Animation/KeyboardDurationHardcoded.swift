@@ -15,6 +15,7 @@ public struct KeyboardDurationHardcoded: Rule {
         `.overrideInheritedDuration`, the literal wins and the view slides out of step with the keyboard.
         """,
         fix: "Read the duration from the notification (`keyboardAnimationDurationUserInfoKey`, or the message's `animationDuration`) and pass it on.",
+        fixAvailability: .unsafe,
         options: [
             RuleOption(name: "check_fallbacks", defaultValue: .bool(false), summary: """
             Also flag literal fallbacks for the duration key (`?? 0.25`, a variable initialised with a literal \
@@ -154,6 +155,40 @@ public struct KeyboardDurationHardcoded: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    bottomConstraint.constant = 260
+                    UIView.animate(withDuration: ↓0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """, """
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    bottomConstraint.constant = 260
+                    UIView.animate(withDuration: (notification.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double) ?? 0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        UIView.animate(withDuration: ↓0.3) { self?.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """, """
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        UIView.animate(withDuration: message.animationDuration) { self?.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """),
         ]
     )
 
@@ -187,13 +222,39 @@ public struct KeyboardDurationHardcoded: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: literal.tokens, severity: deferral != nil || overrides ? .error : nil,
                 message: message,
-                suggestion: "Pass the keyboard's duration (`keyboardAnimationDurationUserInfoKey` or the message's `animationDuration`)."))
+                suggestion: "Pass the keyboard's duration (`keyboardAnimationDurationUserInfoKey` or the message's `animationDuration`).",
+                fix: Self.notificationDurationFix(duration.value, handler, analysis)))
         }
         if context.bool("check_fallbacks") { diagnostics += fallbacks(analysis) }
         return diagnostics
     }
 
     /// A literal duration argument, or a name declared with a literal (`let d = 0.3`).
+    /// The handler's own notification's duration in place of the literal, which stays as the
+    /// fallback when the notification lacks it. Unsafe: the animation's length changes. None
+    /// when the handler has no named parameter known to hold the notification (a closure of
+    /// a notification observer or publisher, or a parameter declared `Notification`).
+    static func notificationDurationFix(_ value: Range<Int>, _ handler: KeyboardHandler, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard let parameter = handler.notificationParameter, source.kind(parameter) == .identifier else { return nil }
+        let name = source.text(at: parameter)
+        let replacement: String
+        switch handler.form {
+        case .typedMessage:
+            replacement = "\(name).animationDuration"
+        case .blockObserver, .combine, .rxSwift, .asyncSequence, .selector, .notificationReader, .helperCallback, .reached:
+            let isNotification = [.blockObserver, .combine, .rxSwift, .asyncSequence].contains(handler.form)
+                || (source.kind(parameter + 1) == .colon
+                    && (source.isWord(parameter + 2, "Notification") || source.isWord(parameter + 2, "NSNotification")))
+            guard isNotification else { return nil }
+            let fallback = value.count == 1 ? source.text(spanning: value) : "(\(source.text(spanning: value)))"
+            replacement = "(\(name).userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double) ?? \(fallback)"
+        case .wrapperEvent:
+            return nil
+        }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(value), replacement: replacement)])
+    }
+
     func literalDuration(_ value: Range<Int>, _ analysis: FileAnalysis) -> (tokens: Range<Int>, value: Double)? {
         if let literal = analysis.literalNumber(value) { return (value, literal.value) }
         let source = analysis.source

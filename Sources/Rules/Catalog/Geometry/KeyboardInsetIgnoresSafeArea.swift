@@ -15,6 +15,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         Face ID iPhones.
         """,
         fix: "Subtract the safe area: `max(0, overlap - view.safeAreaInsets.bottom)` (or use the keyboard layout guide).",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -137,6 +138,27 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: view.window)
+                    ↓scrollView.contentInset.bottom = converted.height
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: view.window)
+                    scrollView.contentInset.bottom = max(0, converted.height - view.safeAreaInsets.bottom)
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """),
         ]
     )
 
@@ -171,9 +193,38 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
                 message: "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again",
-                suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
+                suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`.",
+                fix: Self.subtractSafeAreaFix(assignment, sink, context)))
         }
         return diagnostics
+    }
+
+    /// `x.bottom = max(0, value - view.safeAreaInsets.bottom)` in a view controller (the
+    /// view's own `safeAreaInsets` in a view). Only for a `.bottom` write of a scroll view's
+    /// insets: `additionalSafeAreaInsets` is part of the safe area it would subtract. Unsafe:
+    /// it assumes the view reaches the bottom of the screen, which a reviewer has to check.
+    static func subtractSafeAreaFix(_ assignment: Assignment, _ sink: LayoutSink, _ context: RuleContext) -> Fix? {
+        let analysis = context.analysis
+        let source = analysis.source
+        guard sink.kind != .additionalSafeAreaInsets, sink.component.map({ source.isWord($0, "bottom") }) == true,
+              !assignment.rhs.isEmpty, let type = analysis.outline.enclosingType(at: assignment.op) else { return nil }
+        let typeName = analysis.outline.types[type].simpleName
+        let receiver = source.text(spanning: sink.receiver)
+        guard !receiver.contains("?") else { return nil }
+        let explicitSelf = receiver == "self" || receiver.hasPrefix("self.")
+        let safeArea: String
+        if context.project.isViewController(typeName) {
+            safeArea = explicitSelf ? "self.view.safeAreaInsets.bottom" : "view.safeAreaInsets.bottom"
+        } else if ResponderVocabulary.viewClasses.contains(context.project.rootClass(of: typeName)) {
+            safeArea = explicitSelf ? "self.safeAreaInsets.bottom" : "safeAreaInsets.bottom"
+        } else {
+            return nil
+        }
+        let value = source.text(spanning: assignment.rhs)
+        let isSingleChain = ExpressionBounds.chainStart(source, endingAt: assignment.rhs.upperBound - 1) == assignment.rhs.lowerBound
+        let minuend = isSingleChain ? value : "(\(value))"
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(assignment.rhs),
+                                         replacement: "max(0, \(minuend) - \(safeArea))")])
     }
 
     /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side (or of the local it names).
