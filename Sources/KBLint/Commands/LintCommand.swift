@@ -94,7 +94,9 @@ struct LintCommand {
         switch options.fixMode {
         case .diff:
             let byPath = zip(inputs, outcome.files).sorted { $0.0.target.path < $1.0.target.path }
-            for (_, file) in byPath { tool.standardOutput.write(file.diff) }
+            for (_, file) in byPath {
+                tool.standardOutput.write(report.settings.useColor ? UnifiedDiff.colored(file.diff) : file.diff)
+            }
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:

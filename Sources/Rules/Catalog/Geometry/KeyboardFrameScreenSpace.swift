@@ -14,6 +14,7 @@ public struct KeyboardFrameScreenSpace: Rule {
         keyboard covers, so insets and constraints come out too large, too small, or negative.
         """,
         fix: "Convert first: `let frame = view.convert(keyboardFrame, from: nil)` (or `from: view.window`, or the screen's coordinate space), then use the converted frame's geometry.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -168,10 +169,62 @@ public struct KeyboardFrameScreenSpace: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
+                    scrollView.contentInset.bottom = frame.↓height
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
+                }
+            }
+            """),
         ]
     )
 
     public init() {}
+
+    /// The frame read at `member` converted first: `view.convert(frame, from: nil).height` in a
+    /// view controller, `convert(frame, from: nil).height` in a view. Only in the type's own
+    /// methods outside closures, where `view` needs no `self`, and for a frame that is not
+    /// optional-chained. Unsafe: `from: nil` means the window, which a reviewer may want to
+    /// replace with the screen's coordinate space.
+    static func convertFix(_ member: Int, _ context: RuleContext) -> Fix? {
+        let analysis = context.analysis
+        let source = analysis.source
+        guard source.kind(member - 1) == .period else { return nil }
+        let frame = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
+        guard !frame.isEmpty, !frame.contains(where: {
+            source.kind($0) == .postfixQuestionMark || source.kind($0) == .exclamationMark
+        }) else { return nil }
+        var scope = analysis.outline.scope(at: member)
+        var steps = 0
+        while let current = scope, steps < Limits.enclosingScopes {
+            steps += 1
+            if case .closure = analysis.outline.scopes[current].kind { return nil }
+            if case .function = analysis.outline.scopes[current].kind { break }
+            scope = analysis.outline.scopes[current].parent
+        }
+        guard let type = analysis.outline.enclosingType(at: member) else { return nil }
+        let typeName = analysis.outline.types[type].simpleName
+        let converter: String
+        if context.project.isViewController(typeName) {
+            converter = "view.convert"
+        } else if ResponderVocabulary.viewClasses.contains(context.project.rootClass(of: typeName)) {
+            converter = "convert"
+        } else {
+            return nil
+        }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(frame),
+                                         replacement: "\(converter)(\(source.text(spanning: frame)), from: nil)")])
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -183,7 +236,8 @@ public struct KeyboardFrameScreenSpace: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: member..<(member + 1),
                 message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
-                suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry."))
+                suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
+                fix: Self.convertFix(member, context)))
         }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }
