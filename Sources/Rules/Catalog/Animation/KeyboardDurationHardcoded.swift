@@ -231,25 +231,17 @@ public struct KeyboardDurationHardcoded: Rule {
 
     /// A literal duration argument, or a name declared with a literal (`let d = 0.3`).
     /// The handler's own notification's duration in place of the literal, which stays as the
-    /// fallback when the notification lacks it. Unsafe: the animation's length changes. None
-    /// when the handler has no named parameter known to hold the notification (a closure of
-    /// a notification observer or publisher, or a parameter declared `Notification`).
+    /// fallback when the notification lacks it. Unsafe: the animation's length changes.
     static func notificationDurationFix(_ value: Range<Int>, _ handler: KeyboardHandler, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
-        guard let parameter = handler.notificationParameter, source.kind(parameter) == .identifier else { return nil }
-        let name = source.text(at: parameter)
         let replacement: String
-        switch handler.form {
-        case .typedMessage:
+        switch analysis.notificationAccess(of: handler) {
+        case .message(let name)?:
             replacement = "\(name).animationDuration"
-        case .blockObserver, .combine, .rxSwift, .asyncSequence, .selector, .notificationReader, .helperCallback, .reached:
-            let isNotification = [.blockObserver, .combine, .rxSwift, .asyncSequence].contains(handler.form)
-                || (source.kind(parameter + 1) == .colon
-                    && (source.isWord(parameter + 2, "Notification") || source.isWord(parameter + 2, "NSNotification")))
-            guard isNotification else { return nil }
+        case .notification(let name)?:
             let fallback = value.count == 1 ? source.text(spanning: value) : "(\(source.text(spanning: value)))"
             replacement = "(\(name).userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double) ?? \(fallback)"
-        case .wrapperEvent:
+        case nil:
             return nil
         }
         return Fix(.unsafe, edits: [Edit(range: source.byteRange(value), replacement: replacement)])
