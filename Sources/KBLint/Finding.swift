@@ -19,6 +19,9 @@ struct Finding: Sendable, Hashable {
     let lineText: String
     let fix: Fix?
     let related: [RelatedFinding]
+    /// The other rules whose findings of the same defect this one stands for
+    /// (`Diagnostic.covers`); a baseline entry is keyed by `ruleID` alone.
+    var covers: [String] = []
     /// The text of the end line when the range ends on a later line (nil otherwise or when
     /// unknown); reporters need it to express the end column in UTF-16 code units.
     var endLineText: String? = nil

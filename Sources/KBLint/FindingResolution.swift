@@ -56,7 +56,7 @@ extension Finding {
             message: diagnostic.message, suggestion: diagnostic.suggestion,
             path: path, absolutePath: absolutePath, range: diagnostic.range,
             start: start, end: end, lineText: lineText,
-            fix: diagnostic.fix, related: related,
+            fix: diagnostic.fix, related: related, covers: diagnostic.covers,
             endLineText: end.line == start.line ? nil : lines[end.line],
             resolvedEdits: (diagnostic.fix?.edits ?? []).map { edit in
                 ResolvedEdit(

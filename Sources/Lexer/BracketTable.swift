@@ -1,4 +1,5 @@
-/// The code view (tokens without comments) and, for each of its tokens, the index of its
+/// The code view (tokens without comments and without the `#if` branches an iOS build never
+/// compiles, see `ConditionalCompilation`) and, for each of its tokens, the index of its
 /// partner bracket. Built with one stack; a closer that does not match the innermost opener
 /// closes the nearest matching one below it (the openers in between stay unpartnered), so
 /// a stray bracket costs one pair, not the rest of the file.
@@ -6,11 +7,12 @@ struct BracketTable {
     var code: [Token] = []
     var partner: [Int32] = []
 
-    init(tokens: [Token]) {
+    /// `live`, when given, says for each token whether an iOS build compiles it.
+    init(tokens: [Token], live: [Bool]? = nil) {
         code = tokens.withUnsafeBufferPointer { all in
             [Token](unsafeUninitializedCapacity: all.count) { buffer, initialized in
                 var count = 0
-                for token in all where !token.kind.isComment {
+                for (index, token) in all.enumerated() where !token.kind.isComment && live?[index] ?? true {
                     buffer.initializeElement(at: count, to: token)
                     count += 1
                 }

@@ -2,19 +2,20 @@
 ///
 /// One forward pass with a small explicit stack for strings and interpolations (never
 /// recursion on input depth), then a pass that recognises generic angle brackets, then the
-/// bracket table. Every input is accepted: bytes that are not Swift become `unknown` tokens
+/// `#if` branches an iOS build compiles, then the code view and its bracket table. Every input is accepted: bytes that are not Swift become `unknown` tokens
 /// and constructs left open at the end of the file are flagged `unterminated`.
 public enum Lexer {
     public static func tokenize(_ file: SourceFile) -> TokenizedSource {
-        let tokens = file.bytes.withUnsafeBufferPointer { buffer -> [Token] in
+        let (tokens, live) = file.bytes.withUnsafeBufferPointer { buffer -> ([Token], [Bool]?) in
             var pass = LexingPass(bytes: buffer)
             pass.run()
             if !pass.angleCandidates.isEmpty {
                 GenericAngleResolution.resolve(&pass.tokens, candidates: pass.angleCandidates, bytes: buffer)
             }
-            return pass.tokens
+            let live = pass.tokens.withUnsafeBufferPointer { ConditionalCompilation.liveTokens($0, bytes: buffer) }
+            return (pass.tokens, live)
         }
-        let table = BracketTable(tokens: tokens)
+        let table = BracketTable(tokens: tokens, live: live)
         return TokenizedSource(file: file, tokens: tokens, code: table.code, partner: table.partner)
     }
 }

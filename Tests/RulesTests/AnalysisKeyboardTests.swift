@@ -101,21 +101,13 @@ final class AnalysisKeyboardTests: XCTestCase {
             @objc func onShow(_ n: Notification) {}
         }
         """)
-        func describe(_ store: TokenStore) -> String {
-            switch store {
-            case .discarded: "discarded"
-            case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
-            case .storedInLocal(let name): "local \(analysis.source.text(at: name))"
-            case .passedOn: "passed on"
-            }
-        }
         let stores = Dictionary(uniqueKeysWithValues: analysis.observers.registered.map { ($0.registration, $0.store) })
         let subscriptions = Dictionary(uniqueKeysWithValues: analysis.observers.subscriptions.map { ($0.publisher, $0.result) })
         let summary = analysis.registrations.indices.map { index -> String in
             let registration = analysis.registrations[index]
             let callee = analysis.calls[registration.call].callee
             let keepsToken = registration.kind == .block || registration.kind == .typedMessage
-            let result = ((keepsToken ? stores[index] : nil) ?? subscriptions[callee]).map(describe) ?? "-"
+            let result = ((keepsToken ? stores[index] : nil) ?? subscriptions[callee]).map(analysis.describe) ?? "-"
             return "\(registration.kind) \(registration.events.map { "\($0)" }.joined(separator: ",")) \(result)"
         }
         XCTAssertEqual(summary, [

@@ -20,6 +20,16 @@ extension FileAnalysis {
 
     func text(_ range: Range<Int>) -> String { source.text(spanning: range) }
 
+    /// Where a token or cancellable is kept, for assertions.
+    func describe(_ store: TokenStore) -> String {
+        switch store {
+        case .discarded: "discarded"
+        case .storedInProperty(let property, _): "property \(source.text(at: property))"
+        case .storedInLocal(let name): "local \(source.text(at: name))"
+        case .passedOn: "passed"
+        }
+    }
+
     /// The keyboard value of the expression bound to local `name` (its first binding).
     func boundValue(_ name: String) -> KeyboardValue? {
         guard let binding = bindings.first(where: { source.text(at: $0.nameToken) == name }),

@@ -30,17 +30,9 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(registrations[3].events, [.didHide])
         XCTAssertEqual(registrations[4].events, [.willHide])
         XCTAssertEqual(registrations[1].keys, [.named(NameHash.of("didBecomeActiveNotification"))])
-        func describe(_ use: TokenStore) -> String {
-            switch use {
-            case .discarded: "discarded"
-            case .storedInProperty(let property, _): "property \(analysis.source.text(at: property))"
-            case .storedInLocal(let name): "local \(analysis.source.text(at: name))"
-            case .passedOn: "passed"
-            }
-        }
-        XCTAssertEqual(registrations.map { describe($0.store) },
+        XCTAssertEqual(registrations.map { analysis.describe($0.store) },
                        ["passed", "property token", "property tokens", "discarded", "discarded", "local local", "passed", "passed"])
-        XCTAssertEqual(analysis.observers.subscriptions.map { describe($0.result) }, ["property bag", "discarded"])
+        XCTAssertEqual(analysis.observers.subscriptions.map { analysis.describe($0.result) }, ["property bag", "discarded"])
         XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline.functions[$0].nameToken } ?? 0) == "viewDidLoad" })
         XCTAssertEqual(analysis.handlers(of: registrations[0]).count, 1)
     }

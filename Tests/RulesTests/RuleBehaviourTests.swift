@@ -10,20 +10,29 @@ final class RuleBehaviourTests: XCTestCase {
         RuleExamplesTests.diagnostics(rule, code: code, options: options, deploymentTarget: target)
     }
 
-    func testDeferredAnimationsAreErrors() {
+    /// Curve and duration findings on one animation describe the same situation in the same
+    /// words: latent inside a synchronous will-handler, out of step once deferred.
+    func testCurveAndDurationNeverContradictEachOther() {
         let code = """
         @objc func keyboardWillShow(_ n: Notification) {
             UIView.animate(withDuration: 0.3) { self.view.layoutIfNeeded() }
             DispatchQueue.main.async {
                 UIView.animate(withDuration: 0.3) { self.view.layoutIfNeeded() }
             }
+            UIView.animate(withDuration: 0.3, delay: 0, options: [.overrideInheritedDuration, .overrideInheritedCurve, .curveLinear]) { self.view.layoutIfNeeded() }
         }
         """
-        let durations = check(KeyboardDurationHardcoded.self, code)
-        XCTAssertEqual(durations.map(\.severity), [.warning, .error])
-        XCTAssertTrue(durations[0].message.contains("mostly inherits"), durations[0].message)
-        XCTAssertTrue(durations[1].message.contains("`async`"), durations[1].message)
-        XCTAssertEqual(check(KeyboardCurveMismatch.self, code).map(\.severity), [.warning, .error])
+        XCTAssertEqual(check(KeyboardDurationHardcoded.self, code).map(\.message), [
+            "Hard-coded `0.3` s duration in a keyboard will-handler: it follows the keyboard's duration only while it runs inside the keyboard's own animation, and slides out of step as soon as it is deferred or called outside the notification",
+            "The `0.3` s animation runs after `async`, outside the keyboard's animation, so its duration differs from the keyboard's and the view slides out of step",
+            "`.overrideInheritedDuration` makes the hard-coded `0.3` s win over the keyboard's duration, so the view slides out of step with the keyboard",
+        ])
+        XCTAssertEqual(check(KeyboardCurveMismatch.self, code).map(\.message), [
+            "`animate` in a keyboard will-handler has no curve option, so it runs ease-in-out: it follows the keyboard's curve only while it runs inside the keyboard's own animation, and slides out of step as soon as it is deferred or called outside the notification",
+            "`animate` runs after `async`, outside the keyboard's animation, and has no curve option, so it runs ease-in-out, out of step with the keyboard's curve",
+            "`animate` in a keyboard handler uses `.curveLinear`, and `.overrideInheritedCurve` makes it win over the keyboard's curve, so the view slides out of step with the keyboard",
+        ])
+        XCTAssertEqual(Set(check(KeyboardCurveMismatch.self, code).map(\.severity)), [.warning])
     }
 
     func testMessagesNameTheCode() {
@@ -96,5 +105,70 @@ final class RuleBehaviourTests: XCTestCase {
                 }
             }
         }
+    }
+}
+
+/// Messages say what the code does: the values involved and the run-time consequence.
+final class MessageSnapshotTests: XCTestCase {
+    func messages(_ rule: any Rule.Type, _ code: String) -> [String] {
+        RuleExamplesTests.diagnostics(rule, code: code, options: [:], deploymentTarget: nil).map(\.message)
+    }
+
+    func testInsetMessagesNameTheValueAndWhatItWipes() {
+        XCTAssertEqual(messages(ContentInsetResetToZero.self, """
+        final class CommentsViewController: UIViewController {
+            func pinHeader() { tableView.contentInset.top = 56 }
+            @objc func keyboardWillShow(_ note: Notification) {
+                tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0)
+            }
+            @objc func keyboardWillHide(_ note: Notification) {
+                tableView.contentInset = .zero
+            }
+        }
+        """), [
+            "`tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0)` in a keyboard handler also sets top, left and right to 0, wiping the `top` inset set on line 2",
+            "`tableView.contentInset = .zero` in a keyboard handler resets every edge to 0, wiping any top or side inset (header, bar, margins) along with the keyboard's bottom inset",
+        ])
+    }
+
+    func testSafeAreaMessageSaysOverlapForAnOverlap() {
+        XCTAssertEqual(messages(KeyboardInsetIgnoresSafeArea.self, """
+        final class EditorViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let origin = view.convert(frame.origin, from: nil)
+                editor.contentInset.bottom = max(view.frame.height - origin.y, 0)
+            }
+        }
+        """), [
+            "`editor.contentInset.bottom` gets how far the keyboard reaches into the view, which already includes the bottom safe area that `adjustedContentInset` adds again",
+        ])
+    }
+
+    func testMainScreenConversionIsAdvisedOntoTheWindowsScreen() {
+        XCTAssertEqual(messages(KeyboardMathUsesMainScreen.self, """
+        final class LoginViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let local = view.convert(end, from: UIScreen.main.coordinateSpace)
+                bottom.constant = view.bounds.maxY - local.minY
+            }
+        }
+        """), [
+            "`view.convert(end, from: UIScreen.main.coordinateSpace)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
+        ])
+    }
+
+    func testFullHeightMessageHoldsForNegativeConstants() {
+        XCTAssertEqual(messages(KeyboardHeightNotOverlap.self, """
+        final class ChatViewController: UIViewController {
+            @objc func keyboardWillShow(_ note: Notification) {
+                guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                inputBottom.constant = -view.convert(frame, from: nil).height
+            }
+        }
+        """), [
+            "`view.convert(frame, from: nil).height` is the keyboard's full height, not the part of the view it covers, so `inputBottom.constant` is off by the part of the keyboard outside the view (hardware keyboards, sheets, tab bars, Stage Manager)",
+        ])
     }
 }

@@ -132,3 +132,39 @@ final class SuppressionTests: XCTestCase {
         XCTAssertNil(UTF8Validation.firstInvalidOffset([0xF0, 0x9F, 0x98, 0x80]))
     }
 }
+
+/// SwiftLint's observer rules overlap two kblint rules: their `swiftlint:disable` comments
+/// also silence the kblint rule, and other SwiftLint comments are none of kblint's business.
+final class SwiftLintSuppressionTests: XCTestCase {
+    func kept(_ code: String, rule: String) -> [Int] {
+        let source = Lexer.tokenize(SourceFile(path: "T.swift", text: code))
+        let diagnostics = source.code.filter { source.token($0, is: "flagged") }.map {
+            Diagnostic(ruleID: rule, severity: .error, message: "m", range: $0.range, suggestion: "")
+        }
+        let known: Set<String> = ["observer_token_discarded", "observer_removed_greedily"]
+        return Suppression.filter(diagnostics, in: source, activeRuleIDs: known, knownRuleIDs: known)
+            .map { source.file.location(of: $0.range.lowerBound).line }
+    }
+
+    func testMappedSwiftLintIdsSilenceTheOverlappingRule() {
+        let code = """
+            // swiftlint:disable:next discarded_notification_center_observer
+            flagged()
+            flagged() // swiftlint:disable:this discarded_notification_center_observer
+            flagged()
+
+            """
+        XCTAssertEqual(kept(code, rule: "observer_token_discarded"), [4])
+        XCTAssertEqual(kept(code, rule: "observer_removed_greedily"), [2, 3, 4])
+        XCTAssertEqual(kept("// swiftlint:disable notification_center_detachment\nflagged()\n// swiftlint:enable notification_center_detachment\nflagged()\n",
+                            rule: "observer_removed_greedily"), [4])
+    }
+
+    func testOtherSwiftLintCommentsAreIgnoredAndNeverSuperfluous() {
+        XCTAssertEqual(kept("// swiftlint:disable:next all\nflagged()\n", rule: "observer_token_discarded"), [1 + 1])
+        XCTAssertEqual(kept("// swiftlint:disable:next discarded_notification_center_observer line_length\nlet fine = 1\n",
+                            rule: "observer_token_discarded"), [])
+        XCTAssertEqual(kept("// swiftlint:disable:nxt discarded_notification_center_observer\nflagged()\n",
+                            rule: "observer_token_discarded"), [2])
+    }
+}

@@ -30,6 +30,7 @@ struct JSONReporter: Reporter {
                     ])
                 })),
                 ("fingerprint", .string(fingerprint)),
+                ("covers", .array(finding.covers.map { .string($0) })),
             ])
         }
         let document = JSONValue.object([

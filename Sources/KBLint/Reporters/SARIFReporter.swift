@@ -130,6 +130,7 @@ struct SARIFReporter: Reporter {
         }
         var properties: [(key: String, value: JSONValue)] = [("suggestion", .string(finding.suggestion))]
         if let fix = finding.fix { properties.append(("fixApplicability", .string(fix.applicability.rawValue))) }
+        if !finding.covers.isEmpty { properties.append(("covers", .array(finding.covers.map { .string($0) }))) }
         members.append(("properties", .object(properties)))
         return .object(members)
     }

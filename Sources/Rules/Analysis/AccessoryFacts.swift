@@ -1,7 +1,7 @@
 import Lexer
 
 /// What a type's `canBecomeFirstResponder` override returns.
-public enum FirstResponderAnswer: Int, Sendable, Hashable, Comparable {
+enum FirstResponderAnswer: Int, Sendable, Hashable, Comparable {
     /// Literally `false`.
     case no
     /// An expression: true at least sometimes, as far as a linter can tell.
@@ -9,23 +9,23 @@ public enum FirstResponderAnswer: Int, Sendable, Hashable, Comparable {
     /// Literally `true`.
     case yes
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A place where instances of a type become an input accessory view.
-public struct AccessoryUse: Sendable, Hashable {
-    public let typeName: String
+struct AccessoryUse: Sendable, Hashable {
+    let typeName: String
     /// The `inputAccessoryView` override's name or the assignment's `inputAccessoryView`.
-    public let location: FactLocation
+    let location: FactLocation
 }
 
 /// An accessory named by a property the file does not declare (one of a superclass in
 /// another file): resolved against the project's property types after the merge.
-public struct InheritedAccessoryUse: Sendable, Hashable {
+struct InheritedAccessoryUse: Sendable, Hashable {
     /// The type whose code uses the property.
-    public let typeName: String
-    public let property: String
-    public let location: FactLocation
+    let typeName: String
+    let property: String
+    let location: FactLocation
 }
 
 /// Pass-1 facts about responders and input accessory views, per file and merged for the
@@ -34,26 +34,26 @@ public struct InheritedAccessoryUse: Sendable, Hashable {
 /// that creates it) often live in different files and extensions.
 public struct AccessoryFacts: Sendable {
     /// Types that override `canBecomeFirstResponder`, by simple name.
-    public internal(set) var firstResponderAnswers: [String: FirstResponderAnswer] = [:]
+    var firstResponderAnswers: [String: FirstResponderAnswer] = [:]
     /// Where each of those overrides is (its name).
-    public internal(set) var firstResponderOverrides: [String: FactLocation] = [:]
+    var firstResponderOverrides: [String: FactLocation] = [:]
     /// Types whose `viewWillDisappear`/`viewDidDisappear` call `resignFirstResponder()` on
     /// themselves (directly or through a method of the file).
-    public internal(set) var typesResigningOnDisappear: Set<String> = []
-    public internal(set) var accessoryUses: [AccessoryUse] = []
-    public internal(set) var inheritedAccessoryUses: [InheritedAccessoryUse] = []
+    var typesResigningOnDisappear: Set<String> = []
+    var accessoryUses: [AccessoryUse] = []
+    var inheritedAccessoryUses: [InheritedAccessoryUse] = []
     /// The type each property of each class holds (class name → property → type name), for
     /// resolving `inheritedAccessoryUses`.
-    public internal(set) var propertyTypes: [String: [String: String]] = [:]
+    var propertyTypes: [String: [String: String]] = [:]
     /// Types that size themselves as accessories: they set `.flexibleHeight` in their own
     /// `autoresizingMask`, `allowsSelfSizing = true`, or turn off autoresizing-mask
     /// constraints (`translatesAutoresizingMaskIntoConstraints = false`).
-    public internal(set) var selfSizingTypes: Set<String> = []
+    var selfSizingTypes: Set<String> = []
     /// Types some instance of which gets the same treatment where it is created
     /// (`bar.autoresizingMask = .flexibleHeight`).
-    public internal(set) var typesSizedWhereCreated: Set<String> = []
+    var typesSizedWhereCreated: Set<String> = []
 
-    public init() {}
+    init() {}
 
     mutating func merge(_ other: AccessoryFacts) {
         for (type, answer) in other.firstResponderAnswers {
@@ -171,13 +171,19 @@ extension FileAnalysis {
 
     /// Whether code of `scope` calls `resignFirstResponder()` on `self`, directly or through
     /// methods of the file it calls and property observers it triggers (three levels).
-    public func resignsFirstResponder(from scope: Int) -> Bool {
+    func resignsFirstResponder(from scope: Int) -> Bool {
         var frontier = [scope]
         var visited: Set<Int> = [scope]
         for _ in 0..<4 {
             var next: [Int] = []
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {
+                    // The accessory's own field resigning (`inputAccessoryView?.textView
+                    // .resignFirstResponder()`) ends the first-responder chain as well.
+                    if source.isWord(call.callee, "resignFirstResponder"),
+                       let receiver = call.receiver, namesWithoutSelf(receiver).first.map({ source.isWord($0, "inputAccessoryView") }) ?? false {
+                        return true
+                    }
                     guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
                     if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
@@ -208,7 +214,7 @@ extension FileAnalysis {
     /// `autoresizingMask = [… .flexibleHeight …]`, `allowsSelfSizing = true` or
     /// `translatesAutoresizingMaskIntoConstraints = false`: the accessory takes the height
     /// its constraints or intrinsic size ask for.
-    public func isSelfSizingSetting(_ assignment: Assignment) -> Bool {
+    func isSelfSizingSetting(_ assignment: Assignment) -> Bool {
         guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
         if source.isWord(last, "autoresizingMask") {
             return assignment.rhs.contains { source.isWord($0, "flexibleHeight") }
@@ -224,19 +230,19 @@ extension FileAnalysis {
 }
 
 /// UIKit classes that matter to responder rules.
-public enum ResponderVocabulary {
+enum ResponderVocabulary {
     /// Classes that become first responder on their own and redeclare `inputAccessoryView`
     /// as read-write: their subclasses need no `canBecomeFirstResponder` override.
-    public static let textInputClasses: Set<String> = [
+    static let textInputClasses: Set<String> = [
         "UITextField", "UITextView", "UISearchTextField", "UISearchBar", "WKWebView",
     ]
     /// View controllers of UIKit; their `canBecomeFirstResponder` is false.
-    public static let viewControllerClasses: Set<String> = [
+    static let viewControllerClasses: Set<String> = [
         "UIViewController", "UITableViewController", "UICollectionViewController",
         "UINavigationController", "UITabBarController", "UIPageViewController", "UISplitViewController",
     ]
     /// Views of UIKit that do not become first responder unless told to.
-    public static let viewClasses: Set<String> = [
+    static let viewClasses: Set<String> = [
         "UIView", "UIControl", "UIButton", "UILabel", "UIImageView", "UIStackView", "UIScrollView",
         "UITableView", "UICollectionView", "UITableViewCell", "UICollectionViewCell",
         "UICollectionReusableView", "UITableViewHeaderFooterView", "UIInputView", "UIVisualEffectView",
@@ -248,7 +254,7 @@ extension ProjectFacts {
     /// The first non-project class at the root of `name`'s superclass chain
     /// (`UIViewController` for `ChatViewController: BaseViewController`), or `name` itself
     /// when the project does not declare it.
-    public func rootClass(of name: String) -> String {
+    func rootClass(of name: String) -> String {
         let chain = [name] + superclasses(of: name)
         return chain.first { !(types[$0]?.isDeclared ?? false) } ?? chain[chain.count - 1]
     }
@@ -256,7 +262,7 @@ extension ProjectFacts {
     /// `name` and its superclasses that the project declares, nearest first. Classes it only
     /// extends (`extension UIView { … }`) are left out: what such an extension does applies
     /// to every view, not to this lineage.
-    public func declaredLineage(of name: String) -> [String] {
+    func declaredLineage(of name: String) -> [String] {
         var lineage: [String] = []
         for type in [name] + superclasses(of: name) {
             guard types[type]?.isDeclared ?? false else { break }
@@ -267,14 +273,15 @@ extension ProjectFacts {
 
     /// What the nearest `canBecomeFirstResponder` override of `name` or a project superclass
     /// returns; nil when none overrides it.
-    public func firstResponderAnswer(for name: String) -> FirstResponderAnswer? {
+    func firstResponderAnswer(for name: String) -> FirstResponderAnswer? {
         firstResponderOverride(for: name)?.answer
     }
 
-    /// The nearest `canBecomeFirstResponder` override of `name` or a project superclass: what
-    /// it returns and where it is.
-    public func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
-        for type in declaredLineage(of: name) {
+    /// The nearest `canBecomeFirstResponder` override of `name` or a superclass: what it
+    /// returns and where it is. An override in an extension counts, including one in an
+    /// extension of a UIKit class (`extension UIViewController { open override var … }`).
+    func firstResponderOverride(for name: String) -> (answer: FirstResponderAnswer, location: FactLocation?)? {
+        for type in [name] + superclasses(of: name) {
             if let answer = accessories.firstResponderAnswers[type] {
                 return (answer, accessories.firstResponderOverrides[type])
             }
@@ -283,14 +290,14 @@ extension ProjectFacts {
     }
 
     /// Whether `name` or a project superclass resigns first responder when it disappears.
-    public func resignsOnDisappear(_ name: String) -> Bool {
+    func resignsOnDisappear(_ name: String) -> Bool {
         declaredLineage(of: name).contains { accessories.typesResigningOnDisappear.contains($0) }
     }
 
     /// Every place where instances of a project type become input accessory views, with
     /// properties inherited from superclasses in other files resolved; `current` adds the
     /// facts of the file being checked as it is now.
-    public func accessoryUses(including current: AccessoryFacts? = nil) -> [AccessoryUse] {
+    func accessoryUses(including current: AccessoryFacts? = nil) -> [AccessoryUse] {
         var uses = accessories.accessoryUses + (current?.accessoryUses ?? [])
         var propertyTypes = accessories.propertyTypes
         if let current {
@@ -310,7 +317,7 @@ extension ProjectFacts {
     }
 
     /// Whether `name` is a UIKit view controller, directly or through project superclasses.
-    public func isViewController(_ name: String) -> Bool {
+    func isViewController(_ name: String) -> Bool {
         ResponderVocabulary.viewControllerClasses.contains(rootClass(of: name))
     }
 }

@@ -2,25 +2,25 @@ import Lexer
 
 /// An `override var inputAccessoryView` (or `inputAccessoryViewController`) of a type in the
 /// file, with what its getter hands to UIKit.
-public struct AccessoryOverride: Sendable {
+struct AccessoryOverride: Sendable {
     /// Index in `Outline.properties`.
-    public let property: Int
-    public let nameToken: Int
-    public let isViewController: Bool
+    let property: Int
+    let nameToken: Int
+    let isViewController: Bool
     /// Index in `Outline.types` of the declaration (or extension) that holds it.
-    public let type: Int
+    let type: Int
     /// The scope that computes the value (implicit getter or `get`); nil without a body.
-    public let getter: Int?
+    let getter: Int?
     /// Whether the override also has a `set` (a read-write slot filled from outside).
-    public let isSettable: Bool
+    let isSettable: Bool
     /// The expressions the getter returns.
-    public let returned: [Range<Int>]
+    let returned: [Range<Int>]
 }
 
 /// Where a view that becomes an input accessory comes from, after following local names and
 /// helper functions of the file.
-public struct AccessorySource: Sendable {
-    public enum Kind: Sendable, Hashable {
+struct AccessorySource: Sendable {
+    enum Kind: Sendable, Hashable {
         /// `nil`: no accessory.
         case nothing
         /// A stored, lazy or computed property of the type (index in `Outline.properties`).
@@ -34,21 +34,21 @@ public struct AccessorySource: Sendable {
         /// Anything else (another object's member, an unknown call).
         case unresolved
     }
-    public let kind: Kind
+    let kind: Kind
     /// The token naming it where it is finally resolved (the property name, the type name of
     /// the construction, or the first token of the expression).
-    public let token: Int
+    let token: Int
     /// Local names (binding name tokens) the value passed through, nearest to the use first.
-    public let locals: [Int]
+    let locals: [Int]
     /// Same-file helper functions (indices in `Outline.functions`) whose result it is.
-    public let helpers: [Int]
+    let helpers: [Int]
 }
 
 extension FileAnalysis {
     // MARK: Overrides
 
     /// Every `override var inputAccessoryView`/`inputAccessoryViewController` in the file.
-    public var accessoryOverrides: [AccessoryOverride] {
+    var accessoryOverrides: [AccessoryOverride] {
         var found: [AccessoryOverride] = []
         for (index, property) in outline.properties.enumerated() where property.modifiers.contains("override") {
             let isView = property.name == "inputAccessoryView"
@@ -64,7 +64,7 @@ extension FileAnalysis {
 
     /// The scope computing a property's value: its `get` accessor, or the body of a computed
     /// property without accessors. Nil for stored properties.
-    public func getterScope(of property: Int) -> Int? {
+    func getterScope(of property: Int) -> Int? {
         let declaration = outline.properties[property]
         if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
         guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
@@ -74,7 +74,7 @@ extension FileAnalysis {
     /// The expressions a function, getter or closure body returns: each `return x` of the
     /// body itself (not of nested closures or functions), else the body as one expression
     /// when it is a single expression (implicit return).
-    public func returnedExpressions(of scope: Int) -> [Range<Int>] {
+    func returnedExpressions(of scope: Int) -> [Range<Int>] {
         let body = outline.scopes[scope].body
         var found: [Range<Int>] = []
         for index in body where source.kind(index) == .keyword && source.isWord(index, "return") {
@@ -95,7 +95,7 @@ extension FileAnalysis {
 
     /// `x.inputAccessoryView = …` and `inputAccessoryView = …` (text fields, text views, search
     /// bars, and types that redeclare the property as read-write).
-    public var accessoryAssignments: [Assignment] {
+    var accessoryAssignments: [Assignment] {
         assignments.filter { assignment in
             guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
             return source.isWord(last, "inputAccessoryView") || source.isWord(last, "inputAccessoryViewController")
@@ -107,7 +107,7 @@ extension FileAnalysis {
     /// Where the view of `expression` comes from: locals are followed to their value, and
     /// same-file helper functions and computed properties to what they return (a few levels,
     /// bounded). A helper or a conditional may give several sources.
-    public func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
+    func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
         var visitedGetters = Set<Int>()
@@ -187,7 +187,7 @@ extension FileAnalysis {
 
     /// The type name token of a construction call: `Bar(…)`, `Bar.init(…)`, `Module.Bar(…)`.
     /// Upper-case callees are types by Swift convention.
-    public func constructedTypeToken(_ call: CallSite) -> Int? {
+    func constructedTypeToken(_ call: CallSite) -> Int? {
         var name = call.callee
         if source.isWord(name, "init"), let receiver = call.receiver { name = receiver.upperBound - 1 }
         guard source.kind(name) == .identifier, call.openParen != nil || !call.trailingClosures.isEmpty,
@@ -200,7 +200,7 @@ extension FileAnalysis {
     /// The simple type name a property holds a view of: the type it constructs in its
     /// initializer (directly or as the single result of an initializing closure), else its
     /// annotation's type name.
-    public func viewTypeName(ofProperty index: Int) -> String? {
+    func viewTypeName(ofProperty index: Int) -> String? {
         let property = outline.properties[index]
         if let initializer = property.initializer {
             for found in accessorySources(of: initializer) {
@@ -220,7 +220,7 @@ extension FileAnalysis {
     }
 
     /// The scope of the closure in `{ … }()`, the shape of a configured lazy property.
-    public func initializingClosure(_ initializer: Range<Int>) -> Int? {
+    func initializingClosure(_ initializer: Range<Int>) -> Int? {
         let first = initializer.lowerBound
         guard source.kind(first) == .leftBrace, let close = source.partnerIndex(first),
               source.kind(close + 1) == .leftParen, let scope = outline.scope(at: first),
@@ -237,8 +237,8 @@ extension FileAnalysis {
         var steps = 0
         while lower < upper, steps < 32 {
             steps += 1
-            if let asToken = (lower..<upper).first(where: {
-                source.isWord($0, "as") && source.kind($0) == .keyword && depthIsTop($0, from: lower)
+            if let asToken = source.firstTopLevel(in: lower..<upper, where: {
+                source.isWord($0, "as") && source.kind($0) == .keyword
             }) {
                 upper = asToken
                 continue
@@ -261,46 +261,14 @@ extension FileAnalysis {
         return lower..<upper
     }
 
-    /// Whether `index` lies outside every bracket group that starts at or after `lower`.
-    private func depthIsTop(_ index: Int, from lower: Int) -> Bool {
-        var cursor = lower
-        while cursor < index {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                if close >= index { return false }
-                cursor = close + 1
-                continue
-            }
-            cursor += 1
-        }
-        return true
-    }
-
     /// The operator token `text` at the top level of `range`.
     func topLevelOperator(in range: Range<Int>, _ text: StaticString) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.isToken(cursor, .binaryOperator, text) { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.isToken($0, .binaryOperator, text) }
     }
 
     /// The first token of `kind` at the top level of `range`.
     func topLevelToken(in range: Range<Int>, _ kind: TokenKind) -> Int? {
-        var cursor = range.lowerBound
-        while cursor < range.upperBound {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            if source.kind(cursor) == kind { return cursor }
-            cursor += 1
-        }
-        return nil
+        source.firstTopLevel(in: range) { source.kind($0) == kind }
     }
 
     /// The name token when `range` is exactly one identifier.
@@ -320,7 +288,7 @@ extension FileAnalysis {
 
     /// The property named like `name` of the type that encloses `name` (any declaration or
     /// extension of that type in this file; an outer type's when the inner has none).
-    public func property(named name: Int) -> Int? {
+    func property(named name: Int) -> Int? {
         let hash = source.nameHash(name)
         var type = outline.enclosingType(at: name)
         var steps = 0
@@ -342,12 +310,12 @@ extension FileAnalysis {
 
     /// The function of this file that `call` on `self` (or without receiver) means, when it
     /// means exactly one (see `FileIndex.functions(calledBy:)`).
-    public func sameFileFunction(for call: CallSite) -> Int? {
+    func sameFileFunction(for call: CallSite) -> Int? {
         fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
     }
 
     /// The member-chain names of `range` with a leading `self` dropped.
-    public func namesWithoutSelf(_ range: Range<Int>) -> [Int] {
+    func namesWithoutSelf(_ range: Range<Int>) -> [Int] {
         var names = chainNames(range)
         if let first = names.first, source.isWord(first, "self") { names.removeFirst() }
         return names
@@ -360,18 +328,18 @@ extension FileAnalysis {
     /// `addSubview(x)` calls of the file whose argument is the view `found` stands for: the
     /// same local binding, or the same property of the same type (written `x` or `self.x`,
     /// not shadowed by a local).
-    public func addSubviewCalls(of found: AccessorySource) -> [Int] {
+    func addSubviewCalls(of found: AccessorySource) -> [Int] {
         addSubviewCalls(of: found, among: addSubviewCallIndices)
     }
 
     /// Indices in `calls` of every `addSubview(_:)` call; rules that ask about many views
     /// compute it once.
-    public var addSubviewCallIndices: [Int] {
+    var addSubviewCallIndices: [Int] {
         calls.indices.filter { source.isWord(calls[$0].callee, "addSubview") }
     }
 
     /// `addSubviewCalls(of:)` among the given `addSubview` call indices.
-    public func addSubviewCalls(of found: AccessorySource, among candidates: [Int]) -> [Int] {
+    func addSubviewCalls(of found: AccessorySource, among candidates: [Int]) -> [Int] {
         let target: UInt64
         if let local = found.locals.first {
             target = source.nameHash(local)
@@ -400,7 +368,7 @@ extension FileAnalysis {
     // MARK: Edits
 
     /// The spaces and tabs that begin the line of code token `index`.
-    public func indentation(ofLineAt index: Int) -> String {
+    func indentation(ofLineAt index: Int) -> String {
         guard index >= 0, index < source.code.count else { return "" }
         let bytes = source.file.bytes
         var start = Int(source.code[index].start)

@@ -3,22 +3,22 @@ import Lexer
 /// A UIKit/Core Animation call that animates layout: `UIView.animate(withDuration:…)`,
 /// `animateKeyframes`, `transition(with:duration:…)`, `UIViewPropertyAnimator(duration:…)`,
 /// `runningPropertyAnimator(withDuration:…)`, `CATransaction.setAnimationDuration(_:)`.
-public struct AnimationCall: Sendable {
-    public enum Kind: Sendable, Hashable {
+struct AnimationCall: Sendable {
+    enum Kind: Sendable, Hashable {
         case animate, keyframes, transition, propertyAnimator, runningPropertyAnimator, transactionDuration
     }
-    public let kind: Kind
+    let kind: Kind
     /// Index into `FileAnalysis.calls`.
-    public let call: Int
+    let call: Int
     /// The duration argument.
-    public let duration: Argument?
+    let duration: Argument?
     /// The `options:` argument.
-    public let options: Argument?
+    let options: Argument?
     /// The `curve:` argument (`UIViewPropertyAnimator`).
-    public let curve: Argument?
+    let curve: Argument?
     /// Whether the call states its curve some other way (spring, timing parameters, control
     /// points): it then has no default curve to complain about.
-    public let hasCustomTiming: Bool
+    let hasCustomTiming: Bool
 }
 
 extension FileAnalysis {
@@ -69,7 +69,7 @@ extension FileAnalysis {
 
 extension FileAnalysis {
     /// The animation whose closure contains code token `index` (innermost).
-    public func animation(enclosing index: Int) -> AnimationCall? {
+    func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)
         var steps = 0
         while let scope = current, steps < 10_000 {
@@ -84,7 +84,7 @@ extension FileAnalysis {
     }
 
     /// Whether an animation is called later than `index` in the same function or closure body.
-    public func hasAnimation(after index: Int) -> Bool {
+    func hasAnimation(after index: Int) -> Bool {
         guard let sameScope = animationsByScope[outline.executableScope(at: index) ?? -1],
               let last = sameScope.last else { return false }
         return calls[animations[last].call].callee > index

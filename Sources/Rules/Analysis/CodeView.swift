@@ -101,6 +101,23 @@ extension TokenizedSource {
         }
     }
 
+    /// The first token of `range` at the range's own bracket level that satisfies
+    /// `predicate`: bracket groups that open in the range are passed over whole (neither
+    /// their brackets nor what they hold are offered). The one walk for "at the top level of
+    /// an expression".
+    func firstTopLevel(in range: Range<Int>, where predicate: (Int) -> Bool) -> Int? {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if isOpeningBracket(cursor), let close = partnerIndex(cursor) {
+                cursor = close + 1
+                continue
+            }
+            if predicate(cursor) { return cursor }
+            cursor += 1
+        }
+        return nil
+    }
+
     /// Whether code token `index` begins a line.
     @inline(__always)
     func startsLine(_ index: Int) -> Bool {
@@ -129,15 +146,10 @@ extension TokenizedSource {
     func selectedMethodName(in range: Range<Int>) -> Int? {
         for index in range where isWord(index, "selector") && kind(index - 1) == .pound {
             guard let close = partnerIndex(index + 1) else { continue }
-            var cursor = index + 2
             var name: Int?
-            while cursor < close {
-                if isOpeningBracket(cursor), let end = partnerIndex(cursor) {
-                    cursor = end + 1
-                    continue
-                }
+            _ = firstTopLevel(in: (index + 2)..<close) { cursor in
                 if kind(cursor) == .identifier { name = cursor }
-                cursor += 1
+                return false
             }
             return name
         }

@@ -3,32 +3,23 @@ import Lexer
 /// Everything rules ask about one file, built once: the outline, call sites, assignments,
 /// bindings, keyboard handlers and keyboard values. Immutable once built and shared between
 /// rules (`project` and `facts` are set only inside `init`).
-public final class FileAnalysis: @unchecked Sendable {
+public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// The file's index: outline, calls, assignments, bindings, chains, registrations and
     /// their resolvers.
     let fileIndex: FileIndex
-    public var source: TokenizedSource { fileIndex.source }
-    public var outline: Outline { fileIndex.outline }
-    /// In token order of their callee.
-    public var calls: [CallSite] { fileIndex.calls }
-    public var assignments: [Assignment] { fileIndex.assignments }
-    public var bindings: [LocalBinding] { fileIndex.bindings }
-    /// Notification registrations of the file (any notification, project wrappers
-    /// included), in call order.
-    public var registrations: [ObserverRegistration] { fileIndex.registrations }
-    public let handlers: [KeyboardHandler]
+    let handlers: [KeyboardHandler]
     /// Animation calls of the file, in call order.
-    public let animations: [AnimationCall]
+    let animations: [AnimationCall]
     /// What the observer rules know about those registrations: names, handler closures, where
     /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
-    public let observers: ObserverAnalysis
+    let observers: ObserverAnalysis
     /// The project's facts, with this file's own included.
     public private(set) var project: ProjectFacts
     /// This file's pass-1 facts.
-    public private(set) var facts: FileFacts
+    private(set) var facts: FileFacts
     /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
     /// handler or keyboard value analysis is built.
-    public let mentionsKeyboard: Bool
+    let mentionsKeyboard: Bool
 
     let handlerLookup: HandlerLookup
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
@@ -149,23 +140,23 @@ public final class FileAnalysis: @unchecked Sendable {
     }
 
     /// The innermost keyboard handler whose reachable code contains code token `index`.
-    public func handler(at index: Int) -> KeyboardHandler? {
+    func handler(at index: Int) -> KeyboardHandler? {
         guard index >= 0, index < handlerAtToken.count else { return nil }
         let value = Int(handlerAtToken[index])
         return value >= 0 ? handlers[value] : nil
     }
 
     /// Index in `handlers` of the innermost handler containing `index`.
-    public func handlerIndex(at index: Int) -> Int? {
+    func handlerIndex(at index: Int) -> Int? {
         guard index >= 0, index < handlerAtToken.count else { return nil }
         let value = Int(handlerAtToken[index])
         return value >= 0 ? value : nil
     }
 
-    public func isInKeyboardHandler(_ index: Int) -> Bool { handlerIndex(at: index) != nil }
+    func isInKeyboardHandler(_ index: Int) -> Bool { handlerIndex(at: index) != nil }
 
     /// The handlers that registered `root` reaches through `.reached` links, root first.
-    public func rootHandler(of index: Int) -> Int {
+    func rootHandler(of index: Int) -> Int {
         var current = index
         var steps = 0
         while let caller = handlers[current].caller, steps < Limits.handlerCallers {
@@ -179,7 +170,7 @@ public final class FileAnalysis: @unchecked Sendable {
     /// the `async`/`asyncAfter`/`Task` call whose closure contains it, a `Task.sleep` before
     /// it in the handler, or the Combine/Rx operator (`receive(on:)`, `delay`, …) before the
     /// handler's closure. Nil when the code runs synchronously in the handler.
-    public func deferral(at index: Int) -> Int? {
+    func deferral(at index: Int) -> Int? {
         guard let handlerIndex = handlerIndex(at: index) else { return nil }
         let handler = handlers[handlerIndex]
         var current = outline.scope(at: index)
@@ -207,40 +198,40 @@ public final class FileAnalysis: @unchecked Sendable {
     // MARK: Keyboard values
 
     /// The value of an assignment's right-hand side (computed once, with the file's flow).
-    public func keyboardValue(of assignment: Assignment) -> KeyboardValue? {
+    func keyboardValue(of assignment: Assignment) -> KeyboardValue? {
         guard let evaluator else { return nil }
         return evaluator.flow.valueAt[assignment.op]
     }
 
     /// The value bound by a local binding (computed once, with the file's flow).
-    public func keyboardValue(of binding: LocalBinding) -> KeyboardValue? {
+    func keyboardValue(of binding: LocalBinding) -> KeyboardValue? {
         guard let evaluator else { return nil }
         return evaluator.flow.valueAt[binding.nameToken]
     }
 
     /// The keyboard value the expression `range` carries, or nil. A value may carry only a
     /// safe-area term or a window-space rect (`isKeyboard` is then false).
-    public func keyboardValue(of range: Range<Int>) -> KeyboardValue? {
+    func keyboardValue(of range: Range<Int>) -> KeyboardValue? {
         evaluator?.value(of: range)
     }
 
     // MARK: Calls
 
     /// The call whose callee is code token `index`.
-    public func call(at index: Int) -> CallSite? { fileIndex.call(at: index) }
+    func call(at index: Int) -> CallSite? { fileIndex.call(at: index) }
 
     /// Calls whose callee lies in `range`.
-    public func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
+    func calls(in range: Range<Int>) -> ArraySlice<CallSite> {
         calls[fileIndex.callIndices(in: range)]
     }
 
     /// The argument of `call` labelled `label`.
-    public func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
+    func argument(_ call: CallSite, _ label: StaticString) -> Argument? {
         call.argument(label, source)
     }
 
     /// Whether the argument is exactly one numeric literal (sign allowed) and its value.
-    public func literalNumber(_ range: Range<Int>) -> (token: Int, value: Double)? {
+    func literalNumber(_ range: Range<Int>) -> (token: Int, value: Double)? {
         var start = range.lowerBound
         var sign = 1.0
         if range.count == 2, source.kind(start) == .prefixOperator, source.token(source.code[start], is: "-") {
@@ -254,7 +245,7 @@ public final class FileAnalysis: @unchecked Sendable {
     // MARK: Layout
 
     /// The layout sink an assignment writes, if any.
-    public func layoutSink(of assignment: Assignment) -> LayoutSink? {
+    func layoutSink(of assignment: Assignment) -> LayoutSink? {
         guard let sink = LayoutSink.classify(source, chainNames(assignment.lhs), lhs: assignment.lhs) else { return nil }
         // `frame.origin.y = …` on a local `var frame: CGRect` (or a local copy of insets) is
         // arithmetic, not layout.
@@ -264,11 +255,11 @@ public final class FileAnalysis: @unchecked Sendable {
 
     /// A receiver chain as comparable name hashes, `self` left out (`self.tableView` and
     /// `tableView` are the same receiver).
-    public func receiverKey(_ range: Range<Int>) -> [UInt64] {
+    func receiverKey(_ range: Range<Int>) -> [UInt64] {
         receiverKey(names: chainNames(range))
     }
 
-    public func receiverKey(names: [Int]) -> [UInt64] {
+    func receiverKey(names: [Int]) -> [UInt64] {
         Self.receiverKey(source, names: names)
     }
 
@@ -284,7 +275,7 @@ public final class FileAnalysis: @unchecked Sendable {
 
     /// Whether the type around `index` sets `contentInsetAdjustmentBehavior = .never` on the
     /// scroll view `receiver` (a `receiverKey`).
-    public func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
+    func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
         guard let type = outline.enclosingType(at: index) else { return false }
         return insetAdjustmentNever.contains(TypedReceiver(type: type, receiver: receiver))
     }
@@ -307,12 +298,12 @@ public final class FileAnalysis: @unchecked Sendable {
     }
 
     /// The local binding that name token `name` refers to (see `FileIndex.binding(referencedBy:)`).
-    public func binding(referencedBy name: Int) -> LocalBinding? {
+    func binding(referencedBy name: Int) -> LocalBinding? {
         fileIndex.binding(referencedBy: name)
     }
 
     /// The local `let` that a one-name expression refers to.
-    public func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
+    func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
         guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
               !binding.isVariable, !binding.isShorthand else { return nil }
         return binding
@@ -320,7 +311,7 @@ public final class FileAnalysis: @unchecked Sendable {
 
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
     /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
-    public func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
+    func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {
         var range = range
         if let binding = constantBinding(referencedBy: range), let value = binding.value { range = value }
         var start = range.lowerBound
@@ -332,26 +323,26 @@ public final class FileAnalysis: @unchecked Sendable {
     }
 
     /// The member names of the chain `range`.
-    public func chainNames(_ range: Range<Int>) -> [Int] {
+    func chainNames(_ range: Range<Int>) -> [Int] {
         ExpressionBounds.chainNames(source, range)
     }
 
     /// The simple name of the type whose body contains `index` (the extended type for
     /// extensions).
-    public func typeName(at index: Int) -> String? {
+    func typeName(at index: Int) -> String? {
         outline.enclosingType(at: index).map { outline.types[$0].simpleName }
     }
 
     /// Whether the type containing `index` uses UIKit's keyboard layout guide (in this file
     /// or any other, extensions included; home-made guides shadow it).
-    public func typeUsesKeyboardLayoutGuide(at index: Int) -> Bool {
+    func typeUsesKeyboardLayoutGuide(at index: Int) -> Bool {
         guard let name = typeName(at: index) else { return false }
         return project.usesKeyboardLayoutGuide(name)
     }
 
     /// The effective deployment target at `index`: the configured target raised by
     /// `#available`/`@available` around it.
-    public func effectiveTarget(at index: Int, configured: OSVersion?) -> OSVersion? {
+    func effectiveTarget(at index: Int, configured: OSVersion?) -> OSVersion? {
         let available = outline.availableVersion(at: index)
         switch (configured, available) {
         case let (configured?, available?): return max(configured, available)
@@ -363,18 +354,18 @@ public final class FileAnalysis: @unchecked Sendable {
 }
 
 /// A write or call that changes layout (catalogue: "layout sink").
-public struct LayoutSink: Sendable {
-    public enum Kind: Sendable, Hashable {
+struct LayoutSink: Sendable {
+    enum Kind: Sendable, Hashable {
         case contentInset, scrollIndicatorInsets, additionalSafeAreaInsets, constraintConstant
         case frame, center, transform, contentOffset
     }
-    public let kind: Kind
+    let kind: Kind
     /// The sink's member token (`contentInset`, `constant`, `frame`, …).
-    public let member: Int
+    let member: Int
     /// The edge or component written after it (`bottom`, `y`), if any.
-    public let component: Int?
+    let component: Int?
     /// The receiver before the member (`self.scrollView`), possibly empty.
-    public let receiver: Range<Int>
+    let receiver: Range<Int>
 
     static let insetEdges: [StaticString] = ["bottom", "top", "left", "right"]
 

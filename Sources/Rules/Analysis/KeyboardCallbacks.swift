@@ -5,7 +5,7 @@ extension KeyboardVocabulary {
     /// (`keyboardWillChangeFrame(beginFrame:endFrame:)`, `keyboardHelper(_:keyboardWillShowWithState:)`).
     /// A `Bool` parameter labelled `keyboardWillShow:` is a flag the caller passes, not a
     /// callback label: `animate(keyboardWillShow: true, …)` is called by handlers, it is not one.
-    public static func callbackEvents(of function: FunctionDeclaration, in source: TokenizedSource) -> [KeyboardEvent] {
+    static func callbackEvents(of function: FunctionDeclaration, in source: TokenizedSource) -> [KeyboardEvent] {
         var events: [KeyboardEvent] = []
         if let event = callbackEvent(function.name) { events.append(event) }
         for parameter in function.parameters {

@@ -3,7 +3,7 @@
 extension ProjectFacts {
     /// The type itself or the nearest project superclass that uses UIKit's keyboard layout
     /// guide (its constraints hold in `name` too), with shadowing checked for `name`.
-    public func keyboardLayoutGuideUserInLineage(of name: String) -> String? {
+    func keyboardLayoutGuideUserInLineage(of name: String) -> String? {
         guard !keyboardLayoutGuideIsShadowed(for: name) else { return nil }
         return ([name] + superclasses(of: name)).first { !(types.keyboardFacts(of: $0)?.keyboardLayoutGuideUses.isEmpty ?? true) }
     }
@@ -14,7 +14,7 @@ extension ProjectFacts {
     /// asked about was quadratic in the number of types), and through `superclasses(of:)`,
     /// so that the lookups of their ancestors are noted (see `FactScope`). Users are always
     /// analysed: they say so in files with keyboard words.
-    public func keyboardLayoutGuideUserSharingCode(with name: String) -> String? {
+    func keyboardLayoutGuideUserSharingCode(with name: String) -> String? {
         if let user = keyboardLayoutGuideUserInLineage(of: name) { return user }
         return keyboardLayoutGuideUsers.first {
             $0 != name && superclasses(of: $0).contains(name) && usesKeyboardLayoutGuide($0)

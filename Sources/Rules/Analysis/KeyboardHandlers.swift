@@ -1,8 +1,8 @@
 import Lexer
 
 /// Code that runs because a keyboard notification fired (catalogue: "keyboard handler").
-public struct KeyboardHandler: Sendable {
-    public enum Form: Sendable, Hashable {
+struct KeyboardHandler: Sendable {
+    enum Form: Sendable, Hashable {
         /// A method named in `#selector(…)` of `addObserver(_:selector:name:object:)`.
         case selector
         /// The closure of `addObserver(forName:object:queue:using:)`.
@@ -26,25 +26,25 @@ public struct KeyboardHandler: Sendable {
         case reached
     }
 
-    public let form: Form
+    let form: Form
     /// The notifications it handles, when known.
-    public internal(set) var events: [KeyboardEvent]
+    var events: [KeyboardEvent]
     /// The scope of its body (function, closure, accessor or `for` body).
-    public let scope: Int
+    let scope: Int
     /// The registration call's name token (`addObserver`, `publisher`, `notifications`,
     /// `notification`), when the handler was found through one.
-    public let registration: Int?
+    let registration: Int?
     /// A Combine/Rx operator before the handler that moves it out of the notification's
     /// delivery (`receive(on:)`, `delay`, `debounce`, `throttle`): its name token.
-    public let deferredBy: Int?
+    let deferredBy: Int?
     /// The parameter that holds the notification or message, when there is one.
-    public let notificationParameter: Int?
+    let notificationParameter: Int?
     /// For `.reached`: the handler that calls it; also set on a `.notificationReader` that a
     /// registered handler calls, so that it belongs to that registration.
-    public internal(set) var caller: Int?
+    var caller: Int?
     /// Tokens from here to the end of the body are unreachable (after an unconditional
     /// `return` at the top level of the body); the scope's `close` when all is reachable.
-    public internal(set) var reachableEnd: Int
+    var reachableEnd: Int
 }
 
 /// How a handler can read the notification it handles, for fixes that need its duration or
@@ -79,12 +79,8 @@ extension FileAnalysis {
 }
 
 /// Finds every keyboard handler of a file, following calls within the file.
-struct KeyboardHandlerFinder {
+struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
     var handlers: [KeyboardHandler] = []
     var handlerOfScope: [Int: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
@@ -92,8 +88,10 @@ struct KeyboardHandlerFinder {
     var chainLinks: [(producer: Int, consumer: Int)] = []
     /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
     let propertyObservers: [Outline.OwnedName: [Int]]
-    /// Per assignment: the name hash of the property it writes whole (`x = …`, `self.x = …`).
-    /// Read once, not once per handler whose body holds them (handlers nest).
+    /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
+    /// property it writes whole (`x = …`, `self.x = …`). Read once, not once per handler
+    /// whose body holds them (handlers nest).
+    let callsOnSelf: [Bool]
     let assignedProperties: [UInt64?]
 
     /// How many calls deep handlers are followed into functions of the same file.
@@ -110,6 +108,7 @@ struct KeyboardHandlerFinder {
             }
         }
         self.propertyObservers = propertyObservers
+        callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
         assignedProperties = fileIndex.assignments.map { assignment in
             let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
             if names.count == 1 { return source.nameHash(names[0]) }
@@ -307,11 +306,11 @@ struct KeyboardHandlerFinder {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in fileIndex.callIndices(in: body) where calls[callIndex].isOnSelf(source) {
-                    for function in fileIndex.functions(calledBy: calls[callIndex]).map(\.rawValue) {
-                        guard let scope = outline.functions[function].scope else { continue }
+                for callIndex in fileIndex.callIndices(in: body) where callsOnSelf[callIndex] {
+                    for function in fileIndex.functions(calledBy: calls[callIndex]) {
+                        guard let scope = outline[function].scope else { continue }
                         if add(.reached, scope: scope, events: handler.events, registration: nil,
-                               parameter: outline.functions[function].parameters.first?.nameToken,
+                               parameter: outline[function].parameters.first?.nameToken,
                                caller: handlerIndex) {
                             next.append(handlers.count - 1)
                         } else if let existing = handlerOfScope[scope], existing != handlerIndex,

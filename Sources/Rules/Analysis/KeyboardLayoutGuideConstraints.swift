@@ -1,24 +1,24 @@
 import Lexer
 
 /// One side of an anchor constraint: `inputBar.bottomAnchor`, `view.keyboardLayoutGuide.topAnchor`.
-public struct AnchorReference: Sendable {
+struct AnchorReference: Sendable {
     /// The `…Anchor` name token.
-    public let anchor: Int
+    let anchor: Int
     /// The name the anchor belongs to (`inputBar`, `keyboardLayoutGuide`,
     /// `safeAreaLayoutGuide`); nil for a bare anchor of `self` (`bottomAnchor`).
-    public let owner: Int?
+    let owner: Int?
     /// Whether the anchor belongs to a keyboard layout guide, by name or through a local alias
     /// of one (then `owner` is that token); a local home-made `keyboardLayoutGuide` is not one.
     /// Whether the type's guide is UIKit's (project members, `UIView` extensions, the package)
     /// is for `ProjectFacts.usesKeyboardLayoutGuide(_:)` to say.
-    public let isKeyboardLayoutGuide: Bool
+    let isKeyboardLayoutGuide: Bool
 }
 
 /// An Auto Layout constraint made in code from anchors, `a.bottomAnchor.constraint(equalTo:
 /// b.topAnchor)`, and how it is switched on. The mixing rules need to know which views a type
 /// pins to the keyboard layout guide and whether those constraints are fixed or edge-aware.
-public struct AnchorConstraint: Sendable {
-    public enum Activation: Sendable, Hashable {
+struct AnchorConstraint: Sendable {
+    enum Activation: Sendable, Hashable {
         /// Handed to the guide's `setConstraints(_:activeWhenNearEdge:)` / `activeWhenAwayFrom:`.
         case edgeAware
         /// `.isActive = true`, or passed to `NSLayoutConstraint.activate(…)`, directly or
@@ -29,20 +29,20 @@ public struct AnchorConstraint: Sendable {
     }
 
     /// Index into `FileAnalysis.calls` of the `constraint(…)` call.
-    public let call: Int
+    let call: Int
     /// The receiver's anchor first, then the argument's (when it is an anchor).
-    public let anchors: [AnchorReference]
-    public let activation: Activation
+    let anchors: [AnchorReference]
+    let activation: Activation
 
     /// The `keyboardLayoutGuide` token of a side that belongs to the guide.
-    public var keyboardLayoutGuideToken: Int? {
+    var keyboardLayoutGuideToken: Int? {
         anchors.first(where: \.isKeyboardLayoutGuide)?.owner
     }
 }
 
 extension FileAnalysis {
     /// Every anchor constraint of the file, in call order.
-    public func anchorConstraints() -> [AnchorConstraint] {
+    func anchorConstraints() -> [AnchorConstraint] {
         var found: [(call: Int, anchors: [AnchorReference])] = []
         let aliases = keyboardLayoutGuideAliases
         for (index, call) in calls.enumerated() where source.isWord(call.callee, "constraint") {
@@ -82,7 +82,7 @@ extension FileAnalysis {
     }
 
     /// The anchor constraints of the file grouped by the type whose code makes them.
-    public func anchorConstraintsByType(_ constraints: [AnchorConstraint]) -> [Int: [AnchorConstraint]] {
+    func anchorConstraintsByType(_ constraints: [AnchorConstraint]) -> [Int: [AnchorConstraint]] {
         var grouped: [Int: [AnchorConstraint]] = [:]
         for constraint in constraints {
             guard let type = outline.enclosingType(at: calls[constraint.call].callee) else { continue }
@@ -96,7 +96,7 @@ extension FileAnalysis {
     /// a view (a table view whose bottom is pinned to the input bar's top): these shrink or
     /// move with the keyboard already. Containers (`view`, `self`, safe-area and content
     /// guides) are never included.
-    public func viewsPinnedToKeyboardLayoutGuide(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
+    func viewsPinnedToKeyboardLayoutGuide(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
         var pinned = Set<UInt64>()
         for constraint in constraints where constraint.keyboardLayoutGuideToken != nil {
             for side in constraint.anchors where !side.isKeyboardLayoutGuide {
@@ -121,7 +121,7 @@ extension FileAnalysis {
     }
 
     /// Names that appear as anchor owners in `constraints`: the views whose layout the code shows.
-    public func viewsConstrained(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
+    func viewsConstrained(_ constraints: [AnchorConstraint]) -> Set<UInt64> {
         var names = Set<UInt64>()
         for constraint in constraints {
             for side in constraint.anchors { if let owner = side.owner { names.insert(source.nameHash(owner)) } }
@@ -138,7 +138,7 @@ extension FileAnalysis {
 
     /// Code tokens of type `name`'s uses of UIKit's keyboard layout guide in this file
     /// (the `keyboardLayoutGuide` tokens that pass the project's shadowing rules).
-    public func keyboardLayoutGuideUses(ofType name: String) -> [Int] {
+    func keyboardLayoutGuideUses(ofType name: String) -> [Int] {
         guard project.usesKeyboardLayoutGuide(name) else { return [] }
         let path = source.file.path
         let uses = facts.types.first { $0.name == name }?.keyboardLayoutGuideUses ?? []
@@ -146,7 +146,7 @@ extension FileAnalysis {
     }
 
     /// `keyboardLayoutGuideUses(ofType:)` for every type of this file at once, by type name.
-    public func keyboardLayoutGuideUsesByType() -> [String: [Int]] {
+    func keyboardLayoutGuideUsesByType() -> [String: [Int]] {
         let path = source.file.path
         var uses: [String: [Int]] = [:]
         for type in facts.types where project.usesKeyboardLayoutGuide(type.name) {
@@ -157,7 +157,7 @@ extension FileAnalysis {
     }
 
     /// The code token that starts at byte `offset`, if one does.
-    public func codeIndex(atByte offset: Int) -> Int? {
+    func codeIndex(atByte offset: Int) -> Int? {
         var low = 0, high = source.code.count
         while low < high {
             let mid = (low + high) / 2
@@ -256,14 +256,14 @@ extension TokenizedSource {
 
 extension FileAnalysis {
     /// `location` as a related location of a diagnostic in this file (nil path: this file).
-    public func relatedLocation(_ location: FactLocation, message: String) -> RelatedLocation {
+    func relatedLocation(_ location: FactLocation, message: String) -> RelatedLocation {
         RelatedLocation(path: location.path == source.file.path ? nil : location.path,
                         range: location.range, message: message)
     }
 
     /// Where type `name` uses UIKit's keyboard layout guide, preferring `preferred` (a token of
     /// this file), then a use in this file, then one in another file of the project.
-    public func keyboardLayoutGuideLocation(ofType name: String, preferring preferred: Int? = nil) -> FactLocation? {
+    func keyboardLayoutGuideLocation(ofType name: String, preferring preferred: Int? = nil) -> FactLocation? {
         if let preferred {
             return FactLocation(path: source.file.path, range: source.byteRange(preferred..<(preferred + 1)))
         }

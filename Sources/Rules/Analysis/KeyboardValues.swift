@@ -2,59 +2,59 @@ import Lexer
 
 /// What an expression carries from a keyboard notification: which keyboard values it
 /// derives from and how they were transformed on the way.
-public struct KeyboardValue: Sendable, Hashable {
-    public struct Traits: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
+struct KeyboardValue: Sendable, Hashable {
+    struct Traits: OptionSet, Sendable, Hashable {
+        let rawValue: UInt32
+        init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let frameEnd = Traits(rawValue: 1 << 0)
-        public static let frameBegin = Traits(rawValue: 1 << 1)
-        public static let duration = Traits(rawValue: 1 << 2)
-        public static let curve = Traits(rawValue: 1 << 3)
-        public static let isLocal = Traits(rawValue: 1 << 4)
+        static let frameEnd = Traits(rawValue: 1 << 0)
+        static let frameBegin = Traits(rawValue: 1 << 1)
+        static let duration = Traits(rawValue: 1 << 2)
+        static let curve = Traits(rawValue: 1 << 3)
+        static let isLocal = Traits(rawValue: 1 << 4)
         /// Contains a keyboard frame still in screen coordinates.
-        public static let screenSpace = Traits(rawValue: 1 << 5)
+        static let screenSpace = Traits(rawValue: 1 << 5)
         /// Contains a keyboard frame passed through `convert(_:from:)`/`convert(_:to:)`.
-        public static let converted = Traits(rawValue: 1 << 6)
+        static let converted = Traits(rawValue: 1 << 6)
         /// A safe-area term takes part (`safeAreaInsets`, `safeAreaLayoutGuide`,
         /// `adjustedContentInset`).
-        public static let safeArea = Traits(rawValue: 1 << 7)
+        static let safeArea = Traits(rawValue: 1 << 7)
         /// The keyboard's overlap with a view (`intersection`, `maxY - minY`).
-        public static let overlap = Traits(rawValue: 1 << 8)
+        static let overlap = Traits(rawValue: 1 << 8)
         /// The keyboard frame's `height` was read.
-        public static let height = Traits(rawValue: 1 << 9)
+        static let height = Traits(rawValue: 1 << 9)
         /// A curve shifted into `AnimationOptions` position (`<< 16`).
-        public static let shifted = Traits(rawValue: 1 << 10)
+        static let shifted = Traits(rawValue: 1 << 10)
         /// A view rect converted into window/screen space (`convert(bounds, to: nil)`):
         /// working in the keyboard's space.
-        public static let windowSpace = Traits(rawValue: 1 << 11)
+        static let windowSpace = Traits(rawValue: 1 << 11)
         /// A view's geometry (`bounds`, `frame`) takes part.
-        public static let viewGeometry = Traits(rawValue: 1 << 12)
+        static let viewGeometry = Traits(rawValue: 1 << 12)
 
         /// Traits that make an expression a keyboard value.
-        public static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
-        public static let frame: Traits = [.frameEnd, .frameBegin]
+        static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
+        static let frame: Traits = [.frameEnd, .frameBegin]
     }
 
-    public var traits: Traits
+    var traits: Traits
     /// The first geometry member (`height`, `minY`, `origin`, `intersection`…) read on a
     /// keyboard frame that was still in screen coordinates.
-    public var screenGeometry: Int?
+    var screenGeometry: Int?
     /// The first geometry member read on any keyboard frame.
-    public var geometry: Int?
+    var geometry: Int?
     /// The first `height` read on a keyboard frame itself (not on an intersection).
-    public var heightMember: Int?
+    var heightMember: Int?
     /// The first token that brought a keyboard value in (key, member, accessor).
-    public var origin: Int?
+    var origin: Int?
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
     /// `beginFrame`).
-    public var beginOrigin: Int?
+    var beginOrigin: Int?
     /// The first token that brought the animation curve in.
-    public var curveOrigin: Int?
+    var curveOrigin: Int?
 
-    public var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
-    public var isFrame: Bool { !traits.intersection(.frame).isEmpty }
-    public func has(_ trait: Traits) -> Bool { traits.contains(trait) }
+    var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
+    var isFrame: Bool { !traits.intersection(.frame).isEmpty }
+    func has(_ trait: Traits) -> Bool { traits.contains(trait) }
 
     mutating func merge(_ other: KeyboardValue) {
         traits.formUnion(other.traits)
@@ -99,11 +99,8 @@ struct KeyboardValueFlow: Sendable {
 
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
 /// flat) instead of recursion over the input.
-struct KeyboardValueEvaluator {
+struct KeyboardValueEvaluator: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
     let handlerAtToken: [Int32]
     let accessors: [UInt64: KeyboardUserInfoKey]
     let heightAccessors: Set<UInt64>
@@ -115,10 +112,12 @@ struct KeyboardValueEvaluator {
     static let geometryMembers: [StaticString] = [
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
     ]
-    static let safeAreaWords: [StaticString] = ["safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset"]
+    static let safeAreaWords: [StaticString] = [
+        "safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset", "bottomLayoutGuide",
+    ]
 
     /// A safe-area term: UIKit's (`safeAreaInsets`, `safeAreaLayoutGuide`,
-    /// `adjustedContentInset`) or a project name that says it holds one (`safeAreaBottom`,
+    /// `adjustedContentInset`, and before iOS 11 `bottomLayoutGuide.length`) or a project name that says it holds one (`safeAreaBottom`,
     /// `bottomSafeAreaInset`).
     func isSafeAreaTerm(_ index: Int) -> Bool {
         source.wordIndex(index, in: Self.safeAreaWords) != nil
@@ -359,7 +358,6 @@ struct KeyboardValueEvaluator {
     /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
     /// to functions declared earlier in the file reach them.
     mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
-        let bindings = fileIndex.bindings, assignments = fileIndex.assignments
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
         for function in outline.functions {

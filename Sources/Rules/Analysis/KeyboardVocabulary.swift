@@ -1,12 +1,12 @@
 import Lexer
 
 /// The six keyboard notifications.
-public enum KeyboardEvent: Int, Sendable, Hashable, CaseIterable {
+enum KeyboardEvent: Int, Sendable, Hashable, CaseIterable {
     case willShow, didShow, willHide, didHide, willChangeFrame, didChangeFrame
 
-    public var isWill: Bool { self == .willShow || self == .willHide || self == .willChangeFrame }
-    public var isShow: Bool { self == .willShow || self == .didShow }
-    public var isHide: Bool { self == .willHide || self == .didHide }
+    var isWill: Bool { self == .willShow || self == .willHide || self == .willChangeFrame }
+    var isShow: Bool { self == .willShow || self == .didShow }
+    var isHide: Bool { self == .willHide || self == .didHide }
 }
 
 /// The keys of a keyboard notification's `userInfo` (and the matching members of the iOS 26
@@ -14,7 +14,7 @@ public enum KeyboardEvent: Int, Sendable, Hashable, CaseIterable {
 public enum KeyboardUserInfoKey: Int, Sendable, Hashable, CaseIterable {
     case frameEnd, frameBegin, animationDuration, animationCurve, isLocal
 
-    public var isFrame: Bool { self == .frameEnd || self == .frameBegin }
+    var isFrame: Bool { self == .frameEnd || self == .frameBegin }
 }
 
 /// The catalogue's shared vocabulary, recognised token by token with byte comparisons.
@@ -58,7 +58,7 @@ public enum KeyboardVocabulary {
     /// The keyboard notification named by token `index` in any spelling
     /// (`UIResponder.keyboardWillShowNotification`, `.keyboardWillShowNotification`,
     /// `NSNotification.Name.UIKeyboardWillShow`, `UIKeyboardWillShowNotification`).
-    public static func notification(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
+    static func notification(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
         guard source.kind(index) == .identifier,
               let position = source.wordIndex(index, in: notificationNames) else { return nil }
         return KeyboardEvent(rawValue: position / 3)
@@ -67,7 +67,7 @@ public enum KeyboardVocabulary {
     /// The typed keyboard message named by token `index`. The bare `keyboardWillShow`
     /// spelling counts only as an implicit member (`.keyboardWillShow`), since methods of
     /// that name are common.
-    public static func message(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
+    static func message(_ source: TokenizedSource, at index: Int) -> KeyboardEvent? {
         guard source.kind(index) == .identifier,
               let position = source.wordIndex(index, in: messageNames) else { return nil }
         if position % 3 == 0 {
@@ -79,7 +79,7 @@ public enum KeyboardVocabulary {
     }
 
     /// The keyboard userInfo key named by token `index`.
-    public static func userInfoKey(_ source: TokenizedSource, at index: Int) -> KeyboardUserInfoKey? {
+    static func userInfoKey(_ source: TokenizedSource, at index: Int) -> KeyboardUserInfoKey? {
         guard source.kind(index) == .identifier,
               let position = source.wordIndex(index, in: userInfoKeys) else { return nil }
         return KeyboardUserInfoKey(rawValue: position / 2)
@@ -95,7 +95,7 @@ public enum KeyboardVocabulary {
     /// The event a helper-type callback name or label announces: a name that begins with
     /// `keyboardWill…`/`keyboardDid…` followed by `Show`, `Hide` or `ChangeFrame`
     /// (`keyboardWillShowWithState`, `keyboardWillChangeFrame`).
-    public static func callbackEvent(_ name: String) -> KeyboardEvent? {
+    static func callbackEvent(_ name: String) -> KeyboardEvent? {
         let table: [(String, KeyboardEvent)] = [
             ("keyboardWillShow", .willShow), ("keyboardDidShow", .didShow),
             ("keyboardWillHide", .willHide), ("keyboardDidHide", .didHide),
@@ -135,7 +135,7 @@ public enum KeyboardVocabulary {
     static let wrapperEvents: [StaticString] = ["willShow", "didShow", "willHide", "didHide", "willChangeFrame", "didChangeFrame"]
 
     /// Byte strings at least one of which occurs in any file that keyboard rules can flag.
-    public static let keyboardMarkers: [StaticString] = ["eyboard", "inputAccessory"]
+    static let keyboardMarkers: [StaticString] = ["eyboard", "inputAccessory"]
 
     /// Whether `bytes` contains one of `markers`: a cheap pre-check run before any tokens
     /// are built. A file without them cannot trigger the rules that list them.

@@ -3,11 +3,11 @@ import Lexer
 /// A notification name as far as the code shows it: one of the keyboard notifications, or
 /// the hash of the name's last member (`didBecomeActiveNotification`). Enough to match a
 /// removal with the registration it undoes, in this file or another.
-public enum NotificationKey: Sendable, Hashable {
+enum NotificationKey: Sendable, Hashable {
     case keyboard(KeyboardEvent)
     case named(UInt64)
 
-    public var keyboardEvent: KeyboardEvent? {
+    var keyboardEvent: KeyboardEvent? {
         if case .keyboard(let event) = self { return event }
         return nil
     }
@@ -17,7 +17,7 @@ public enum NotificationKey: Sendable, Hashable {
 /// `ObservationToken`, a Combine `AnyCancellable`, a `Task`). Finer than
 /// `ObserverRegistration.ResultUse`: it names the property that keeps the value, so that
 /// removals and cancellations of that property can be matched with it.
-public enum TokenStore: Sendable, Hashable {
+enum TokenStore: Sendable, Hashable {
     /// A statement of its own, or `_ = …`: nobody can remove or cancel it.
     case discarded
     /// Assigned to a property of the enclosing type or added to a collection property.
@@ -30,7 +30,7 @@ public enum TokenStore: Sendable, Hashable {
 }
 
 /// The view controller and object lifecycle methods that observer rules reason about.
-public enum LifecyclePhase: Sendable, Hashable {
+enum LifecyclePhase: Sendable, Hashable {
     /// `init`, `viewDidLoad`, `loadView`, `awakeFromNib`: runs once.
     case setup
     case willAppear, didAppear, willDisappear, didDisappear
@@ -53,85 +53,85 @@ public enum LifecyclePhase: Sendable, Hashable {
         }
     }
 
-    public var isAppear: Bool { self == .willAppear || self == .didAppear }
-    public var isDisappear: Bool { self == .willDisappear || self == .didDisappear }
+    var isAppear: Bool { self == .willAppear || self == .didAppear }
+    var isDisappear: Bool { self == .willDisappear || self == .didDisappear }
 }
 
 /// A registration of `FileAnalysis.registrations` with what the observer rules need on top:
 /// the names it observes (keyboard or not), its handler closure, its observer argument,
 /// where its token is kept, and the method and type it lives in.
-public struct RegisteredObserver: Sendable {
+struct RegisteredObserver: Sendable {
     /// Index into `FileAnalysis.registrations`.
-    public let registration: Int
-    public let kind: ObserverRegistration.Kind
+    let registration: Int
+    let kind: ObserverRegistration.Kind
     /// Index into `FileAnalysis.calls`.
-    public let call: Int
+    let call: Int
     /// The `addObserver`/`publisher`/`notifications`/`notification` name token.
-    public let callee: Int
+    let callee: Int
     /// The notification name (`name:`, `forName:`, `for:`, `named:`) argument.
-    public let name: Range<Int>?
+    let name: Range<Int>?
     /// The names it registers for; empty when the code does not show them.
-    public let keys: [NotificationKey]
+    let keys: [NotificationKey]
     /// The `object:` (or `of:`) argument.
-    public let object: Range<Int>?
+    let object: Range<Int>?
     /// The selector form's observer argument (`self`).
-    public let observer: Range<Int>?
+    let observer: Range<Int>?
     /// The handler closure of the block and typed forms, when it is a closure literal.
-    public let closure: Int?
+    let closure: Int?
     /// Registered on a `NotificationCenter()` made by the code itself (a test double), not
     /// on a shared center.
-    public let onLocalCenter: Bool
+    let onLocalCenter: Bool
     /// The method of a type that contains the registration (through closures), if any.
-    public let method: Int?
+    let method: Int?
     /// The type whose body contains the registration.
-    public let type: Int?
+    let type: Int?
     /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
-    public let store: TokenStore
+    let store: TokenStore
 
-    public var events: [KeyboardEvent] { keys.compactMap(\.keyboardEvent) }
-    public var isKeyboard: Bool { keys.contains { $0.keyboardEvent != nil } }
+    var events: [KeyboardEvent] { keys.compactMap(\.keyboardEvent) }
+    var isKeyboard: Bool { keys.contains { $0.keyboardEvent != nil } }
 }
 
 /// `removeObserver(…)`: a call, or a reference passed on (`tokens.forEach(center.removeObserver)`).
-public struct ObserverRemoval: Sendable {
-    public let callee: Int
+struct ObserverRemoval: Sendable {
+    let callee: Int
     /// Index into `FileAnalysis.calls`; nil for a reference.
-    public let call: Int?
+    let call: Int?
     /// The first argument (`self`, a token).
-    public let target: Range<Int>?
-    public let removesSelf: Bool
+    let target: Range<Int>?
+    let removesSelf: Bool
     /// The names it removes: nil without a `name:` argument (every name), empty when the
     /// code does not show them.
-    public let keys: [NotificationKey]?
-    public let method: Int?
-    public let type: Int?
+    let keys: [NotificationKey]?
+    let method: Int?
+    let type: Int?
     /// Name hashes taking part in the removal: the token's name and the properties and
     /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
-    public internal(set) var names: Set<UInt64> = []
+    var names: Set<UInt64> = []
 }
 
 /// An unstructured `Task { … }` (or `Task.detached`) around `for await … in
 /// notifications(named:)` of a keyboard notification.
-public struct NotificationTask: Sendable {
+struct NotificationTask: Sendable {
     /// The `Task` token (of `Task.detached` too).
-    public let task: Int
+    let task: Int
     /// The `notifications` registration's index in `ObserverAnalysis.registered`.
-    public let registration: Int
+    let registration: Int
     /// What happens to the task handle.
-    public let result: TokenStore
+    let result: TokenStore
 }
 
 /// `.sink`/`.assign` ending a Combine chain on a keyboard `publisher(for:)`.
-public struct KeyboardSubscription: Sendable {
+struct KeyboardSubscription: Sendable {
     /// The `sink`/`assign` name token.
-    public let subscriber: Int
-    public let call: Int
+    let subscriber: Int
+    let call: Int
     /// The `publisher` name token of the keyboard publisher.
-    public let publisher: Int
+    let publisher: Int
     /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
-    public let result: TokenStore
-    public let method: Int?
-    public let type: Int?
+    let result: TokenStore
+    let method: Int?
+    let type: Int?
 }
 
 /// The keyboard handlers grouped the ways `handlers(of:)` finds a registration's own, in
@@ -159,24 +159,24 @@ struct HandlerLookup: Sendable {
 /// Registrations, removals and keyboard subscriptions of one file, with the questions the
 /// observer rules ask about them (lifecycle phase of a method, what a type removes or
 /// cancels). Built once per file.
-public struct ObserverAnalysis: Sendable {
-    public let registered: [RegisteredObserver]
-    public let removals: [ObserverRemoval]
-    public let subscriptions: [KeyboardSubscription]
-    public let tasks: [NotificationTask]
+struct ObserverAnalysis: Sendable {
+    let registered: [RegisteredObserver]
+    let removals: [ObserverRemoval]
+    let subscriptions: [KeyboardSubscription]
+    let tasks: [NotificationTask]
     /// Per type name: name hashes of properties and locals that take part in a removal
     /// (`removeObserver(token)`, `tokens.forEach(center.removeObserver)`,
     /// `if let t = token { center.removeObserver(t) }`).
-    public let removedNames: [String: Set<UInt64>]
+    let removedNames: [String: Set<UInt64>]
     /// Per type name: name hashes of values that are cancelled or emptied (`task?.cancel()`,
     /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
-    public let cancelledNames: [String: [UInt64: [Int?]]]
+    let cancelledNames: [String: [UInt64: [Int?]]]
     /// Method function index → the lifecycle phases it runs in, directly or as a helper
     /// called (up to three levels) from lifecycle methods of its type.
     let phasesOfMethod: [Int: Set<LifecyclePhase>]
 
     /// The lifecycle phases method `function` runs in (empty: not known to run in any).
-    public func phases(ofMethod function: Int?) -> Set<LifecyclePhase> {
+    func phases(ofMethod function: Int?) -> Set<LifecyclePhase> {
         guard let function else { return [] }
         return phasesOfMethod[function] ?? []
     }
@@ -184,16 +184,16 @@ public struct ObserverAnalysis: Sendable {
 
 extension FileAnalysis {
     /// The simple name of type declaration `type` (nil for nil).
-    public func typeName(ofType type: Int?) -> String? {
+    func typeName(ofType type: Int?) -> String? {
         type.map { outline.types[$0].simpleName }
     }
 
     /// The method (a function declared directly in a type) whose body contains `index`,
     /// looking through closures and local functions.
-    public func method(containing index: Int) -> Int? { outline.method(containing: index) }
+    func method(containing index: Int) -> Int? { outline.method(containing: index) }
 
     /// Whether code token `index` lies in a static or class member (no instance `self`).
-    public func isInStaticContext(_ index: Int) -> Bool {
+    func isInStaticContext(_ index: Int) -> Bool {
         if let method = method(containing: index) {
             let modifiers = outline.functions[method].modifiers
             return modifiers.contains("static") || modifiers.contains("class")
@@ -220,7 +220,7 @@ extension FileAnalysis {
     /// Handlers whose registration is `registration`: its closure, the selector's method,
     /// the closures of a publisher chain; the functions they reach are linked through
     /// `rootHandler(of:)`.
-    public func handlers(of registration: RegisteredObserver) -> [Int] {
+    func handlers(of registration: RegisteredObserver) -> [Int] {
         switch registration.kind {
         case .block, .typedMessage:
             guard let closure = registration.closure else { return [] }
@@ -237,7 +237,7 @@ extension FileAnalysis {
     }
 
     /// The method name inside `#selector(…)` of a selector registration.
-    public func selectorName(_ registration: RegisteredObserver) -> Int? {
+    func selectorName(_ registration: RegisteredObserver) -> Int? {
         guard registration.kind == .selector, let argument = calls[registration.call].argument("selector", source) else {
             return nil
         }
@@ -247,7 +247,7 @@ extension FileAnalysis {
     /// For each root handler (index into `handlers`), the first token of layout work in it
     /// or in the functions it reaches: a layout sink written (content offsets are scrolling,
     /// not layout) or `layoutIfNeeded()`/`setNeedsLayout()` called.
-    public func layoutWorkByRootHandler() -> [Int: Int] {
+    func layoutWorkByRootHandler() -> [Int: Int] {
         var found: [Int: Int] = [:]
         func record(_ token: Int) {
             guard let handler = handlerIndex(at: token) else { return }
@@ -267,16 +267,9 @@ extension FileAnalysis {
 }
 
 /// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
-struct ObserverAnalysisBuilder {
+struct ObserverAnalysisBuilder: FileIndexReader {
     let fileIndex: FileIndex
-    var source: TokenizedSource { fileIndex.source }
-    var outline: Outline { fileIndex.outline }
-    var calls: [CallSite] { fileIndex.calls }
-    var assignments: [Assignment] { fileIndex.assignments }
-    var bindings: [LocalBinding] { fileIndex.bindings }
     var callAtCallee: [Int: Int] { fileIndex.callAtCallee }
-    /// The file's registration calls, which this builds on.
-    var shared: [ObserverRegistration] { fileIndex.registrations }
     var assignmentAtOperator: [Int: Int] = [:]
     var callAtOpenParen: [Int: Int] = [:]
 
@@ -292,14 +285,14 @@ struct ObserverAnalysisBuilder {
         var registered: [RegisteredObserver] = []
         var removals: [ObserverRemoval] = []
         var subscriptions: [KeyboardSubscription] = []
-        for index in shared.indices {
+        for index in registrations.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
         for (index, call) in calls.enumerated()
         where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") {
             removals.append(removal(call, index))
         }
-        for registration in shared where registration.kind == .publisher {
+        for registration in registrations where registration.kind == .publisher {
             if let subscription = subscription(calls[registration.call], registration.call) {
                 subscriptions.append(subscription)
             }
@@ -381,10 +374,10 @@ struct ObserverAnalysisBuilder {
         call.argument(label, source) != nil
     }
 
-    /// The details of shared registration `index`. Block and typed observers need a handler
+    /// The details of registration `index`. Block and typed observers need a handler
     /// (`using:` or a trailing closure) to count; KVO `addObserver(_:forKeyPath:…)` never does.
     func registeredObserver(_ index: Int) -> RegisteredObserver? {
-        let registration = shared[index]
+        let registration = registrations[index]
         let call = calls[registration.call]
         var name: Range<Int>?
         var observer: Range<Int>?

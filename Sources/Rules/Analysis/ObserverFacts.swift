@@ -2,13 +2,13 @@ import Lexer
 
 /// A selector registration of `self` made in `init`/`viewDidLoad` (or a helper they call):
 /// a later `removeObserver(self)` removes it for good.
-public struct SetupRegistration: Sendable, Hashable {
-    public let keys: [NotificationKey]
-    public let location: FactLocation
+struct SetupRegistration: Sendable, Hashable {
+    let keys: [NotificationKey]
+    let location: FactLocation
     /// The name as messages show it (`keyboardWillShowNotification`, `.didRefresh`).
-    public let displayName: String
+    let displayName: String
     /// The method that adds it (`viewDidLoad`, `init`, or a helper they call).
-    public let methodName: String
+    let methodName: String
 }
 
 /// What one type (declaration and extensions, in every file) does with notification
@@ -16,28 +16,28 @@ public struct SetupRegistration: Sendable, Hashable {
 /// removals in an extension elsewhere.
 public struct ObserverTypeFacts: Sendable {
     /// Names `self` is registered for with a selector.
-    public internal(set) var selectorKeys: Set<NotificationKey> = []
+    var selectorKeys: Set<NotificationKey> = []
     /// Some selector registration of `self` exists (names shown or not).
-    public internal(set) var registersSelectorObserver = false
+    var registersSelectorObserver = false
     /// Some `removeObserver(x)` with a token rather than `self`.
-    public internal(set) var removesTokens = false
+    var removesTokens = false
     /// Name hashes taking part in removals (see `ObserverAnalysis.removedNames`).
-    public internal(set) var removedNames: Set<UInt64> = []
+    var removedNames: Set<UInt64> = []
     /// The same for removals outside `deinit`, which can break a retain cycle.
-    public internal(set) var removedNamesOutsideDeinit: Set<UInt64> = []
+    var removedNamesOutsideDeinit: Set<UInt64> = []
     /// Name hashes of values cancelled, emptied or set to nil outside `deinit`.
-    public internal(set) var cancelledNamesOutsideDeinit: Set<UInt64> = []
-    public internal(set) var setupRegistrations: [SetupRegistration] = []
+    var cancelledNamesOutsideDeinit: Set<UInt64> = []
+    var setupRegistrations: [SetupRegistration] = []
     /// Names registered in `viewWillAppear`/`viewDidAppear` (or helpers they call).
-    public internal(set) var appearKeys: Set<NotificationKey> = []
+    var appearKeys: Set<NotificationKey> = []
     /// Keyboard notifications or messages the type's code names anywhere.
-    public internal(set) var keyboardEventsMentioned: Set<KeyboardEvent> = []
+    var keyboardEventsMentioned: Set<KeyboardEvent> = []
     /// Some removal runs in `viewWillDisappear`/`viewDidDisappear` (or a helper they call):
     /// subclasses' appear-time observers may be removed there.
-    public internal(set) var removesOnDisappear = false
+    var removesOnDisappear = false
     /// The type lives as long as the app: a singleton (`static let shared = Type()`) or an
     /// application delegate. Its observers never need removing.
-    public internal(set) var livesForTheApp = false
+    var livesForTheApp = false
 
     mutating func merge(_ other: ObserverTypeFacts) {
         selectorKeys.formUnion(other.selectorKeys)
@@ -135,8 +135,11 @@ extension ObserverFactCollector {
         return source.text(spanning: name)
     }
 
+    /// Types whose one instance lives as long as the process: application delegates and
+    /// SwiftUI's `App`.
     static let applicationDelegates: Set<String> = [
-        "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate",
+        "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate", "App",
+        "SwiftUI.App",
     ]
 
     /// A singleton (a static property initialized with the type itself) or an app delegate.
@@ -158,7 +161,7 @@ extension ObserverFactCollector {
 
 extension ProjectFacts {
     /// The observer facts of type `name` across the project (empty when unknown).
-    public func observerFacts(of name: String) -> ObserverTypeFacts {
+    func observerFacts(of name: String) -> ObserverTypeFacts {
         types[name]?.observers ?? ObserverTypeFacts()
     }
 }

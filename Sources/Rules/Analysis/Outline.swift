@@ -3,17 +3,17 @@ import Lexer
 /// The structure of one file, built in one forward pass over the code view with an explicit
 /// scope stack (never recursion on input depth): types, functions, properties, closures,
 /// control-flow blocks, `#if` and availability regions, and the innermost scope of every token.
-public struct Outline: Sendable {
-    public internal(set) var types: [TypeDeclaration] = []
-    public internal(set) var functions: [FunctionDeclaration] = []
-    public internal(set) var properties: [PropertyDeclaration] = []
-    public internal(set) var closures: [Closure] = []
-    public internal(set) var scopes: [Scope] = []
-    public internal(set) var conditionalRegions: [ConditionalCompilationRegion] = []
-    public internal(set) var availabilityRegions: [AvailabilityRegion] = []
+struct Outline: Sendable {
+    var types: [TypeDeclaration] = []
+    var functions: [FunctionDeclaration] = []
+    var properties: [PropertyDeclaration] = []
+    var closures: [Closure] = []
+    var scopes: [Scope] = []
+    var conditionalRegions: [ConditionalCompilationRegion] = []
+    var availabilityRegions: [AvailabilityRegion] = []
     /// For each code token, the innermost scope containing it (-1 at file level). Braces
     /// belong to the scope they delimit.
-    public internal(set) var scopeOfToken: [Int32] = []
+    var scopeOfToken: [Int32] = []
     /// For each scope: the innermost type declaration around it and the innermost
     /// executable scope (itself included), -1 when none; precomputed so that the queries
     /// below cost O(1) whatever the nesting depth.
@@ -26,21 +26,21 @@ public struct Outline: Sendable {
     var methodOfScope: [Int32] = []
 
     /// The innermost scope containing code token `index`.
-    public func scope(at index: Int) -> Int? {
+    func scope(at index: Int) -> Int? {
         guard index >= 0, index < scopeOfToken.count else { return nil }
         let value = Int(scopeOfToken[index])
         return value >= 0 ? value : nil
     }
 
     /// The innermost function, closure or accessor body containing `index`.
-    public func executableScope(at index: Int) -> Int? {
+    func executableScope(at index: Int) -> Int? {
         guard let scope = scope(at: index) else { return nil }
         let value = Int(executableOfScope[scope])
         return value >= 0 ? value : nil
     }
 
     /// The innermost type declaration containing `index`.
-    public func enclosingType(at index: Int) -> Int? {
+    func enclosingType(at index: Int) -> Int? {
         guard let scope = scope(at: index) else { return nil }
         let value = Int(typeOfScope[scope])
         return value >= 0 ? value : nil
@@ -48,7 +48,7 @@ public struct Outline: Sendable {
 
     /// Whether scope `inner` is `outer` or lies inside it (braces nest properly, so ranges
     /// decide).
-    public func scope(_ inner: Int, isWithin outer: Int) -> Bool {
+    func scope(_ inner: Int, isWithin outer: Int) -> Bool {
         let a = scopes[inner], b = scopes[outer]
         return b.open <= a.open && a.close <= b.close
     }
@@ -58,13 +58,13 @@ public struct Outline: Sendable {
     func functionBody(ofScope scope: Int) -> Int { Int(functionBodyOfScope[scope]) }
 
     /// The function whose body is `scope`, if any.
-    public func function(ofScope scope: Int) -> Int? {
+    func function(ofScope scope: Int) -> Int? {
         if case .function(let function) = scopes[scope].kind { return function }
         return nil
     }
 
     /// The version that code token `index` can assume because of `#available`/`@available`.
-    public func availableVersion(at index: Int) -> OSVersion? {
+    func availableVersion(at index: Int) -> OSVersion? {
         var best: OSVersion?
         for region in availabilityRegions where region.tokens.contains(index) {
             if best == nil || region.version > best! { best = region.version }
@@ -82,7 +82,7 @@ public struct Outline: Sendable {
     }
 
     /// Functions named like `name` (byte hash).
-    public func functions(named hash: UInt64) -> [Int] {
+    func functions(named hash: UInt64) -> [Int] {
         functionsByName[hash] ?? []
     }
 
@@ -96,7 +96,7 @@ public struct Outline: Sendable {
 extension Outline {
     /// Builds the outline of `source`. Linear in the number of tokens apart from header
     /// scans, which are bounded.
-    public init(_ source: TokenizedSource) {
+    init(_ source: TokenizedSource) {
         var builder = OutlineBuilder(source: source)
         builder.run()
         self = builder.outline

@@ -28,12 +28,16 @@ extension FileAnalysis {
 
     /// The code that reads geometry member `member` (`kb.size.height`), or the call of an
     /// accessor that returns it (`keyboardHeight(from: note)`), for messages.
-    func geometryRead(_ member: Int) -> String {
+    func geometryRead(_ member: Int) -> String { snippet(geometryReadRange(member)) }
+
+    /// The tokens of the geometry read ending at `member` (`endFrame.size.height`, a call with
+    /// its arguments): what a caret should cover.
+    func geometryReadRange(_ member: Int) -> Range<Int> {
         if source.kind(member - 1) == .period {
-            return snippet(ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member + 1))
+            return ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member + 1)
         }
-        if let call = call(at: member) { return snippet(member..<(call.end + 1)) }
-        return source.text(at: member)
+        if let call = call(at: member) { return member..<(call.end + 1) }
+        return member..<(member + 1)
     }
 
     /// Assignments whose operator lies in reachable keyboard-handler code.

@@ -59,8 +59,17 @@ public struct Diagnostic: Sendable, Hashable {
     public let message: String
     public let range: Range<Int>
     public let suggestion: String
-    public let fix: Fix?
-    public let related: [RelatedLocation]
+    public var fix: Fix?
+    public var related: [RelatedLocation]
+    /// The findings of other rules (or repeats of this one) that describe the same defect at
+    /// the same place and that this one stands for (see `FindingMerging`), in order.
+    public var covered: [CoveredFinding] = []
+
+    /// The ids of the other rules this finding stands for, without repeats.
+    public var covers: [String] {
+        var seen: Set<String> = [ruleID]
+        return covered.map(\.ruleID).filter { seen.insert($0).inserted }
+    }
 
     public init(
         ruleID: String, severity: Severity, message: String, range: Range<Int>,
@@ -74,4 +83,12 @@ public struct Diagnostic: Sendable, Hashable {
         self.fix = fix
         self.related = related
     }
+}
+
+/// A finding folded into another one: it stays known by rule and place so that a suppression
+/// comment or a baseline entry written for it still applies to the finding that covers it.
+public struct CoveredFinding: Sendable, Hashable {
+    public let ruleID: String
+    public let range: Range<Int>
+    public let message: String
 }

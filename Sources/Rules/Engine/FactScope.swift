@@ -37,8 +37,8 @@ public enum FactScope {
     /// The type names (hashes) whose facts rules may ask about while checking the files
     /// `checked`, given the facts of every analysed file: the types those files declare or
     /// extend and their superclasses (rules ask about the type around the code they check and
-    /// its lineage), and the types that become input accessory views or are held by
-    /// properties of project classes (accessory rules ask about their lineage). The driver
+    /// its lineage), and the types that become input accessory views, directly or through a
+    /// property a subclass uses (accessory rules ask about their lineage). The driver
     /// analyses the files declaring these names before pass 2, then the superclasses of what
     /// it finds: the lookups are worked out from facts, never recorded while rules run.
     public static func typeNamesLookedUp(checking checked: [FileFacts], in analysed: [FileFacts]) -> Set<UInt64> {
@@ -49,12 +49,19 @@ public enum FactScope {
                 if let superclass = type.superclass { names.insert(superclass) }
             }
         }
+        var inheritedProperties = Set<String>()
+        for file in analysed {
+            for use in file.accessories.inheritedAccessoryUses { inheritedProperties.insert(use.property) }
+        }
         for file in analysed {
             names.formUnion(file.accessoryViewTypes)
             names.formUnion(file.keyboardManagerExcludedTypes)
             for use in file.accessories.accessoryUses { names.insert(use.typeName) }
             for use in file.accessories.inheritedAccessoryUses { names.insert(use.typeName) }
-            for properties in file.accessories.propertyTypes.values { names.formUnion(properties.values) }
+            // The types held by the properties an inherited accessory use names.
+            for properties in file.accessories.propertyTypes.values {
+                for (property, type) in properties where inheritedProperties.contains(property) { names.insert(type) }
+            }
             for type in file.types where !type.keyboardLayoutGuideUses.isEmpty {
                 if let superclass = type.superclass { names.insert(superclass) }
             }

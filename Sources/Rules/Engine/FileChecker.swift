@@ -91,7 +91,8 @@ public struct FileChecker: Sendable {
         rules.filter { Self.markers(of: $0.rule)?.intersects(present) ?? $0.rule.mayTrigger(on: bytes) }
     }
 
-    /// Rules, then suppression comments, then `invalid_utf8`. `project` holds the facts of
+    /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then
+    /// `invalid_utf8`. `project` holds the facts of
     /// the other files; the file's own are layered on top of them when it lacks them.
     public func check(_ file: SourceFile, project: ProjectFacts) -> [Diagnostic] {
         let present = Self.catalogueMarkers.present(in: file.bytes)
@@ -106,6 +107,7 @@ public struct FileChecker: Sendable {
                     let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: configured.options)
                     diagnostics += configured.rule.init().check(context)
                 }
+                diagnostics = FindingMerging.merge(diagnostics, in: file)
             }
             diagnostics = Suppression.filter(
                 diagnostics, in: source, activeRuleIDs: activeRuleIDs,

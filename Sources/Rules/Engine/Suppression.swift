@@ -26,6 +26,10 @@ public struct SuppressionDirective: Sendable, Hashable {
     public let ids: [NamedID]
     /// The comment token's range.
     public let range: Range<Int>
+    /// A `swiftlint:` comment whose SwiftLint ids were mapped to the overlapping kblint rules
+    /// (`Suppression.swiftLintEquivalents`); it belongs to SwiftLint, so kblint never reports
+    /// it as superfluous.
+    public var isSwiftLint = false
 }
 
 /// A `kblint:` comment that could not be understood, kept so that it is reported instead of
@@ -41,11 +45,21 @@ public struct MalformedSuppression: Sendable, Hashable {
 /// the driver share it.
 public enum Suppression {
     public static let marker: StaticString = "kblint:"
+    public static let swiftLintMarker: StaticString = "swiftlint:"
+
+    /// SwiftLint rules that report the same defect as a kblint rule: a `swiftlint:disable`
+    /// for one of them also silences the kblint rule on the lines it covers, so that a team
+    /// running both tools does not annotate the same line twice. Other SwiftLint ids
+    /// (and `all`) are ignored.
+    public static let swiftLintEquivalents: [String: String] = [
+        "discarded_notification_center_observer": "observer_token_discarded",
+        "notification_center_detachment": "observer_removed_greedily",
+    ]
 
     /// Cheap byte search: a file without `kblint:` anywhere has no directives, and its
     /// comments need not be parsed. (The driver finds `marker` in its one pass over the file.)
     private static func mayContainDirectives(_ bytes: [UInt8]) -> Bool {
-        KeyboardVocabulary.mayContain([marker], in: bytes)
+        KeyboardVocabulary.mayContain([marker, swiftLintMarker], in: bytes)
     }
 
     /// The well-formed directives and the malformed `kblint:` comments of a file, in order.
@@ -94,8 +108,14 @@ public enum Suppression {
                 kept.append(diagnostic)
                 continue
             }
-            let line = source.file.location(of: diagnostic.range.lowerBound).line
-            if let (directive, id) = coveringDirective(for: diagnostic, line: line, in: directives) {
+            // A finding that stands for others (`FindingMerging`) is suppressed by a directive
+            // for its own rule at its place or for any rule it covers at that finding's place.
+            let places = [(diagnostic.ruleID, diagnostic.range)] + diagnostic.covered.map { ($0.ruleID, $0.range) }
+            let covering = places.lazy.compactMap { ruleID, range in
+                coveringDirective(for: ruleID, at: range.lowerBound,
+                                  line: source.file.location(of: range.lowerBound).line, in: directives)
+            }.first
+            if let (directive, id) = covering {
                 used[directive][id] = true
             } else {
                 kept.append(diagnostic)
@@ -103,7 +123,7 @@ public enum Suppression {
         }
 
         for (index, directive) in directives.enumerated() {
-            if directive.action == .enableRegion { continue }
+            if directive.action == .enableRegion || directive.isSwiftLint { continue }
             for (idIndex, named) in directive.ids.enumerated() where !used[index][idIndex] {
                 if let message = superfluousMessage(
                     for: named.id, activeRuleIDs: activeRuleIDs, knownRuleIDs: knownRuleIDs,
@@ -125,19 +145,19 @@ public enum Suppression {
     /// Line directives win over regions; for regions the last `disable`/`enable` before the
     /// diagnostic that names its rule (or `all`) decides.
     private static func coveringDirective(
-        for diagnostic: Diagnostic, line: Int, in directives: [SuppressionDirective]
+        for ruleID: String, at offset: Int, line: Int, in directives: [SuppressionDirective]
     ) -> (Int, Int)? {
         for (index, directive) in directives.enumerated() {
             guard case .disableLine(let target) = directive.action, target == line,
-                  let id = directive.ids.firstIndex(where: { $0.id == diagnostic.ruleID })
+                  let id = directive.ids.firstIndex(where: { $0.id == ruleID })
                     ?? directive.ids.firstIndex(where: { $0.id == allID })
             else { continue }
             return (index, id)
         }
         var decision: (Int, Int)?
         for (index, directive) in directives.enumerated() {
-            guard directive.range.lowerBound <= diagnostic.range.lowerBound else { break }
-            guard let id = directive.ids.firstIndex(where: { $0.id == diagnostic.ruleID })
+            guard directive.range.lowerBound <= offset else { break }
+            guard let id = directive.ids.firstIndex(where: { $0.id == ruleID })
                     ?? directive.ids.firstIndex(where: { $0.id == allID })
             else { continue }
             switch directive.action {
@@ -205,24 +225,17 @@ public enum Suppression {
             end -= 2
         }
         while cursor < end, isSpace(bytes[cursor]) { cursor += 1 }
-        guard starts(with: marker, in: bytes, at: cursor, end: end) else { return nil }
-        cursor += marker.utf8CodeUnitCount
+        let isSwiftLint = starts(with: swiftLintMarker, in: bytes, at: cursor, end: end)
+        guard isSwiftLint || starts(with: marker, in: bytes, at: cursor, end: end) else { return nil }
+        cursor += isSwiftLint ? swiftLintMarker.utf8CodeUnitCount : marker.utf8CodeUnitCount
 
         let words = splitWords(bytes, from: cursor, to: end)
+        if isSwiftLint { return swiftLintDirective(words, comment: token, in: file) }
         guard let command = words.first else {
             return .malformed(.init(range: token.range, problem: "'kblint:' names no command; write 'kblint:disable <id>'"))
         }
         let commandText = file.text(command)
-        let parts = commandText.split(separator: ":", omittingEmptySubsequences: false)
-        let action: SuppressionDirective.Action
-        let line = { file.location(of: $0).line }
-        switch (parts.first.map(String.init), parts.count > 1 ? String(parts[1]) : nil, parts.count) {
-        case ("disable"?, nil, 1): action = .disableRegion
-        case ("enable"?, nil, 1): action = .enableRegion
-        case ("disable"?, "next"?, 2): action = .disableLine(line(token.end.toInt - 1) + 1)
-        case ("disable"?, "this"?, 2): action = .disableLine(line(token.start.toInt))
-        case ("disable"?, "previous"?, 2): action = .disableLine(line(token.start.toInt) - 1)
-        default:
+        guard let action = action(of: commandText, comment: token, in: file) else {
             let hint = closeMatches(commandText, commands).first.map { "did you mean 'kblint:\($0)'?" }
                 ?? "use " + commands.joined(separator: ", ")
             return .malformed(.init(
@@ -241,6 +254,39 @@ public enum Suppression {
                 problem: "'kblint:\(commandText)' names no rule; list rule ids or write 'all'"))
         }
         return .directive(SuppressionDirective(action: action, ids: ids, range: token.range))
+    }
+
+    /// The action of a command word (`disable`, `disable:next`, …) written in `comment`; the
+    /// same grammar for `kblint:` and `swiftlint:` comments.
+    private static func action(of command: String, comment token: Token, in file: SourceFile) -> SuppressionDirective.Action? {
+        let line = { file.location(of: $0).line }
+        switch command {
+        case "disable": return .disableRegion
+        case "enable": return .enableRegion
+        case "disable:next": return .disableLine(line(token.end.toInt - 1) + 1)
+        case "disable:this": return .disableLine(line(token.start.toInt))
+        case "disable:previous": return .disableLine(line(token.start.toInt) - 1)
+        default: return nil
+        }
+    }
+
+    /// A `swiftlint:disable…`/`enable` comment naming SwiftLint rules that overlap kblint rules,
+    /// as a directive for those kblint rules; nil for anything else (SwiftLint reports its own
+    /// mistakes).
+    private static func swiftLintDirective(_ words: [Range<Int>], comment token: Token, in file: SourceFile) -> ParsedComment? {
+        guard let command = words.first, let action = action(of: file.text(command), comment: token, in: file) else {
+            return nil
+        }
+        var ids: [SuppressionDirective.NamedID] = []
+        for word in words.dropFirst() {
+            let text = file.text(word)
+            if text == "-" || text == "--" { break }
+            if let id = swiftLintEquivalents[text] { ids.append(.init(id: id, range: word)) }
+        }
+        guard !ids.isEmpty else { return nil }
+        var directive = SuppressionDirective(action: action, ids: ids, range: token.range)
+        directive.isSwiftLint = true
+        return .directive(directive)
     }
 
     /// Byte ranges of the words between `start` and `end`, split on whitespace and commas.

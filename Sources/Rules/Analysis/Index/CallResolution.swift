@@ -1,12 +1,10 @@
 import Lexer
 
 /// A function declaration of the file: an index into `Outline.functions` that says so.
-public struct FunctionID: Hashable, Sendable, Comparable {
-    public let rawValue: Int
+struct FunctionID: Hashable, Sendable {
+    let rawValue: Int
 
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
 /// A method by name hash and the simple name of its type: what a selector or a call on
@@ -17,7 +15,7 @@ struct MethodKey: Hashable, Sendable {
 }
 
 extension Outline {
-    public subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
+    subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
 }
 
 /// The calls chained after a call at its own level (`.receive(on:)`, `.sink { … }`,
@@ -59,6 +57,8 @@ extension FileIndex {
     /// helper type's method). In declaration order.
     func functions(calledBy call: CallSite) -> [FunctionID] {
         let name = source.nameHash(call.callee)
+        let named = outline.functions(named: name)
+        guard !named.isEmpty else { return [] }
         func taking(_ candidates: [Int]) -> [FunctionID] {
             candidates.compactMap { index in
                 let function = outline.functions[index]
@@ -72,7 +72,7 @@ extension FileIndex {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
-        return taking(outline.functions(named: name))
+        return taking(named)
     }
 
     /// The one function of this file that `call` means, when `functions(calledBy:)` finds
@@ -140,21 +140,12 @@ extension FileIndex {
     /// Whether a parameter's type annotation is a function type (`() -> Void`,
     /// `@escaping (Bool) -> Void`, `((Bool) -> Void)?`).
     private func isFunctionType(_ type: Range<Int>) -> Bool {
-        var cursor = type.lowerBound
-        while cursor < type.upperBound {
-            if source.kind(cursor) == .arrow { return true }
-            if source.kind(cursor) == .leftParen, source.partnerIndex(cursor).map({ $0 + 1 == type.upperBound - 1 }) == true,
-               source.kind(type.upperBound - 1) == .postfixQuestionMark {
-                // `((Bool) -> Void)?`: look inside the optional's parentheses.
-                cursor += 1
-                continue
-            }
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
-            cursor += 1
+        var type = type
+        // `((Bool) -> Void)?`: look inside the optional's parentheses.
+        if source.kind(type.lowerBound) == .leftParen, source.kind(type.upperBound - 1) == .postfixQuestionMark,
+           source.partnerIndex(type.lowerBound) == type.upperBound - 2 {
+            type = (type.lowerBound + 1)..<(type.upperBound - 2)
         }
-        return false
+        return source.firstTopLevel(in: type) { source.kind($0) == .arrow } != nil
     }
 }

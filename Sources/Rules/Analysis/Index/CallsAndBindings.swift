@@ -1,50 +1,50 @@
 import Lexer
 
 /// One argument of a call: its label token (nil when unlabelled) and value tokens.
-public struct Argument: Sendable {
-    public let label: Int?
-    public let value: Range<Int>
+struct Argument: Sendable {
+    let label: Int?
+    let value: Range<Int>
     /// The closure when the value is a closure literal.
-    public let closure: Int?
+    let closure: Int?
 
-    public func hasLabel(_ word: StaticString, _ source: TokenizedSource) -> Bool {
+    func hasLabel(_ word: StaticString, _ source: TokenizedSource) -> Bool {
         label.map { source.isWord($0, word) } ?? false
     }
 }
 
 /// A call: `callee(args) { trailing } label: { trailing }`, `Type(…)`, `x.method(…)`,
 /// `Task { … }`. Positions are code-token indices.
-public struct CallSite: Sendable {
+struct CallSite: Sendable {
     /// The called name (`animate` in `UIView.animate(…)`).
-    public let callee: Int
+    let callee: Int
     /// The receiver chain before `.callee`, if any (`UIView`).
-    public let receiver: Range<Int>?
-    public let openParen: Int?
-    public let closeParen: Int?
-    public let arguments: [Argument]
+    let receiver: Range<Int>?
+    let openParen: Int?
+    let closeParen: Int?
+    let arguments: [Argument]
     /// Trailing closures in order (indices into `Outline.closures`) with their labels
     /// (nil for the first).
-    public let trailingClosures: [(closure: Int, label: Int?)]
+    let trailingClosures: [(closure: Int, label: Int?)]
     /// The last token of the call, trailing closures included.
-    public let end: Int
+    let end: Int
 
     /// The first token of the whole call expression (receiver included).
-    public var start: Int { receiver?.lowerBound ?? callee }
+    var start: Int { receiver?.lowerBound ?? callee }
 
     /// The argument labelled `label` (in the parentheses; trailing closures have none).
-    public func argument(_ label: StaticString, _ source: TokenizedSource) -> Argument? {
+    func argument(_ label: StaticString, _ source: TokenizedSource) -> Argument? {
         arguments.first { $0.hasLabel(label, source) }
     }
 
     /// The closure literals it passes: closure arguments, then trailing closures.
-    public var handlerClosures: [Int] {
+    var handlerClosures: [Int] {
         arguments.compactMap(\.closure) + trailingClosures.map(\.closure)
     }
 
     /// Whether the call is made on `self` (or a captured `strongSelf`/`weakSelf`), explicitly
     /// or implicitly (no receiver, and no implicit member such as `.init(…)`): a call that can
     /// mean a method of the caller's own type.
-    public func isOnSelf(_ source: TokenizedSource) -> Bool {
+    func isOnSelf(_ source: TokenizedSource) -> Bool {
         guard let receiver else { return source.kind(callee - 1) != .period }
         let names = ExpressionBounds.chainNames(source, receiver, upTo: 2)
         guard names.count == 1 else { return false }
@@ -53,22 +53,22 @@ public struct CallSite: Sendable {
 }
 
 /// `lhs = rhs` or `lhs op= rhs` (not declarations).
-public struct Assignment: Sendable {
-    public let lhs: Range<Int>
+struct Assignment: Sendable {
+    let lhs: Range<Int>
     /// The `=` or compound operator token.
-    public let op: Int
-    public let rhs: Range<Int>
-    public let isCompound: Bool
+    let op: Int
+    let rhs: Range<Int>
+    let isCompound: Bool
 }
 
 /// `let`/`var`/`guard let`/`if let` (and shorthand `if let x`) inside code.
-public struct LocalBinding: Sendable {
-    public let nameToken: Int
-    public let nameHash: UInt64
+struct LocalBinding: Sendable {
+    let nameToken: Int
+    let nameHash: UInt64
     /// The bound expression; for shorthand `if let x` the name itself (the outer `x`).
-    public let value: Range<Int>?
-    public let isShorthand: Bool
-    public let isVariable: Bool
+    let value: Range<Int>?
+    let isShorthand: Bool
+    let isVariable: Bool
     /// The tokens where the name refers to this binding (within its body): from the end of
     /// its value on, and only inside the body of the `if`/`while` whose condition binds it.
     let visibility: Range<Int>

@@ -100,38 +100,41 @@ enum ExpressionBounds {
         return cursor
     }
 
+    /// One step of the backward walk to a member chain's first token from token `index`:
+    /// the token the chain continues at, or the chain's start. Calls and subscripts inside
+    /// the chain are passed over whole; an implicit member (`.zero`) starts at its `.`. The
+    /// one definition of where a chain starts, for the walk and the table alike.
+    enum ChainStep { case continues(at: Int), starts(at: Int) }
+
+    static func chainStep(_ source: TokenizedSource, at index: Int) -> ChainStep {
+        switch source.kind(index) {
+        case .rightParen, .rightSquare, .rightAngle:
+            guard let open = source.partnerIndex(index) else { return .starts(at: index) }
+            if !source.startsLine(open), isChainPiece(source, open - 1) { return .continues(at: open - 1) }
+            return .starts(at: open)
+        case .postfixQuestionMark, .exclamationMark:
+            return .continues(at: index - 1)
+        case .identifier, .keyword:
+            guard source.kind(index - 1) == .period else { return .starts(at: index) }
+            return isChainPiece(source, index - 2) ? .continues(at: index - 2) : .starts(at: index - 1)
+        case .integerLiteral, .floatLiteral:
+            return .starts(at: index)
+        default:
+            return .starts(at: index + 1)
+        }
+    }
+
     /// The first token of the postfix expression (member chain) that ends at `end`:
-    /// `self.scrollView.contentInset` for an `end` at `contentInset`. Calls and subscripts
-    /// inside the chain are skipped whole. An implicit member (`.zero`) starts at its `.`.
+    /// `self.scrollView.contentInset` for an `end` at `contentInset` (see `chainStep`). For
+    /// code without a `FileIndex` at hand; the index answers from `ChainStarts`.
     static func chainStart(_ source: TokenizedSource, endingAt end: Int) -> Int {
         var cursor = end
         var steps = 0
         while cursor >= 0, steps < 10_000 {
             steps += 1
-            switch source.kind(cursor) {
-            case .rightParen, .rightSquare, .rightAngle:
-                guard let open = source.partnerIndex(cursor) else { return cursor }
-                let before = open - 1
-                if source.startsLine(open) == false, isChainPiece(source, before) {
-                    cursor = before
-                    continue
-                }
-                return open
-            case .postfixQuestionMark, .exclamationMark:
-                cursor -= 1
-            case .identifier, .keyword:
-                if source.kind(cursor - 1) == .period {
-                    if isChainPiece(source, cursor - 2) {
-                        cursor -= 2
-                        continue
-                    }
-                    return cursor - 1
-                }
-                return cursor
-            case .integerLiteral, .floatLiteral:
-                return cursor
-            default:
-                return min(cursor + 1, end)
+            switch chainStep(source, at: cursor) {
+            case .continues(let next): cursor = next
+            case .starts(let start): return min(start, end)
             }
         }
         return max(cursor, 0)
@@ -204,25 +207,12 @@ enum ExpressionBounds {
     /// `self.scrollView.contentInset.bottom` → `self`, `scrollView`, `contentInset`, `bottom`.
     static func chainNames(_ source: TokenizedSource, _ range: Range<Int>, upTo limit: Int = .max) -> [Int] {
         var names: [Int] = []
-        var cursor = range.lowerBound
-        while cursor < range.upperBound, names.count < limit {
-            if source.isOpeningBracket(cursor), let close = source.partnerIndex(cursor) {
-                cursor = close + 1
-                continue
-            }
+        _ = source.firstTopLevel(in: range) { cursor in
             let kind = source.kind(cursor)
             if kind == .identifier || kind == .keyword { names.append(cursor) }
-            cursor += 1
+            return names.count >= limit
         }
         return names
-    }
-
-    /// The only name of a chain at its own level (`self` in the receiver of `self.reload()`),
-    /// nil when it has none or several. Reads no further than a second name, so that asking
-    /// it for every call of a long call chain stays linear.
-    static func singleName(_ source: TokenizedSource, _ range: Range<Int>) -> Int? {
-        let names = chainNames(source, range, upTo: 2)
-        return names.count == 1 ? names[0] : nil
     }
 }
 
@@ -237,37 +227,13 @@ struct ChainStarts: Sendable {
     init(_ source: TokenizedSource) {
         let count = source.code.count
         var reached = [Int32](repeating: 0, count: count)
-        // Each case is the walk's step from `index`; the tokens it moves to come earlier.
+        // A step only ever continues at an earlier token, whose walk is known by then.
         func after(_ index: Int) -> Int32 { index >= 0 ? reached[index] : 0 }
         for index in 0..<count {
-            var start = index
-            switch source.kind(index) {
-            case .rightParen, .rightSquare, .rightAngle:
-                if let open = source.partnerIndex(index) {
-                    let before = open - 1
-                    if !source.startsLine(open), ExpressionBounds.isChainPiece(source, before) {
-                        reached[index] = after(before)
-                        continue
-                    }
-                    start = open
-                }
-            case .postfixQuestionMark, .exclamationMark:
-                reached[index] = after(index - 1)
-                continue
-            case .identifier, .keyword:
-                if source.kind(index - 1) == .period {
-                    if ExpressionBounds.isChainPiece(source, index - 2) {
-                        reached[index] = after(index - 2)
-                        continue
-                    }
-                    start = index - 1
-                }
-            case .integerLiteral, .floatLiteral:
-                break
-            default:
-                start = index + 1
+            switch ExpressionBounds.chainStep(source, at: index) {
+            case .continues(let next): reached[index] = after(next)
+            case .starts(let start): reached[index] = Int32(truncatingIfNeeded: start)
             }
-            reached[index] = Int32(truncatingIfNeeded: start)
         }
         self.reached = reached
     }

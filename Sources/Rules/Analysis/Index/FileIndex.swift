@@ -74,3 +74,21 @@ final class FileIndex: Sendable {
         chainStarts.chainStart(endingAt: end)
     }
 }
+
+/// What reads a file through its index: the analysis and the builders of its keyboard
+/// vocabulary (handlers, values, observers) see the index's records under the same names.
+protocol FileIndexReader {
+    var fileIndex: FileIndex { get }
+}
+
+extension FileIndexReader {
+    var source: TokenizedSource { fileIndex.source }
+    var outline: Outline { fileIndex.outline }
+    /// In token order of their callee.
+    var calls: [CallSite] { fileIndex.calls }
+    var assignments: [Assignment] { fileIndex.assignments }
+    var bindings: [LocalBinding] { fileIndex.bindings }
+    /// Notification registrations of the file (any notification, project wrappers
+    /// included), in call order.
+    var registrations: [ObserverRegistration] { fileIndex.registrations }
+}

@@ -5,8 +5,8 @@ import Lexer
 /// `notifications(named:)`, and the calls of project wrappers that hand a closure a keyboard
 /// event (`keyboard.on(.willShow) { … }`, `observe(willShowAction: { … })`). Handler discovery
 /// and the observer rules both start here: a registration call is classified once.
-public struct ObserverRegistration: Sendable {
-    public enum Kind: Sendable, Hashable {
+struct ObserverRegistration: Sendable {
+    enum Kind: Sendable, Hashable {
         case selector, block, typedMessage, publisher, rxNotification, asyncSequence
         /// A project wrapper: a closure registered with an event (`.willShow` as an argument,
         /// an `addObserver` without a name label) or passed under a label that names a
@@ -14,24 +14,20 @@ public struct ObserverRegistration: Sendable {
         case wrapper
     }
 
-    public let kind: Kind
+    let kind: Kind
     /// Index into `FileAnalysis.calls`.
-    public let call: Int
+    let call: Int
     /// The keyboard notifications or messages registered for (empty for other notifications).
-    public let events: [KeyboardEvent]
+    let events: [KeyboardEvent]
     /// The `object:` (or `of:`) argument.
-    public let object: Range<Int>?
+    let object: Range<Int>?
     /// The function whose body contains the registration (nil at file level or in a closure
     /// property initializer).
-    public let function: Int?
+    let function: Int?
     /// The handler closures (indices into `Outline.closures`) with the events each handles:
     /// the `using:` or trailing closure of block and typed forms, every closure of a wrapper
     /// call (a closure under an event label handles that label's event only).
-    public let closures: [(closure: Int, events: [KeyboardEvent])]
-
-    /// Whether this is a UIKit/Foundation registration the observer rules reason about
-    /// (project wrappers return nothing to keep or remove).
-    public var isNotificationCenterForm: Bool { kind != .wrapper }
+    let closures: [(closure: Int, events: [KeyboardEvent])]
 }
 
 /// Classifies the calls of a file that register for notifications (see `ObserverRegistration`).
@@ -75,8 +71,7 @@ struct RegistrationRecogniser {
         } else {
             return wrapperRegistration(call, index)
         }
-        let events = kind == .wrapper ? events(of: call, messages: false)
-            : events(of: call, messages: kind == .typedMessage)
+        let events = events(of: call, messages: kind == .typedMessage)
         var closures: [(Int, [KeyboardEvent])] = []
         switch kind {
         case .block, .typedMessage:

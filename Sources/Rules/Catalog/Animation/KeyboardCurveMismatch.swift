@@ -11,8 +11,14 @@ public struct KeyboardCurveMismatch: Rule {
         The keyboard moves with its own, undocumented curve (raw value 7), delivered in \
         `keyboardAnimationCurveUserInfoKey`. An animation with `.curveEaseInOut`, `.curveEaseOut`, \
         `.curveLinear` — or with no curve at all, which means ease-in-out — accelerates differently, so the \
-        view visibly slides apart from the keyboard and catches up at the end. Deferred animations never \
-        share the keyboard's animation context and always mismatch.
+        view visibly slides apart from the keyboard and catches up at the end. An animation started \
+        synchronously inside a `will` handler is nested in the keyboard's own animation and inherits its \
+        curve (unless it passes `.overrideInheritedCurve`), so there the risk is latent: it appears as soon \
+        as the work is deferred (`DispatchQueue.main.async`, `Task`, `receive(on:)`) or the code runs \
+        outside the notification, and the message says so. Deferred animations, `did` handlers and \
+        `.overrideInheritedCurve` mismatch today.
+
+        Severity: warning. The mismatch is visible but nothing stops working.
         """,
         fix: "Build the options from the keyboard's curve: `UIView.AnimationOptions(rawValue: curve << 16)` (or pass the message's `animationCurve`).",
         fixAvailability: .unsafe,
@@ -263,10 +269,20 @@ public struct KeyboardCurveMismatch: Rule {
             }
             let deferral = analysis.deferral(at: call.callee)
             let name = source.text(at: call.callee)
-            var message = "`\(name)` in a keyboard handler \(problem) instead of the keyboard's curve"
-            if let deferral { message += "; after `\(source.text(at: deferral))` it cannot inherit the keyboard's animation" }
+            let overrides = animation.options?.value.contains { source.isWord($0, "overrideInheritedCurve") } ?? false
+            let handler = analysis.handler(at: call.callee)
+            let message: String
+            if let deferral {
+                message = "`\(name)` runs after `\(source.text(at: deferral))`, outside the keyboard's animation, and \(problem), out of step with the keyboard's curve"
+            } else if overrides {
+                message = "`\(name)` in a keyboard handler \(problem), and `.overrideInheritedCurve` makes it win over the keyboard's curve, so the view slides out of step with the keyboard"
+            } else if handler.map({ $0.events.isEmpty || $0.events.contains(where: \.isWill) }) ?? true {
+                message = "`\(name)` in a keyboard will-handler \(problem): it follows the keyboard's curve only while it runs inside the keyboard's own animation, and slides out of step as soon as it is deferred or called outside the notification"
+            } else {
+                message = "`\(name)` in a keyboard did-handler \(problem), out of step with the keyboard's curve"
+            }
             diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: call.callee..<(call.callee + 1), severity: deferral != nil ? .error : nil,
+                analysis, at: call.callee..<(call.callee + 1),
                 message: message,
                 suggestion: "Pass `UIView.AnimationOptions(rawValue: curve << 16)` built from `keyboardAnimationCurveUserInfoKey` (or the message's `animationCurve`).",
                 fix: Self.keyboardCurveFix(animation, analysis)))

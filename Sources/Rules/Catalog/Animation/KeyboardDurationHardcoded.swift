@@ -12,7 +12,10 @@ public struct KeyboardDurationHardcoded: Rule {
         with the device, accessibility settings and the kind of change. Inside a synchronous `will` handler \
         UIKit's animation block mostly overrides a literal, which hides the bug; as soon as the animation is \
         deferred (`DispatchQueue.main.async`, `Task`, Combine `receive(on:)`) or opts out with \
-        `.overrideInheritedDuration`, the literal wins and the view slides out of step with the keyboard.
+        `.overrideInheritedDuration`, the literal wins and the view slides out of step with the keyboard. \
+        Messages say which of these applies; `keyboard_curve_mismatch` reads the same situations the same way.
+
+        Severity: warning. The mismatch is visible but nothing stops working.
         """,
         fix: "Read the duration from the notification (`keyboardAnimationDurationUserInfoKey`, or the message's `animationDuration`) and pass it on.",
         fixAvailability: .unsafe,
@@ -211,16 +214,16 @@ public struct KeyboardDurationHardcoded: Rule {
             let amount = source.text(spanning: duration.value)
             let message: String
             if let deferral {
-                message = "`\(amount)` s animation runs after `\(source.text(at: deferral))`, out of step with the keyboard's own duration"
+                message = "The `\(amount)` s animation runs after `\(source.text(at: deferral))`, outside the keyboard's animation, so its duration differs from the keyboard's and the view slides out of step"
             } else if overrides {
-                message = "`.overrideInheritedDuration` makes the hard-coded `\(amount)` s win over the keyboard's duration"
+                message = "`.overrideInheritedDuration` makes the hard-coded `\(amount)` s win over the keyboard's duration, so the view slides out of step with the keyboard"
             } else if handler.events.contains(where: \.isWill) || handler.events.isEmpty {
-                message = "Hard-coded `\(amount)` s duration in a keyboard handler: it mostly inherits the keyboard's timing now, and breaks as soon as the animation is deferred"
+                message = "Hard-coded `\(amount)` s duration in a keyboard will-handler: it follows the keyboard's duration only while it runs inside the keyboard's own animation, and slides out of step as soon as it is deferred or called outside the notification"
             } else {
-                message = "Hard-coded `\(amount)` s duration in a keyboard handler does not match the keyboard's animation"
+                message = "Hard-coded `\(amount)` s duration in a keyboard did-handler runs after the keyboard has moved, out of step with the keyboard's animation"
             }
             diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: literal.tokens, severity: deferral != nil || overrides ? .error : nil,
+                analysis, at: literal.tokens,
                 message: message,
                 suggestion: "Pass the keyboard's duration (`keyboardAnimationDurationUserInfoKey` or the message's `animationDuration`).",
                 fix: Self.notificationDurationFix(duration.value, handler, analysis)))

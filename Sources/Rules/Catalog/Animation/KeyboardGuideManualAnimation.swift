@@ -67,6 +67,35 @@ public struct KeyboardGuideManualAnimation: Rule {
             final class ChatViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
+                    inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    UIView.animate(withDuration: 0.25) { self.jumpButton.alpha = 0 }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    if #available(iOS 15.0, *) {
+                        inputBar.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                    }
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    if #available(iOS 15.0, *) {
+                        return
+                    } else {
+                        bottomConstraint.constant = 300
+                        UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
                     token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in
                         UIView.animate(withDuration: 0.25) { self.view.layoutIfNeeded() }
                     }
@@ -147,12 +176,66 @@ public struct KeyboardGuideManualAnimation: Rule {
                 suggestion: "Remove the manual animation (and the handler if nothing else remains); the guide's constraints follow the keyboard."))
         }
         for animation in analysis.animations where animation.kind == .animate {
-            let callee = analysis.calls[animation.call].callee
-            report(callee, "UIView.animate")
+            let call = analysis.calls[animation.call]
+            // Only an animation that lays the views out again animates the guide's constraints;
+            // one that fades or moves something else has nothing to do with the guide.
+            guard analysis.calls(in: call.callee..<(call.end + 1)).contains(where: { Self.laysOutGuideOwner($0, analysis) }),
+                  !Self.runsOnlyWithoutGuide(call.callee, analysis) else { continue }
+            report(call.callee, "UIView.animate")
         }
         for call in analysis.calls where source.isWord(call.callee, "layoutIfNeeded") {
-            if analysis.animation(enclosing: call.callee) == nil { report(call.callee, "layoutIfNeeded()") }
+            guard analysis.animation(enclosing: call.callee) == nil, Self.laysOutGuideOwner(call, analysis),
+                  !Self.runsOnlyWithoutGuide(call.callee, analysis) else { continue }
+            report(call.callee, "layoutIfNeeded()")
         }
         return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// `layoutIfNeeded()` on the controller's view or on `self` (a view): the layout pass
+    /// that moves views pinned to that view's keyboard layout guide.
+    static func laysOutGuideOwner(_ call: CallSite, _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        guard source.isWord(call.callee, "layoutIfNeeded") else { return false }
+        let names = call.receiver.map { analysis.namesWithoutSelf($0) } ?? []
+        return names.isEmpty || (names.count == 1 && source.isWord(names[0], "view"))
+    }
+
+    /// Whether `index` sits in a branch taken only when the guide is not in use: the `else` of
+    /// `if #available(…)` or of a condition naming a layout guide setting, or the body of
+    /// `if #unavailable(…)`.
+    static func runsOnlyWithoutGuide(_ index: Int, _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source, outline = analysis.outline
+        func namesGuideOrAvailability(_ range: Range<Int>) -> Bool {
+            range.contains { token in
+                source.isToken(token, .poundKeyword, "#available") || source.word(token, contains: "Guide")
+                    || source.word(token, contains: "guide")
+            }
+        }
+        var current = outline.scope(at: index)
+        var steps = 0
+        while let scope = current, steps < 256, !outline.scopes[scope].isExecutableBody {
+            steps += 1
+            let info = outline.scopes[scope]
+            if case .block(let keyword) = info.kind {
+                if source.isWord(keyword, "if"),
+                   (keyword + 1..<info.open).contains(where: { source.isToken($0, .poundKeyword, "#unavailable") }) {
+                    return true
+                }
+                if source.isWord(keyword, "else"), source.kind(keyword - 1) == .rightBrace,
+                   let open = source.partnerIndex(keyword - 1) {
+                    // The condition of the `if` this `else` belongs to.
+                    var start = open - 1
+                    var budget = 512
+                    while start > 0, budget > 0, !source.isWord(start, "if") {
+                        if let partner = source.partnerIndex(start), partner < start { start = partner }
+                        start -= 1
+                        budget -= 1
+                    }
+                    if source.isWord(start, "if"), namesGuideOrAvailability((start + 1)..<open) { return true }
+                }
+            }
+            current = info.parent
+        }
+        return false
     }
 }

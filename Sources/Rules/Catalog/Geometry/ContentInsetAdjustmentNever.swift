@@ -52,6 +52,22 @@ public struct ContentInsetAdjustmentNever: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class TimelineCollectionView: UICollectionView {
+                override init(frame: CGRect, collectionViewLayout layout: UICollectionViewLayout) {
+                    super.init(frame: frame, collectionViewLayout: layout)
+                    contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+            }
+            final class TimelineViewController: UIViewController {
+                let timeline = TimelineCollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
+                override func viewSafeAreaInsetsDidChange() {
+                    super.viewSafeAreaInsetsDidChange()
+                    timeline.contentInset = view.safeAreaInsets
+                }
+            }
+            """),
+            RuleExample("""
             final class PhotoViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
@@ -136,13 +152,30 @@ public struct ContentInsetAdjustmentNever: Rule {
                   source.isWord(last, "contentInsetAdjustmentBehavior"),
                   Self.isPlainNever(assignment.rhs, in: source),
                   let type = analysis.typeName(at: assignment.op),
-                  !(analysis.project.types[type]?.mentionsSafeArea ?? true) else { continue }
+                  !(analysis.project.types[type]?.mentionsSafeArea ?? true),
+                  !Self.isScrollViewTurningOffItsOwn(assignment, type, analysis) else { continue }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
                 message: "`\(analysis.snippet(assignment.lhs)) = .never` and `\(type)` never reads `safeAreaInsets` or `safeAreaLayoutGuide`: content scrolls under the bars and the home indicator",
                 suggestion: "Keep `.automatic`, or inset the content by the safe area yourself."))
         }
         return diagnostics
+    }
+
+    static let scrollViewClasses: Set<String> = ["UIScrollView", "UITableView", "UICollectionView", "UITextView"]
+
+    /// A scroll view subclass that turns off its own adjustment (`contentInsetAdjustmentBehavior
+    /// = .never` on `self`) while an owner in the same file, which names the subclass, works
+    /// with the safe area: the owner builds the insets, which the subclass cannot see.
+    static func isScrollViewTurningOffItsOwn(_ assignment: Assignment, _ type: String, _ analysis: FileAnalysis) -> Bool {
+        guard scrollViewClasses.contains(analysis.project.rootClass(of: type)),
+              analysis.namesWithoutSelf(assignment.lhs).count == 1 else { return false }
+        let source = analysis.source
+        let hash = NameHash.of(type)
+        return analysis.outline.types.contains { owner in
+            guard owner.simpleName != type, analysis.project.types[owner.simpleName]?.mentionsSafeArea ?? false else { return false }
+            return owner.extent.contains { source.kind($0) == .identifier && source.nameHash($0) == hash }
+        }
     }
 
     /// `.never` or `UIScrollView.ContentInsetAdjustmentBehavior.never`, not a value chosen at

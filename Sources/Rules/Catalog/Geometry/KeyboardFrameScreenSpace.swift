@@ -20,7 +20,7 @@ public struct KeyboardFrameScreenSpace: Rule {
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
                     let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
-                    scrollView.contentInset.bottom = frame.↓height
+                    scrollView.contentInset.bottom = ↓frame.height
                 }
             }
             """),
@@ -29,7 +29,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 func observe() {
                     token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillChangeFrameNotification, object: nil, queue: .main) { [weak self] note in
                         guard let keyboardFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
-                        self?.bottomConstraint.constant = keyboardFrame.size.↓height
+                        self?.bottomConstraint.constant = ↓keyboardFrame.size.height
                     }
                 }
             }
@@ -40,7 +40,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                     NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
                         .sink { [weak self] note in
                             guard let self, let endFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
-                            let overlap = self.view.bounds.maxY - endFrame.↓minY
+                            let overlap = self.view.bounds.maxY - ↓endFrame.minY
                             self.updateResults(visibleHeight: self.view.bounds.height - overlap)
                         }
                         .store(in: &bag)
@@ -51,7 +51,7 @@ public struct KeyboardFrameScreenSpace: Rule {
             final class NotesViewController: UIViewController {
                 @objc func keyboardWillHide(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
-                    move(by: frame.↓height)
+                    move(by: ↓frame.height)
                 }
                 private func move(by offset: CGFloat) {
                     container.frame.origin.y = -offset
@@ -62,7 +62,7 @@ public struct KeyboardFrameScreenSpace: Rule {
             final class ChatViewController: UIViewController {
                 func observe(on screen: UIScreen) {
                     token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
-                        self?.inputBarBottom.constant = -message.endFrame.↓height
+                        self?.inputBarBottom.constant = -↓message.endFrame.height
                     }
                 }
             }
@@ -70,7 +70,7 @@ public struct KeyboardFrameScreenSpace: Rule {
             RuleExample("""
             final class FeedViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
-                    tableView.contentInset.bottom = note.keyboardEndFrame.↓height
+                    tableView.contentInset.bottom = ↓note.keyboardEndFrame.height
                 }
             }
             """, files: ["Notification+Keyboard.swift": """
@@ -93,6 +93,16 @@ public struct KeyboardFrameScreenSpace: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class OverlayController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect,
+                          let window = view.window else { return }
+                    let covered = window.bounds.height - frame.origin.y
+                    overlayBottom.constant = -covered
+                }
+            }
+            """),
             RuleExample("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
@@ -234,13 +244,14 @@ public struct KeyboardFrameScreenSpace: Rule {
         func report(_ value: KeyboardValue, _ use: String) {
             guard value.has(.screenSpace), let member = value.screenGeometry, reported.insert(member).inserted else { return }
             diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: member..<(member + 1),
+                analysis, at: analysis.geometryReadRange(member),
                 message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
                 fix: Self.convertFix(member, context)))
         }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }
+            if Self.measuresAgainstWindowOnly(assignment.rhs, analysis.source) { continue }
             if analysis.layoutSink(of: assignment) != nil {
                 report(value, "it sets `\(analysis.snippet(assignment.lhs))` without conversion")
             } else if value.has(.viewGeometry), !Self.isComparison(assignment.rhs, analysis.source) {
@@ -249,7 +260,8 @@ public struct KeyboardFrameScreenSpace: Rule {
         }
         for binding in analysis.bindings {
             guard let range = binding.value, let value = analysis.keyboardValue(of: binding), value.has(.viewGeometry),
-                  !Self.isComparison(range, analysis.source) else { continue }
+                  !Self.isComparison(range, analysis.source),
+                  !Self.measuresAgainstWindowOnly(range, analysis.source) else { continue }
             report(value, "it is combined with view geometry in `\(analysis.source.text(at: binding.nameToken))` without conversion")
         }
         return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
@@ -258,15 +270,21 @@ public struct KeyboardFrameScreenSpace: Rule {
     /// Whether the expression is a comparison (a `Bool`), which needs no common space to be
     /// harmless in the sense of this rule.
     static func isComparison(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if source.isOpeningBracket(index), let close = source.partnerIndex(index) {
-                index = close + 1
-                continue
-            }
-            if source.wordIndexOperator(index, in: ["<", ">", "<=", ">=", "==", "!="]) { return true }
-            index += 1
+        source.firstTopLevel(in: range) { source.wordIndexOperator($0, in: ["<", ">", "<=", ">=", "==", "!="]) } != nil
+    }
+
+    /// Whether every `.frame`/`.bounds` read in the expression is a window's
+    /// (`window.bounds.height - frame.minY`, `view.window!.frame`): a full-screen window's space
+    /// is the screen's, so the arithmetic is already in one space.
+    static func measuresAgainstWindowOnly(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
+        var readsWindow = false
+        for index in range where source.kind(index - 1) == .period && source.wordIndex(index, in: ["frame", "bounds"]) != nil {
+            var receiver = index - 2
+            while source.kind(receiver) == .postfixQuestionMark || source.kind(receiver) == .exclamationMark { receiver -= 1 }
+            let name = source.text(at: receiver)
+            guard source.kind(receiver) == .identifier, name.hasSuffix("window") || name.hasSuffix("Window") else { return false }
+            readsWindow = true
         }
-        return false
+        return readsWindow
     }
 }

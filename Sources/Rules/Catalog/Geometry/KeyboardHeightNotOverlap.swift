@@ -22,7 +22,7 @@ public struct KeyboardHeightNotOverlap: Rule {
                 @objc func keyboardWillShow(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
                     let converted = view.convert(frame, from: nil)
-                    scrollView.contentInset.bottom = converted.↓height - view.safeAreaInsets.bottom
+                    scrollView.contentInset.bottom = ↓converted.height - view.safeAreaInsets.bottom
                 }
             }
             """),
@@ -31,7 +31,7 @@ public struct KeyboardHeightNotOverlap: Rule {
                 func observe() {
                     token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] note in
                         guard let keyboardFrame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
-                        self?.bottomConstraint.constant = keyboardFrame.↓height
+                        self?.bottomConstraint.constant = ↓keyboardFrame.height
                     }
                 }
             }
@@ -42,7 +42,7 @@ public struct KeyboardHeightNotOverlap: Rule {
                     token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
                         guard let self else { return }
                         let local = self.view.convert(message.endFrame, from: screen.coordinateSpace)
-                        self.inputBarBottom.constant = -local.size.↓height
+                        self.inputBarBottom.constant = -↓local.size.height
                     }
                 }
             }
@@ -51,7 +51,7 @@ public struct KeyboardHeightNotOverlap: Rule {
             final class NotesViewController: UIViewController {
                 @objc func keyboardWillChangeFrame(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
-                    apply(view.convert(frame, from: nil).↓height)
+                    apply(↓view.convert(frame, from: nil).height)
                 }
                 private func apply(_ inset: CGFloat) {
                     textView.contentInset.bottom = inset
@@ -63,7 +63,7 @@ public struct KeyboardHeightNotOverlap: Rule {
                 @objc func keyboardWillShow(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
                     let local = view.convert(frame, from: nil)
-                    card.transform = CGAffineTransform(translationX: 0, y: -local.↓height)
+                    card.transform = CGAffineTransform(translationX: 0, y: -↓local.height)
                 }
             }
             """),
@@ -137,8 +137,8 @@ public struct KeyboardHeightNotOverlap: Rule {
                   let value = analysis.keyboardValue(of: assignment), value.isFrame, value.has(.height),
                   !value.has(.overlap), let member = value.heightMember, reported.insert(member).inserted else { continue }
             diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: member..<(member + 1),
-                message: "`\(analysis.geometryRead(member))` is the keyboard's full height, not the part of the view it covers; `\(analysis.snippet(assignment.lhs))` is too large with hardware keyboards, sheets, tab bars and Stage Manager",
+                analysis, at: analysis.geometryReadRange(member),
+                message: "`\(analysis.geometryRead(member))` is the keyboard's full height, not the part of the view it covers, so `\(analysis.snippet(assignment.lhs))` is off by the part of the keyboard outside the view (hardware keyboards, sheets, tab bars, Stage Manager)",
                 suggestion: "Use the overlap: `max(0, view.bounds.maxY - convertedFrame.minY)`."))
         }
         return diagnostics

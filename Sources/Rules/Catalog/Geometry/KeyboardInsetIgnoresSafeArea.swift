@@ -75,6 +75,15 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let bottom = view.convert(frame, from: nil).height - bottomLayoutGuide.length
+                    textView.contentInset.bottom = bottom
+                }
+            }
+            """),
+            RuleExample("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
@@ -192,7 +201,9 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             let system = sink.kind == .additionalSafeAreaInsets ? "the safe area" : "`adjustedContentInset`"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
-                message: "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again",
+                message: value.has(.height) && !value.has(.overlap)
+                    ? "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again"
+                    : "`\(lhs)` gets how far the keyboard reaches into the view, which already includes the bottom safe area that \(system) adds again",
                 suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`.",
                 fix: Self.subtractSafeAreaFix(assignment, sink, context)))
         }

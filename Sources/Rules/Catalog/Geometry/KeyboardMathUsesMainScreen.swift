@@ -18,6 +18,15 @@ public struct KeyboardMathUsesMainScreen: Rule {
             RuleExample("""
             final class LoginViewController: UIViewController {
                 @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let end = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let local = view.convert(end, from: ↓UIScreen.main.coordinateSpace)
+                    bottomConstraint.constant = max(0, view.bounds.maxY - local.minY)
+                }
+            }
+            """),
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
                     guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
                     let offset = ↓UIScreen.main.bounds.height - frame.origin.y
                     bottomConstraint.constant = offset
@@ -68,6 +77,17 @@ public struct KeyboardMathUsesMainScreen: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillHide(_ notification: Notification) {
+                    var end = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    if end == .zero {
+                        end = CGRect(x: 0, y: UIScreen.main.bounds.height, width: UIScreen.main.bounds.width, height: 0)
+                    }
+                    move(to: end)
+                }
+            }
+            """),
             RuleExample("""
             final class LoginViewController: UIViewController {
                 override func viewDidLoad() {
@@ -143,9 +163,17 @@ public struct KeyboardMathUsesMainScreen: Rule {
                 let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
                 guard analysis.keyboardValue(of: start..<end)?.isFrame == true else { continue }
             }
+            if Self.isInsideRectConstruction(index, source) { continue }
+            if let conversion = Self.conversion(around: index, analysis) {
+                diagnostics.append(Self.metadata.diagnostic(
+                    analysis, at: range,
+                    message: "`\(conversion)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
+                    suggestion: "Convert from the window's screen: `view.window?.windowScene?.screen.coordinateSpace`."))
+                continue
+            }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: range,
-                message: "`\(name)` in keyboard code measures the whole device screen or another scene's window; wrong under Split View, Slide Over, Stage Manager and external displays",
+                message: "`\(name)` in keyboard code is the device's built-in screen or another scene's window, not necessarily this view's: keyboard geometry measured against it is wrong under Split View, Slide Over, Stage Manager and external displays",
                 suggestion: "Use the view's window and its scene's screen (`view.window?.windowScene?.screen`), or convert the keyboard frame into the view."))
         }
         return diagnostics
@@ -180,5 +208,40 @@ public struct KeyboardMathUsesMainScreen: Rule {
             if source.isWord(before, "delegate") { return (index..<(index + 1), "UIApplication.shared.delegate?.window") }
         }
         return nil
+    }
+
+    /// Whether `index` is inside the arguments of a `CGRect(…)`:
+    /// a made-up rect (say, off screen for a `.zero` end frame) measures nothing.
+    static func isInsideRectConstruction(_ index: Int, _ source: TokenizedSource) -> Bool {
+        enclosingCall(of: index, named: "CGRect", source) != nil
+    }
+
+    /// The `(` of the nearest call named `name` whose arguments hold `index`, looking back a
+    /// bounded distance within the statement.
+    static func enclosingCall(of index: Int, named name: StaticString, _ source: TokenizedSource) -> Int? {
+        var token = index - 1
+        var budget = 256
+        while token > 0, budget > 0 {
+            budget -= 1
+            if source.kind(token) == .leftParen, let close = source.partnerIndex(token), close > index {
+                if source.isWord(token - 1, name) { return token }
+            } else if source.kind(token) == .rightParen || source.kind(token) == .rightSquare, let open = source.partnerIndex(token) {
+                token = open
+            } else if source.kind(token) == .leftBrace || source.kind(token) == .rightBrace {
+                return nil
+            }
+            token -= 1
+        }
+        return nil
+    }
+
+    /// `x.convert(…, from:/to: UIScreen.main.coordinateSpace)` around `index`: the documented
+    /// conversion, only on the wrong screen. The call as written, else nil.
+    static func conversion(around index: Int, _ analysis: FileAnalysis) -> String? {
+        let source = analysis.source
+        guard source.isWord(index + 4, "coordinateSpace") || source.isWord(index + 4, "fixedCoordinateSpace"),
+              let open = enclosingCall(of: index, named: "convert", source),
+              let call = analysis.call(at: open - 1), let close = call.closeParen else { return nil }
+        return analysis.snippet(call.start..<(close + 1))
     }
 }

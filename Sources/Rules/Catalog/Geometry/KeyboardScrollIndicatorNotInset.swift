@@ -26,6 +26,12 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             """),
             RuleExample("""
             final class FeedViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let bottom = max(0, view.convert(frame, from: nil).height - view.safeAreaInsets.bottom)
+                    tableView.contentInset.bottom = bottom
+                    tableView.verticalScrollIndicatorInsets.bottom = bottom
+                }
                 func observe() {
                     token = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [weak self] _ in
                         ↓self?.tableView.contentInset = self?.savedInsets ?? .zero
@@ -37,7 +43,10 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             final class SearchViewController: UIViewController {
                 func bind() {
                     NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
-                        .sink { [weak self] _ in ↓self?.resultsView.contentInset.bottom = 300 }
+                        .sink { [weak self] note in
+                            guard let self, let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                            ↓self.resultsView.contentInset.bottom = self.view.convert(frame, from: nil).height
+                        }
                         .store(in: &bag)
                 }
             }
@@ -45,7 +54,8 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             RuleExample("""
             final class NotesViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
-                    apply(280)
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    apply(view.convert(frame, from: nil).height)
                 }
                 private func apply(_ inset: CGFloat) {
                     ↓textView.contentInset.bottom = inset
@@ -55,6 +65,16 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    scrollView.contentInset = .zero
+                }
+                @objc func keyboardDidShow(_ note: Notification) {
+                    scrollView.contentInset.bottom = toolbarHeight
+                }
+            }
+            """),
             RuleExample("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
@@ -141,6 +161,7 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
         var indicatorReceivers: [Int: Set<[UInt64]>] = [:]
         var hiddenIndicators = Set<[UInt64]>()
         var contentWrites: [(Assignment, LayoutSink, Int)] = []
+        var hideResets: [(Assignment, LayoutSink, Int)] = []
         for assignment in analysis.assignments {
             let names = analysis.chainNames(assignment.lhs)
             if let last = names.last, source.isWord(last, "showsVerticalScrollIndicator") {
@@ -154,9 +175,16 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             if sink.kind == .scrollIndicatorInsets {
                 indicatorReceivers[root, default: []].insert(receiver)
             } else if sink.kind == .contentInset, sink.component.map({ source.isWord($0, "bottom") }) ?? true {
-                contentWrites.append((assignment, sink, root))
+                if Self.writesKeyboardValue(assignment, analysis) {
+                    contentWrites.append((assignment, sink, root))
+                } else if analysis.handlers[handler].events.contains(where: \.isHide) {
+                    hideResets.append((assignment, sink, root))
+                }
             }
         }
+        // A reset on hide matters when another handler moved the indicator for the keyboard.
+        let insetIndicators = indicatorReceivers.values.reduce(into: Set<[UInt64]>()) { $0.formUnion($1) }
+        contentWrites += hideResets.filter { insetIndicators.contains(analysis.receiverKey($0.1.receiver)) }
         var diagnostics: [Diagnostic] = []
         for (assignment, sink, root) in contentWrites {
             let receiver = analysis.receiverKey(sink.receiver)
@@ -194,5 +222,13 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
         let line = "\n" + analysis.indentation(ofLineAt: assignment.lhs.lowerBound)
             + "\(receiver)verticalScrollIndicatorInsets.bottom = \(receiver)contentInset.bottom"
         return Fix(.safe, edits: [Edit(range: end..<end, replacement: line)])
+    }
+
+    /// Whether the inset written comes from the keyboard's frame: resetting it to zero on hide
+    /// or to a fixed bar height is not a keyboard write, and the indicator stays where it was.
+    static func writesKeyboardValue(_ assignment: Assignment, _ analysis: FileAnalysis) -> Bool {
+        if analysis.keyboardValue(of: assignment)?.isFrame == true { return true }
+        guard let call = analysis.edgeInsetsCall(assignment.rhs), let bottom = analysis.argument(call, "bottom") else { return false }
+        return analysis.keyboardValue(of: bottom.value)?.isFrame == true
     }
 }

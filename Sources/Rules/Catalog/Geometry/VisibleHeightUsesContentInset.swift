@@ -19,7 +19,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         triggering: [
             RuleExample("""
             func visibleHeight() -> CGFloat {
-                scrollView.bounds.height - scrollView.↓contentInset.top - scrollView.↓contentInset.bottom
+                scrollView.bounds.height - scrollView.↓contentInset.top - scrollView.contentInset.bottom
             }
             """),
             RuleExample("""
@@ -41,6 +41,23 @@ public struct VisibleHeightUsesContentInset: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class TimelineViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    collectionView.contentInsetAdjustmentBehavior = .never
+                }
+                override func viewSafeAreaInsetsDidChange() {
+                    super.viewSafeAreaInsetsDidChange()
+                    collectionView.contentInset.top = view.safeAreaInsets.top + headerHeight
+                }
+                final class ScrollTracker {
+                    let scrollView: UIScrollView
+                    init(scrollView: UIScrollView) { self.scrollView = scrollView }
+                    var visibleHeight: CGFloat { scrollView.bounds.height - scrollView.contentInset.top }
+                }
+            }
+            """),
             RuleExample("""
             func visibleHeight() -> CGFloat {
                 let adjusted = scrollView.adjustedContentInset
@@ -102,6 +119,10 @@ public struct VisibleHeightUsesContentInset: Rule {
         let analysis = context.analysis
         let source = analysis.source
         guard Self.mayTrigger(on: source.file.bytes) else { return [] }
+        // A file that turns the system's adjustment off and puts the safe area into
+        // `contentInset` itself makes `contentInset` the whole inset, for every type in it
+        // (a nested type may hold the view through a plain `UIScrollView` reference).
+        if Self.managesSafeAreaItself(analysis) { return [] }
         var reported = Set<Int>()
         var diagnostics: [Diagnostic] = []
         // Locals bound to a scroll view's whole `contentInset`: name hash → the member token.
@@ -158,5 +179,26 @@ public struct VisibleHeightUsesContentInset: Rule {
             if receiverKey(source, start..<base) == receiver { return true }
         }
         return false
+    }
+
+    /// Whether the file sets `contentInsetAdjustmentBehavior = .never` and writes a
+    /// `contentInset` from a safe-area term.
+    static func managesSafeAreaItself(_ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        var never = false, addsSafeArea = false
+        for assignment in analysis.assignments {
+            let names = analysis.chainNames(assignment.lhs)
+            if names.last.map({ source.isWord($0, "contentInsetAdjustmentBehavior") }) ?? false,
+               analysis.chainNames(assignment.rhs).last.map({ source.isWord($0, "never") }) ?? false {
+                never = true
+            } else if names.contains(where: { source.isWord($0, "contentInset") }) {
+                var value = assignment.rhs
+                if let binding = analysis.constantBinding(referencedBy: value), let bound = binding.value { value = bound }
+                if value.contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") }) {
+                    addsSafeArea = true
+                }
+            }
+        }
+        return never && addsSafeArea
     }
 }

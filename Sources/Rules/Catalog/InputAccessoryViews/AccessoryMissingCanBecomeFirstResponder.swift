@@ -67,6 +67,25 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
             final class ChatViewController: UIViewController {
                 private lazy var composer = ComposerBar()
                 override var inputAccessoryView: UIView? { composer }
+            }
+            """, files: ["UIViewController+Responder.swift": """
+            extension UIViewController {
+                open override var canBecomeFirstResponder: Bool { true }
+            }
+            """]),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                private lazy var composer = ComposerBar()
+                override var inputAccessoryView: UIView? { composer }
+            }
+            extension ChatViewController {
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """),
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                private lazy var composer = ComposerBar()
+                override var inputAccessoryView: UIView? { composer }
                 override var canBecomeFirstResponder: Bool { true }
             }
             """),

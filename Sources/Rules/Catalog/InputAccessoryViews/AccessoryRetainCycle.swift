@@ -62,6 +62,17 @@ public struct AccessoryRetainCycle: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class ReplyViewController: UIViewController {
+                private let replyBar = ReplyBar()
+                override var inputAccessoryView: UIView? { replyBar }
+                override var canBecomeFirstResponder: Bool { true }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    inputAccessoryView?.textView.resignFirstResponder()
+                }
+            }
+            """),
+            RuleExample("""
             final class ChatViewController: UIViewController {
                 private lazy var composer = ComposerBar()
                 override var inputAccessoryView: UIView? { composer }

@@ -16,6 +16,18 @@ public struct AccessoryViewAddedAsSubview: Rule {
         fix: "Use the view either as the input accessory or as a subview pinned to the keyboard layout guide, not both; use two instances if both places need a bar.",
         triggering: [
             RuleExample("""
+            final class NoteViewController: UIViewController {
+                private let formatBar = FormatBar()
+                override var inputAccessoryView: UIView? { formatBar }
+                func showInline() {
+                    view.↓addSubview(formatBar)
+                }
+                func showInSidebar() {
+                    sidebar.addSubview(formatBar)
+                }
+            }
+            """),
+            RuleExample("""
             final class ChatViewController: UIViewController {
                 private let inputBar = InputBar()
                 override var inputAccessoryView: UIView? { inputBar }
@@ -62,6 +74,18 @@ public struct AccessoryViewAddedAsSubview: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class ChatViewController: UIViewController {
+                private let inputBar = InputBar()
+                override var inputAccessoryView: UIView? { inputBar }
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    #if targetEnvironment(macCatalyst)
+                    view.addSubview(inputBar)
+                    #endif
+                }
+            }
+            """),
             RuleExample("""
             final class ChatViewController: UIViewController {
                 private let inputBar = InputBar()
@@ -152,20 +176,25 @@ public struct AccessoryViewAddedAsSubview: Rule {
         var reported = Set<Int>()
         let candidates = analysis.addSubviewCallIndices
         guard !candidates.isEmpty else { return [] }
+        // One finding per view: at its first `addSubview`, with the other sites as notes.
         for use in uses {
             for found in analysis.accessorySources(of: use.expression) {
-                for callIndex in analysis.addSubviewCalls(of: found, among: candidates) {
-                    let call = analysis.calls[callIndex]
-                    guard reported.insert(call.callee).inserted else { continue }
-                    let view = analysis.snippet(call.arguments[0].value)
-                    diagnostics.append(Self.metadata.diagnostic(
-                        analysis, at: analysis.tokenRange(call.callee),
-                        message: "`\(view)` is \(use.description) and also added as a subview; once its responder is first responder UIKit moves it into the keyboard's window, so the bar vanishes from one of the two places",
-                        suggestion: "Use `\(view)` either as the input accessory or as a subview pinned to the keyboard layout guide, not both."
-                    ).relating([RelatedLocation(
-                        range: analysis.source.byteRange(analysis.tokenRange(use.accessory)),
-                        message: "it becomes the input accessory here")]))
+                let sites = analysis.addSubviewCalls(of: found, among: candidates).filter {
+                    reported.insert(analysis.calls[$0].callee).inserted
                 }
+                guard let first = sites.first else { continue }
+                let call = analysis.calls[first]
+                let view = analysis.snippet(call.arguments[0].value)
+                let others = sites.dropFirst().map { other in
+                    analysis.relatedLocation(at: analysis.calls[other].callee, "also added as a subview here")
+                }
+                diagnostics.append(Self.metadata.diagnostic(
+                    analysis, at: analysis.tokenRange(call.callee),
+                    message: "`\(view)` is \(use.description) and also added as a subview; once its responder is first responder UIKit moves it into the keyboard's window, so the bar vanishes from one of the two places",
+                    suggestion: "Use `\(view)` either as the input accessory or as a subview pinned to the keyboard layout guide, not both."
+                ).relating([RelatedLocation(
+                    range: analysis.source.byteRange(analysis.tokenRange(use.accessory)),
+                    message: "it becomes the input accessory here")] + others))
             }
         }
         return diagnostics

@@ -82,6 +82,35 @@ public struct ObserverRemovedGreedily: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class DetailViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    if isMovingFromParent || isBeingDismissed {
+                        NotificationCenter.default.removeObserver(self)
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            final class SheetViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillHide(_:)),
+                                                           name: UIResponder.keyboardWillHideNotification, object: nil)
+                }
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    guard isBeingDismissed else { return }
+                    NotificationCenter.default.removeObserver(self)
+                }
+            }
+            """),
+            RuleExample("""
             final class ChatViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
@@ -169,20 +198,21 @@ public struct ObserverRemovedGreedily: Rule {
         for removal in observers.removals where removal.removesSelf && removal.keys == nil {
             let phases = observers.phases(ofMethod: removal.method)
             guard let disappear = phases.first(where: \.isDisappear),
-                  let typeName = analysis.typeName(ofType: removal.type) else { continue }
+                  let typeName = analysis.typeName(ofType: removal.type),
+                  !Self.runsOnlyWhenLeavingForGood(analysis, removal) else { continue }
             let hierarchy = [typeName] + analysis.project.superclasses(of: typeName)
             let facts = hierarchy.map { (name: $0, facts: analysis.project.observerFacts(of: $0)) }
             let reAdded = facts.reduce(into: Set<NotificationKey>()) { $0.formUnion($1.facts.appearKeys) }
-            var lost: (owner: String, registration: SetupRegistration)?
+            // Every registration made once for the lifetime that this removal throws away:
+            // the message names the first, each is a related place.
+            var lost: [(owner: String, registration: SetupRegistration)] = []
             for (owner, ownerFacts) in facts {
-                if let registration = ownerFacts.setupRegistrations.first(where: {
-                    !$0.keys.isEmpty && !Set($0.keys).isSubset(of: reAdded)
-                }) {
-                    lost = (owner, registration)
-                    break
+                for registration in ownerFacts.setupRegistrations
+                where !registration.keys.isEmpty && !Set(registration.keys).isSubset(of: reAdded) {
+                    lost.append((owner, registration))
                 }
             }
-            guard let (owner, registration) = lost else { continue }
+            guard let (owner, registration) = lost.first else { continue }
             let path = registration.location.path == analysis.source.file.path ? nil : registration.location.path
             let place: String
             if let path {
@@ -192,13 +222,56 @@ public struct ObserverRemovedGreedily: Rule {
                 let line = analysis.source.file.location(of: registration.location.range.lowerBound).line
                 place = "\(owner).\(registration.methodName) (line \(line))"
             }
+            let others = lost.count > 1 ? " and \(lost.count - 1) more" : ""
             let call = analysis.snippet(analysis.tokenRange(removal.callee))
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(removal.callee),
-                message: "`\(call)(self)` in \(disappear.methodName) also removes the `\(registration.displayName)` observer added once in \(place): it never comes back when the screen reappears",
+                message: "`\(call)(self)` in \(disappear.methodName) also removes the `\(registration.displayName)` observer\(others) added once in \(place): it never comes back when the screen reappears",
                 suggestion: "Remove only the observers the appear methods add (`removeObserver(self, name: …, object: nil)`), or move `removeObserver(self)` to deinit.",
-                related: [RelatedLocation(path: path, range: registration.location.range, message: "observer added here")]))
+                related: lost.map { analysis.relatedLocation($0.registration.location, message: "observer added here") }))
         }
         return diagnostics
+    }
+
+    /// Words of `UIViewController` that are true only when the screen goes away for good
+    /// (popped or dismissed, not covered by another screen).
+    static let leavingForGood: [StaticString] = [
+        "isMovingFromParent", "isBeingDismissed", "isMovingFromParentViewController",
+    ]
+
+    /// Whether the removal runs only under `if isMovingFromParent …` / `if isBeingDismissed …`
+    /// or after `guard isMovingFromParent … else`: then the screen never reappears and removing
+    /// everything loses nothing.
+    static func runsOnlyWhenLeavingForGood(_ analysis: FileAnalysis, _ removal: ObserverRemoval) -> Bool {
+        let source = analysis.source, outline = analysis.outline
+        func mentionsLeaving(_ range: Range<Int>) -> Bool {
+            range.contains { index in
+                source.wordIndex(index, in: leavingForGood) != nil && !source.isToken(index - 1, .prefixOperator, "!")
+                    && !(source.kind(index - 1) == .period && source.isToken(index - 2, .prefixOperator, "!"))
+            }
+        }
+        var current = outline.scope(at: removal.callee)
+        var steps = 0
+        while let scope = current, steps < 256 {
+            steps += 1
+            let info = outline.scopes[scope]
+            if case .block(let keyword) = info.kind, source.isWord(keyword, "if"), mentionsLeaving((keyword + 1)..<info.open) {
+                return true
+            }
+            if info.isExecutableBody {
+                var index = info.open
+                while index < removal.callee {
+                    if source.isWord(index, "guard"), outline.scope(at: index) == scope {
+                        var end = index + 1
+                        while end < removal.callee, !source.isWord(end, "else") { end += 1 }
+                        if mentionsLeaving((index + 1)..<end) { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+            current = info.parent
+        }
+        return false
     }
 }

@@ -13,7 +13,7 @@ public struct ObserverTokenDiscarded: Rule {
         registration and keeps alive whatever it captures. The iOS 26 `addObserver(of:for:using:)` works the \
         other way round: its `ObservationToken` ends the observation when released, so a dropped token means \
         the handler never runs, and so does a Combine `.sink` whose `AnyCancellable` is not stored. Block \
-        observers of singletons and application delegates, which live as long as the app, are not reported.
+        observers of singletons (a type reached through its own `static let`/`static var shared`), application delegates and SwiftUI `App` types, which live as long as the app, are not reported.
         """,
         fix: "Keep the token in a property (or a collection of tokens) and pass it to `removeObserver(_:)` when the observer is no longer needed; keep Combine subscriptions with `.store(in: &cancellables)`.",
         triggering: [
@@ -66,6 +66,26 @@ public struct ObserverTokenDiscarded: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class KeyboardMessageTests: XCTestCase {
+                func testDroppedTokenEndsTheObservation() {
+                    _ = NotificationCenter.default.addObserver(of: UIScreen.main, for: .keyboardWillShow) { _ in
+                        XCTFail("must not run")
+                    }
+                }
+            }
+            """),
+            RuleExample("""
+            @main struct NotesApp: App {
+                @State private var keyboardShown = false
+                init() {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: .main) { _ in
+                        print("shown")
+                    }
+                }
+                var body: some Scene { WindowGroup { ContentView() } }
+            }
+            """),
             RuleExample("""
             final class ChatViewController: UIViewController {
                 private var showToken: NSObjectProtocol?
@@ -201,7 +221,10 @@ public struct ObserverTokenDiscarded: Rule {
                     message: "The token of `addObserver(forName: \(nameText), …)` is thrown away: the block observer can never be removed and keeps running",
                     suggestion: "Store the returned token in a property and pass it to `removeObserver(_:)` when the observer is no longer needed."))
             case .typedMessage:
-                guard Self.isNotificationCenterMessage(analysis, registration) else { continue }
+                // A test may drop the token on purpose, to check that the observation ends.
+                guard Self.isNotificationCenterMessage(analysis, registration),
+                      analysis.typeName(ofType: registration.type).map({ analysis.project.rootClass(of: $0) != "XCTestCase" }) ?? true
+                else { continue }
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(registration.callee),
                     message: "The `ObservationToken` of `addObserver(for: \(nameText))` is dropped: the observation ends at once and the handler never runs",

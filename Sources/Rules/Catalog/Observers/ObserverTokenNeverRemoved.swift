@@ -63,6 +63,16 @@ public struct ObserverTokenNeverRemoved: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            enum ImageCache {
+                private static var memoryWarningToken: NSObjectProtocol?
+                static func start() {
+                    memoryWarningToken = NotificationCenter.default.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: .main) { _ in
+                        purge()
+                    }
+                }
+            }
+            """),
+            RuleExample("""
             final class KeyboardObservingViewController: UIViewController {
                 private var showToken: NSObjectProtocol?
                 override func viewDidLoad() {
@@ -195,7 +205,8 @@ public struct ObserverTokenNeverRemoved: Rule {
                 analysis.project.observerFacts(of: $0)
             }
             let hash = source.nameHash(property)
-            guard !hierarchy.contains(where: { $0.livesForTheApp || $0.removedNames.contains(hash) }) else { continue }
+            guard !hierarchy.contains(where: { $0.livesForTheApp || $0.removedNames.contains(hash) }),
+                  !Self.isStaticProperty(hash, of: typeName, analysis) else { continue }
             let name = source.text(at: property)
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: site.lowerBound..<(site.lowerBound + 1),
@@ -204,5 +215,14 @@ public struct ObserverTokenNeverRemoved: Rule {
                 related: [analysis.relatedLocation(at: registration.callee, "observer registered here")]))
         }
         return diagnostics
+    }
+
+    /// Whether the type declares the property holding the token `static`: it lives as long as
+    /// the app, and so does the observer.
+    static func isStaticProperty(_ hash: UInt64, of typeName: String, _ analysis: FileAnalysis) -> Bool {
+        analysis.outline.properties.contains { property in
+            guard property.isStatic, property.nameHash == hash, let owner = property.owner else { return false }
+            return analysis.outline.types[owner].simpleName == typeName
+        }
     }
 }

@@ -74,6 +74,24 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class KeyboardTracker {
+                static let shared = KeyboardTracker()
+                private init() {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in }
+                }
+                deinit { NotificationCenter.default.removeObserver(self) }
+            }
+            """),
+            RuleExample("""
+            final class AppDelegate: UIResponder, UIApplicationDelegate {
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardDidShowNotification, object: nil, queue: .main) { _ in }
+                    return true
+                }
+                deinit { NotificationCenter.default.removeObserver(self) }
+            }
+            """),
+            RuleExample("""
             final class FormViewController: UIViewController {
                 override func viewDidLoad() {
                     super.viewDidLoad()
@@ -171,8 +189,9 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
             guard !blocks.isEmpty else { continue }
             let hierarchy = [typeName] + analysis.project.superclasses(of: typeName)
             let facts = hierarchy.map { analysis.project.observerFacts(of: $0) }
-            // Tokens removed elsewhere make `removeObserver(self)` redundant, not wrong.
-            guard !facts.contains(where: \.removesTokens) else { continue }
+            // Tokens removed elsewhere make `removeObserver(self)` redundant, not wrong; the
+            // observers of an object that lives as long as the app never need removing.
+            guard !facts.contains(where: { $0.removesTokens || $0.livesForTheApp }) else { continue }
             let selectorKeys = facts.reduce(into: Set<NotificationKey>()) { $0.formUnion($1.selectorKeys) }
             let matched: [RegisteredObserver]
             if let keys = removal.keys {

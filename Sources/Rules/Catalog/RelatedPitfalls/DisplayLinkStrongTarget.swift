@@ -78,6 +78,19 @@ public struct DisplayLinkStrongTarget: Rule {
         ],
         nonTriggering: [
             RuleExample("""
+            final class CountdownView: UIView {
+                private var link: CADisplayLink? {
+                    didSet { oldValue?.invalidate() }
+                }
+                func start() {
+                    link = CADisplayLink(target: self, selector: #selector(tick))
+                    link?.add(to: .main, forMode: .common)
+                }
+                func stop() { link = nil }
+                @objc private func tick() {}
+            }
+            """),
+            RuleExample("""
             final class KeyboardTrackingView: UIView {
                 private var displayLink: CADisplayLink?
                 func startTracking() {
@@ -211,6 +224,9 @@ public struct DisplayLinkStrongTarget: Rule {
                     } else {
                         invalidatedElsewhere = true
                     }
+                }
+                if Self.observerInvalidatesOldValue(property, analysis), isReplacedOutsideDeinit(property, analysis) {
+                    invalidatedElsewhere = true
                 }
             case .local(let binding):
                 invalidatedElsewhere = selectorInvalidatesItsLink(call, analysis)
@@ -368,5 +384,29 @@ public struct DisplayLinkStrongTarget: Rule {
             return true
         }
         return false
+    }
+
+    /// Whether the property's `didSet`/`willSet` invalidates the link it replaces
+    /// (`didSet { oldValue?.invalidate() }`, `willSet { link?.invalidate() }`).
+    static func observerInvalidatesOldValue(_ property: Int, _ analysis: FileAnalysis) -> Bool {
+        guard let body = analysis.outline.properties[property].bodyScope else { return false }
+        let source = analysis.source
+        let hash = analysis.outline.properties[property].nameHash
+        return analysis.calls(in: analysis.outline.scopes[body].body).contains { call in
+            guard source.isWord(call.callee, "invalidate"), let receiver = call.receiver else { return false }
+            return receiver.contains { source.isWord($0, "oldValue") || source.nameHash($0) == hash }
+        }
+    }
+
+    /// Whether the property is assigned (`link = nil`, a new link) outside the deinit path: with
+    /// an observer that invalidates the old link, that assignment ends the cycle.
+    func isReplacedOutsideDeinit(_ property: Int, _ analysis: FileAnalysis) -> Bool {
+        let hash = analysis.outline.properties[property].nameHash
+        return analysis.assignments.contains { assignment in
+            guard !assignment.isCompound, let last = analysis.chainNames(assignment.lhs).last,
+                  analysis.source.nameHash(last) == hash,
+                  analysis.source.isWord(assignment.rhs.lowerBound, "nil") else { return false }
+            return !isDeinitPath(assignment.op, analysis)
+        }
     }
 }

@@ -25,7 +25,7 @@ public struct TextViewContentSizeHeight: Rule {
                     messageView.delegate = self
                 }
                 func textViewDidChange(_ textView: UITextView) {
-                    messageHeight.constant = min(messageView.↓contentSize.height, 120)
+                    messageHeight.constant = min(↓messageView.contentSize.height, 120)
                 }
             }
             """),
@@ -37,7 +37,7 @@ public struct TextViewContentSizeHeight: Rule {
                 }
                 required init?(coder: NSCoder) { fatalError() }
                 override var intrinsicContentSize: CGSize {
-                    CGSize(width: UIView.noIntrinsicMetric, height: self.↓contentSize.height)
+                    CGSize(width: UIView.noIntrinsicMetric, height: ↓self.contentSize.height)
                 }
             }
             """),
@@ -48,7 +48,7 @@ public struct TextViewContentSizeHeight: Rule {
                     composer.textView.isScrollEnabled = false
                 }
                 func textDidChange() {
-                    let lines = composer.textView.↓contentSize.height / 20
+                    let lines = ↓composer.textView.contentSize.height / 20
                     invalidateIntrinsicContentSize()
                     print(lines)
                 }
@@ -60,7 +60,7 @@ public struct TextViewContentSizeHeight: Rule {
                 func setUp() { textView.isScrollEnabled = false }
                 func refresh() {
                     if !textView.isScrollEnabled {
-                        frame.size.height = textView.↓contentSize.height + 16
+                        frame.size.height = ↓textView.contentSize.height + 16
                     }
                 }
             }
@@ -72,12 +72,40 @@ public struct TextViewContentSizeHeight: Rule {
                     noteView.isScrollEnabled = false
                     noteView.text = text
                     contentView.addSubview(noteView)
-                    noteView.frame.size.height = noteView.↓contentSize.height
+                    noteView.frame.size.height = ↓noteView.contentSize.height
                 }
             }
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class ComposerView: UIView {
+                let textView = UITextView()
+                func setUp() { textView.isScrollEnabled = false }
+                func reset() { textView.contentSize.height = 0 }
+            }
+            """),
+            RuleExample("""
+            final class ComposerView: UIView {
+                let textView = UITextView()
+                func setUp() { textView.isScrollEnabled = false }
+                func textDidChange() {
+                    textView.sizeToFit()
+                    heightConstraint.constant = textView.contentSize.height
+                }
+            }
+            """),
+            RuleExample("""
+            final class GrowingTextView: UITextView {
+                func setUp() { isScrollEnabled = false }
+                override func layoutSubviews() {
+                    super.layoutSubviews()
+                    let fitted = sizeThatFits(CGSize(width: bounds.width, height: .greatestFiniteMagnitude))
+                    contentSize = fitted
+                    heightConstraint.constant = contentSize.height
+                }
+            }
+            """),
             RuleExample("""
             final class ComposerViewController: UIViewController {
                 private let messageView = UITextView()
@@ -197,7 +225,9 @@ public struct TextViewContentSizeHeight: Rule {
         var diagnostics: [Diagnostic] = []
         for index in 0..<source.code.count where source.isWord(index, "contentSize") {
             guard source.kind(index + 1) == .period, source.isWord(index + 2, "height"),
-                  let type = analysis.typeName(at: index) else { continue }
+                  !Self.isWritten(index + 2, source),
+                  let type = analysis.typeName(at: index),
+                  !Self.typeSizesContentItself(at: index, analysis) else { continue }
             let start = ExpressionBounds.chainStart(source, endingAt: index)
             var receiver = analysis.namesWithoutSelf(start..<(index + 1))
             receiver.removeLast()
@@ -206,10 +236,11 @@ public struct TextViewContentSizeHeight: Rule {
                     && zip($0.receiver, receiver).allSatisfy { source.nameHash($0) == source.nameHash($1) }
             }), isTextView(receiver, at: index, analysis, context.project),
                   !isAfterSuperLayout(index, analysis),
+                  !isAfterFitting(index, receiver: receiver, analysis),
                   !isGuardedByScrolling(index, receiver: receiver, analysis) else { continue }
             let textView = receiver.isEmpty ? "self" : analysis.snippet(receiver[0]..<(receiver[receiver.count - 1] + 1))
             diagnostics.append(Self.metadata.diagnostic(
-                analysis, at: analysis.tokenRange(index),
+                analysis, at: start..<(index + 3),
                 message: "`\(textView)` has scrolling turned off, so its `contentSize.height` is its current height, not the height of its text",
                 suggestion: "Measure with `\(textView).sizeThatFits(CGSize(width: \(textView).bounds.width, height: .greatestFiniteMagnitude)).height`."
             ).relating([RelatedLocation(
@@ -273,6 +304,43 @@ public struct TextViewContentSizeHeight: Rule {
         return analysis.calls(in: body.lowerBound..<index).contains { call in
             analysis.source.isWord(call.callee, name == "layoutSubviews" ? "layoutSubviews" : "viewDidLayoutSubviews")
                 && call.receiver.map { analysis.source.isWord($0.lowerBound, "super") } ?? false
+        }
+    }
+
+    /// Whether `height` at `index` is assigned to (`contentSize.height = h`): a write, not a read.
+    static func isWritten(_ index: Int, _ source: TokenizedSource) -> Bool {
+        let next = index + 1
+        return source.kind(next) == .equal
+            || (source.kind(next) == .binaryOperator && source.text(at: next).hasSuffix("=") && source.text(at: next) != "==")
+    }
+
+    /// Whether the type around `index` sets a `contentSize` from `sizeThatFits` itself: then it
+    /// keeps the content size equal to the text's height.
+    static func typeSizesContentItself(at index: Int, _ analysis: FileAnalysis) -> Bool {
+        guard let type = analysis.outline.enclosingType(at: index) else { return false }
+        let extent = analysis.outline.types[type].extent
+        let source = analysis.source
+        return analysis.assignments.contains { assignment in
+            guard extent.contains(assignment.op), let last = analysis.chainNames(assignment.lhs).last,
+                  source.isWord(last, "contentSize") else { return false }
+            var value = assignment.rhs
+            if let binding = analysis.constantBinding(referencedBy: value), let bound = binding.value { value = bound }
+            return value.contains { source.isWord($0, "sizeThatFits") }
+        }
+    }
+
+    /// Whether the read follows `sizeToFit()` on the same text view, or a `layoutIfNeeded()`,
+    /// earlier in the same body: the content size is then the fitted one.
+    func isAfterFitting(_ index: Int, receiver: [Int], _ analysis: FileAnalysis) -> Bool {
+        guard let scope = analysis.outline.executableScope(at: index) else { return false }
+        let source = analysis.source
+        let body = analysis.outline.scopes[scope].body
+        return analysis.calls(in: body.lowerBound..<index).contains { call in
+            if source.isWord(call.callee, "layoutIfNeeded") { return true }
+            guard source.isWord(call.callee, "sizeToFit") else { return false }
+            let names = call.receiver.map { analysis.namesWithoutSelf($0) } ?? []
+            guard names.count == receiver.count else { return false }
+            return zip(names, receiver).allSatisfy { source.nameHash($0) == source.nameHash($1) }
         }
     }
 }
