@@ -49,7 +49,7 @@ struct KeyboardHandler: Sendable {
 
 /// How a handler can read the notification it handles, for fixes that need its duration or
 /// curve.
-public enum HandlerNotification: Sendable, Equatable {
+enum HandlerNotification: Sendable, Equatable {
     /// A `Notification` (or `NSNotification`) in the named parameter: read its `userInfo`.
     case notification(String)
     /// An iOS 26 keyboard message in the named parameter: read its properties.
@@ -60,7 +60,7 @@ extension FileAnalysis {
     /// The parameter through which `handler` holds its notification, when the code shows it:
     /// the closure parameter of an observer or publisher, a typed message, or a parameter
     /// declared `Notification`. Nil for `_`, wrappers and helpers taking something else.
-    public func notificationAccess(of handler: KeyboardHandler) -> HandlerNotification? {
+    func notificationAccess(of handler: KeyboardHandler) -> HandlerNotification? {
         guard let parameter = handler.notificationParameter, source.kind(parameter) == .identifier else { return nil }
         let name = source.text(at: parameter)
         switch handler.form {

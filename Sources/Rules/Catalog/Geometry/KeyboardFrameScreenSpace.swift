@@ -184,15 +184,15 @@ public struct KeyboardFrameScreenSpace: Rule {
             RuleCorrection("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
-                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
-                    scrollView.contentInset.bottom = frame.↓height
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    bottomConstraint.constant = max(0, view.bounds.maxY - frame.↓minY)
                 }
             }
             """, """
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
-                    let frame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
-                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    bottomConstraint.constant = max(0, view.bounds.maxY - view.convert(frame, from: nil).minY)
                 }
             }
             """),
