@@ -206,32 +206,15 @@ public struct KeyboardFrameScreenSpace: Rule {
     /// methods outside closures, where `view` needs no `self`, and for a frame that is not
     /// optional-chained. Unsafe: `from: nil` means the window, which a reviewer may want to
     /// replace with the screen's coordinate space.
-    static func convertFix(_ member: Int, _ context: RuleContext) -> Fix? {
-        let analysis = context.analysis
+    static func convertFix(_ member: Int, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
         guard source.kind(member - 1) == .period else { return nil }
         let frame = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
         guard !frame.isEmpty, !frame.contains(where: {
             source.kind($0) == .postfixQuestionMark || source.kind($0) == .exclamationMark
         }) else { return nil }
-        var scope = analysis.outline.scope(at: member)
-        var steps = 0
-        while let current = scope, steps < Limits.enclosingScopes {
-            steps += 1
-            if case .closure = analysis.outline.scopes[current].kind { return nil }
-            if case .function = analysis.outline.scopes[current].kind { break }
-            scope = analysis.outline.scopes[current].parent
-        }
-        guard let type = analysis.outline.enclosingType(at: member) else { return nil }
-        let typeName = analysis.outline.types[type].simpleName
-        let converter: String
-        if context.project.isViewController(typeName) {
-            converter = "view.convert"
-        } else if ResponderVocabulary.viewClasses.contains(context.project.rootClass(of: typeName)) {
-            converter = "convert"
-        } else {
-            return nil
-        }
+        guard let view = analysis.ownViewPrefix(at: member) else { return nil }
+        let converter = view + "convert"
         return Fix(.unsafe, edits: [Edit(range: source.byteRange(frame),
                                          replacement: "\(converter)(\(source.text(spanning: frame)), from: nil)")])
     }
@@ -247,7 +230,7 @@ public struct KeyboardFrameScreenSpace: Rule {
                 analysis, at: analysis.geometryReadRange(member),
                 message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
-                fix: Self.convertFix(member, context)))
+                fix: Self.convertFix(member, analysis)))
         }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }
