@@ -11,9 +11,9 @@ extension ProjectFacts {
     /// Types in which code of `name` runs next to UIKit's keyboard layout guide: the lineage
     /// user of `name` (itself or a superclass), else the first subclass by name that uses the
     /// guide. Only the guide's users are walked up (every type's superclasses for each type
-    /// asked about was quadratic in the number of types), and through `superclasses(of:)`,
-    /// so that the lookups of their ancestors are noted (see `FactScope`). Users are always
-    /// analysed: they say so in files with keyboard words.
+    /// asked about was quadratic in the number of types); their ancestors are among the types
+    /// `FactScope.typeNamesLookedUp` has analysed. Users are always analysed: they say so in
+    /// files with keyboard words.
     func keyboardLayoutGuideUserSharingCode(with name: String) -> String? {
         if let user = keyboardLayoutGuideUserInLineage(of: name) { return user }
         return keyboardLayoutGuideUsers.first {
