@@ -89,6 +89,24 @@ final class FixContractTests: XCTestCase {
     }
 }
 
+extension FixContractTests {
+    /// `frame.size.height` converts the rect, not its size (`convert(_: CGSize, from:)` does
+    /// not exist): found on a public app.
+    func testScreenSpaceFixConvertsTheRect() {
+        let code = """
+        final class WritingViewController: UIViewController {
+            @objc func keyboardWillShow(_ notification: Notification) {
+                guard let bound = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                textView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: bound.size.height, right: 0)
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardFrameScreenSpace.self)], deploymentTarget: nil)
+        XCTAssertEqual(String(decoding: Self.fix(code, with: checker).bytes, as: UTF8.self),
+                       code.replacingOccurrences(of: "bottom: bound.size.height", with: "bottom: view.convert(bound, from: nil).size.height"))
+    }
+}
+
 /// `swiftc -frontend -parse`: the toolchain's parser, without type checking (the examples
 /// use UIKit, which Linux lacks).
 enum SwiftParser {

@@ -82,7 +82,8 @@ public enum FindingMerging {
         for (index, line) in lines.enumerated() {
             guard let family = familyOfRule[diagnostics[index].ruleID], families[family.family].followsRelatedLocations
             else { continue }
-            if let first = firstOnLine[key(line, family.family)] { groups.join(first, index) } else { firstOnLine[key(line, family.family)] = index }
+            guard let first = firstOnLine[key(line, family.family)] else { firstOnLine[key(line, family.family)] = index; continue }
+            if !separatesStatements(first, index) { groups.join(first, index) }
         }
         var pointingAt: [Int: Int] = [:]
         for (a, diagnostic) in diagnostics.enumerated() {

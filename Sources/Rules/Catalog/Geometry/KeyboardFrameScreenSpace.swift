@@ -208,15 +208,9 @@ public struct KeyboardFrameScreenSpace: Rule {
     /// replace with the screen's coordinate space.
     static func convertFix(_ member: Int, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
-        guard source.kind(member - 1) == .period else { return nil }
-        let frame = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
-        guard !frame.isEmpty, !frame.contains(where: {
-            source.kind($0) == .postfixQuestionMark || source.kind($0) == .exclamationMark
-        }) else { return nil }
-        guard let view = analysis.ownViewPrefix(at: member) else { return nil }
-        let converter = view + "convert"
+        guard let frame = analysis.rectExpression(readAt: member), let view = analysis.ownViewPrefix(at: member) else { return nil }
         return Fix(.unsafe, edits: [Edit(range: source.byteRange(frame),
-                                         replacement: "\(converter)(\(source.text(spanning: frame)), from: nil)")])
+                                         replacement: "\(view)convert(\(source.text(spanning: frame)), from: nil)")])
     }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {

@@ -152,14 +152,8 @@ public struct KeyboardHeightNotOverlap: Rule {
     /// the view is the one the layout is relative to, which a reviewer has to confirm.
     static func overlapFix(_ member: Int, _ value: KeyboardValue, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
-        guard !value.has(.screenSpace), source.isWord(member, "height"), source.kind(member - 1) == .period,
-              let view = analysis.ownViewPrefix(at: member) else { return nil }
-        var frame = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
-        // `frame.size.height`: the frame is the chain before `.size`.
-        if source.isWord(frame.upperBound - 1, "size"), source.kind(frame.upperBound - 2) == .period {
-            frame = frame.lowerBound..<(frame.upperBound - 2)
-        }
-        guard !frame.isEmpty, !frame.contains(where: { source.kind($0) == .postfixQuestionMark }) else { return nil }
+        guard !value.has(.screenSpace), source.isWord(member, "height"), let view = analysis.ownViewPrefix(at: member),
+              let frame = analysis.rectExpression(readAt: member) else { return nil }
         let read = frame.lowerBound..<(member + 1)
         return Fix(.unsafe, edits: [Edit(range: source.byteRange(read),
                                          replacement: "max(0, \(view)bounds.maxY - \(source.text(spanning: frame)).minY)")])
