@@ -210,27 +210,17 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         return diagnostics
     }
 
-    /// `x.bottom = max(0, value - view.safeAreaInsets.bottom)` in a view controller (the
-    /// view's own `safeAreaInsets` in a view). Only for a `.bottom` write of a scroll view's
-    /// insets: `additionalSafeAreaInsets` is part of the safe area it would subtract. Unsafe:
-    /// it assumes the view reaches the bottom of the screen, which a reviewer has to check.
+    /// `x.bottom = max(0, value - view.safeAreaInsets.bottom)` in a view controller's own
+    /// methods (the view's own `safeAreaInsets` in a view). Only for a `.bottom` write of a
+    /// scroll view's insets: `additionalSafeAreaInsets` is part of the safe area it would
+    /// subtract. Unsafe: it assumes the view reaches the bottom of the screen, which a
+    /// reviewer has to check.
     static func subtractSafeAreaFix(_ assignment: Assignment, _ sink: LayoutSink, _ context: RuleContext) -> Fix? {
         let analysis = context.analysis
         let source = analysis.source
         guard sink.kind != .additionalSafeAreaInsets, sink.component.map({ source.isWord($0, "bottom") }) == true,
-              !assignment.rhs.isEmpty, let type = analysis.outline.enclosingType(at: assignment.op) else { return nil }
-        let typeName = analysis.outline.types[type].simpleName
-        let receiver = source.text(spanning: sink.receiver)
-        guard !receiver.contains("?") else { return nil }
-        let explicitSelf = receiver == "self" || receiver.hasPrefix("self.")
-        let safeArea: String
-        if context.project.isViewController(typeName) {
-            safeArea = explicitSelf ? "self.view.safeAreaInsets.bottom" : "view.safeAreaInsets.bottom"
-        } else if ResponderVocabulary.viewClasses.contains(context.project.rootClass(of: typeName)) {
-            safeArea = explicitSelf ? "self.safeAreaInsets.bottom" : "safeAreaInsets.bottom"
-        } else {
-            return nil
-        }
+              !assignment.rhs.isEmpty, let view = analysis.ownViewPrefix(at: assignment.op) else { return nil }
+        let safeArea = view + "safeAreaInsets.bottom"
         let value = source.text(spanning: assignment.rhs)
         let isSingleChain = ExpressionBounds.chainStart(source, endingAt: assignment.rhs.upperBound - 1) == assignment.rhs.lowerBound
         let minuend = isSingleChain ? value : "(\(value))"
