@@ -144,7 +144,7 @@ final class EndToEndTests: XCTestCase {
         let path = try tree.write("Notes.swift", bytes: bom + Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
         XCTAssertEqual(chmod(path, 0o600), 0)
         let fix = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
-        XCTAssertTrue(fix.standardError.contains("Fixed 1 problem in 1 file."), fix.standardError)
+        XCTAssertTrue(fix.standardError.contains("Fixed 1 finding ("), fix.standardError)
         var expected = lines
         expected[4] = "        textView.contentInset.bottom = 0"
         XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
@@ -152,7 +152,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(stat(path, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
         let again = try BinaryHarness.run(["--fix", "--reporter", "xcode"], in: tree.path)
-        XCTAssertTrue(again.standardError.contains("Fixed 0 problems in 0 files."), again.standardError)
+        XCTAssertTrue(again.standardError.contains("Fixed 0 findings in 0 files."), again.standardError)
         XCTAssertEqual(try tree.read("Notes.swift"), bom + Array((expected.joined(separator: "\r\n") + "\r\n").utf8))
     }
 }

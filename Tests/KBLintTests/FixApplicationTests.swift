@@ -59,6 +59,15 @@ final class UnifiedDiffTests: XCTestCase {
         String(decoding: UnifiedDiff.render(path: "A.swift", old: Array(old.utf8), new: Array(new.utf8)), as: UTF8.self)
     }
 
+    /// On a terminal: headers bold, hunks cyan, removals red, additions green; context plain,
+    /// and each colour closed before the line break (CRLF kept).
+    func testColoredDiff() {
+        let diff = "--- a/A.swift\n+++ b/A.swift\n@@ -1,2 +1,2 @@\n same\r\n-old\n+new\n"
+        let colored = String(decoding: UnifiedDiff.colored(Array(diff.utf8)), as: UTF8.self)
+        XCTAssertEqual(colored, "\u{1B}[1m--- a/A.swift\u{1B}[0m\n\u{1B}[1m+++ b/A.swift\u{1B}[0m\n"
+                       + "\u{1B}[36m@@ -1,2 +1,2 @@\u{1B}[0m\n same\r\n\u{1B}[31m-old\u{1B}[0m\n\u{1B}[32m+new\u{1B}[0m\n")
+    }
+
     func testSingleChangeWithContext() {
         let old = (1...10).map { "line \($0)\n" }.joined()
         let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")

@@ -16,11 +16,11 @@ final class FixingTests: XCTestCase {
         XCTAssertEqual(try FileSystem.status(of: path).permissions, 0o600)
         XCTAssertEqual(first.status, 1, "the unsafe fix was not applied: the error remains")
         XCTAssertEqual(first.standardOutput.split(separator: "\n").count, 1, first.standardOutput)
-        XCTAssertTrue(first.standardError.contains("Fixed 2 problems in 1 file."), first.standardError)
+        XCTAssertTrue(first.standardError.contains("Fixed 2 findings ("), first.standardError)
 
         let again = runTool(["--fix", "--reporter", "xcode"], in: tree.path)
         XCTAssertEqual(try tree.read("A.swift"), bom + Array("let allowed = 1\r\nlet dangerous = allowed\r\n".utf8))
-        XCTAssertTrue(again.standardError.contains("Fixed 0 problems in 0 files."), again.standardError)
+        XCTAssertTrue(again.standardError.contains("Fixed 0 findings in 0 files."), again.standardError)
 
         let unsafe = runTool(["--fix", "--unsafe-fixes", "--reporter", "xcode"], in: tree.path)
         XCTAssertEqual(unsafe.status, 0)
@@ -88,6 +88,6 @@ final class FixingTests: XCTestCase {
         let run = runTool(["--fix", "--reporter", "xcode"], in: tree.path)
         XCTAssertEqual(try tree.text("A.swift"), "let allowed = 1\n")
         XCTAssertTrue(run.standardOutput.contains("'allowed' is forbidden"), run.standardOutput)
-        XCTAssertTrue(run.standardError.contains("Fixed 1 problem in 1 file."), run.standardError)
+        XCTAssertTrue(run.standardError.contains("Fixed 1 finding ("), run.standardError)
     }
 }

@@ -113,7 +113,9 @@ struct LintCommand {
         switch options.fixMode {
         case .diff:
             let byPath = zip(inputs, outcome.files).sorted { $0.0.target.path < $1.0.target.path }
-            for (_, file) in byPath { tool.standardOutput.write(file.diff) }
+            for (_, file) in byPath {
+                tool.standardOutput.write(report.settings.useColor ? UnifiedDiff.colored(file.diff) : file.diff)
+            }
         case .printSource:
             for file in outcome.files { tool.standardOutput.write(file.fixedSource ?? []) }
         case .report, .write:
@@ -126,10 +128,8 @@ struct LintCommand {
             }
         }
         for note in baselineStep.notes { tool.standardError.write(note + "\n") }
-        let fixed = outcome.files.reduce(0) { $0 + $1.fixesApplied }
         if case .write = options.fixMode, !options.quiet {
-            let files = outcome.files.filter { $0.fixesApplied > 0 }.count
-            tool.standardError.write("Fixed \(fixed) \(fixed == 1 ? "problem" : "problems") in \(files) \(files == 1 ? "file" : "files").\n")
+            tool.standardError.write(Self.fixSummary(outcome.files))
         }
         let unknownTarget = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
         if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline, let notice = unknownTarget.summaryNotice {
@@ -346,6 +346,24 @@ struct LintCommand {
             tool.standardError.write(SummaryReporter.summaryLine(report) + "\n")
         }
         return errors
+    }
+
+    /// What `--fix` did: `Fixed 4 findings (keyboard_frame_begin_key 3, …) in 2 files.`, rules
+    /// by count then id, and a line for the findings whose fixes are unsafe.
+    static func fixSummary(_ files: [FileOutcome]) -> String {
+        var byRule: [String: Int] = [:]
+        for file in files { byRule.merge(file.fixedByRule, uniquingKeysWith: +) }
+        let fixed = byRule.values.reduce(0, +)
+        let fixedFiles = files.filter { $0.fixesApplied > 0 }.count
+        let rules = byRule.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+        var text = "Fixed \(fixed) \(fixed == 1 ? "finding" : "findings")"
+        if !rules.isEmpty { text += " (\(rules.joined(separator: ", ")))" }
+        text += " in \(fixedFiles) \(fixedFiles == 1 ? "file" : "files").\n"
+        let unsafe = files.reduce(0) { $0 + $1.unsafeFixesLeft }
+        if unsafe > 0 {
+            text += "\(unsafe) more \(unsafe == 1 ? "finding has an unsafe fix" : "findings have unsafe fixes") (apply with --fix --unsafe-fixes after review).\n"
+        }
+        return text
     }
 }
 

@@ -73,7 +73,11 @@ struct FileOutcome: Sendable {
     var diff: [UInt8] = []
     /// The fixed source (`--fix` with standard input).
     var fixedSource: [UInt8]?
-    var fixesApplied = 0
+    /// The fixes applied, by rule id (none when the write failed).
+    var fixedByRule: [String: Int] = [:]
+    var fixesApplied: Int { fixedByRule.values.reduce(0, +) }
+    /// Findings left whose fix is unsafe (applied only with `--unsafe-fixes`).
+    var unsafeFixesLeft = 0
     var bytes = 0
     var linted = false
     /// The file read (nil for standard input and the index).
@@ -299,7 +303,8 @@ struct LintDriver: Sendable {
         } else {
             let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe)
             diagnostics = fixed.diagnostics
-            outcome.fixesApplied = fixed.fixesApplied
+            outcome.fixedByRule = fixed.fixedByRule
+            outcome.unsafeFixesLeft = fixed.diagnostics.filter { $0.fix?.applicability == .unsafe }.count
             current = SourceFile(path: input.target.path, bytes: fixed.bytes)
             if fixed.bytes != original {
                 switch fixMode {
@@ -316,7 +321,7 @@ struct LintDriver: Sendable {
                         try write(fixed.bytes, over: input.target, expecting: original)
                     } catch {
                         outcome.errors.append(error)
-                        outcome.fixesApplied = 0
+                        outcome.fixedByRule = [:]
                         current = file
                         diagnostics = fixed.initial
                     }

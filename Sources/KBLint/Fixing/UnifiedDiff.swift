@@ -152,6 +152,35 @@ enum UnifiedDiff {
         return changes
     }
 
+    /// `diff` coloured for a terminal as `git diff` does: file headers bold, hunk headers cyan,
+    /// removed lines red, added lines green. Each line's colour ends before its line break.
+    static func colored(_ diff: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(diff.count + diff.count / 4)
+        for range in lineRanges(diff) {
+            let line = diff[range]
+            let color: String?
+            if line.starts(with: Array("--- ".utf8)) || line.starts(with: Array("+++ ".utf8)) {
+                color = "\u{1B}[1m"
+            } else if line.starts(with: Array("@@".utf8)) {
+                color = "\u{1B}[36m"
+            } else if line.first == UInt8(ascii: "-") {
+                color = "\u{1B}[31m"
+            } else if line.first == UInt8(ascii: "+") {
+                color = "\u{1B}[32m"
+            } else {
+                color = nil
+            }
+            guard let color else { output += line; continue }
+            var body = line[...]
+            var ending: ArraySlice<UInt8> = []
+            if body.last == 0x0A { ending = body.suffix(1); body = body.dropLast() }
+            if body.last == 0x0D { ending = body.suffix(1) + ending; body = body.dropLast() }
+            output += Array(color.utf8) + body + Array("\u{1B}[0m".utf8) + ending
+        }
+        return output
+    }
+
     /// Byte ranges of the lines of `bytes`, each including its `\n` (the last may lack one).
     static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []

@@ -47,6 +47,37 @@ struct KeyboardHandler: Sendable {
     var reachableEnd: Int
 }
 
+/// How a handler can read the notification it handles, for fixes that need its duration or
+/// curve.
+enum HandlerNotification: Sendable, Equatable {
+    /// A `Notification` (or `NSNotification`) in the named parameter: read its `userInfo`.
+    case notification(String)
+    /// An iOS 26 keyboard message in the named parameter: read its properties.
+    case message(String)
+}
+
+extension FileAnalysis {
+    /// The parameter through which `handler` holds its notification, when the code shows it:
+    /// the closure parameter of an observer or publisher, a typed message, or a parameter
+    /// declared `Notification`. Nil for `_`, wrappers and helpers taking something else.
+    func notificationAccess(of handler: KeyboardHandler) -> HandlerNotification? {
+        guard let parameter = handler.notificationParameter, source.kind(parameter) == .identifier else { return nil }
+        let name = source.text(at: parameter)
+        switch handler.form {
+        case .typedMessage:
+            return .message(name)
+        case .blockObserver, .combine, .rxSwift, .asyncSequence:
+            return .notification(name)
+        case .selector, .notificationReader, .helperCallback, .reached:
+            let declared = source.kind(parameter + 1) == .colon
+                && (source.isWord(parameter + 2, "Notification") || source.isWord(parameter + 2, "NSNotification"))
+            return declared ? .notification(name) : nil
+        case .wrapperEvent:
+            return nil
+        }
+    }
+}
+
 /// Finds every keyboard handler of a file, following calls within the file.
 struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex

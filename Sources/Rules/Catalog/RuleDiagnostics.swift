@@ -40,6 +40,43 @@ extension FileAnalysis {
         return member..<(member + 1)
     }
 
+    /// The rect expression whose geometry `member` reads (`frame` in `frame.height` and in
+    /// `frame.size.height`), for fixes that replace or convert it; nil when it is not a plain
+    /// member read or the rect is optional-chained.
+    func rectExpression(readAt member: Int) -> Range<Int>? {
+        guard source.kind(member - 1) == .period else { return nil }
+        var rect = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
+        if rect.count > 2, source.kind(rect.upperBound - 2) == .period,
+           source.isWord(rect.upperBound - 1, "size") || source.isWord(rect.upperBound - 1, "origin") {
+            rect = rect.lowerBound..<(rect.upperBound - 2)
+        }
+        guard !rect.isEmpty, !rect.contains(where: {
+            source.kind($0) == .postfixQuestionMark || source.kind($0) == .exclamationMark
+        }) else { return nil }
+        return rect
+    }
+
+    /// How code at `index` reaches the view its type lays out, for fixes: `"view."` in a view
+    /// controller, `""` in a view (its own members). Nil inside a closure (where `self` may
+    /// have to be spelled, or be weak) and outside view and view-controller types.
+    func ownViewPrefix(at index: Int) -> String? {
+        var scope = outline.scope(at: index)
+        var steps = 0
+        while let current = scope, steps < Limits.enclosingScopes {
+            steps += 1
+            switch outline.scopes[current].kind {
+            case .closure: return nil
+            case .function, .type: scope = nil
+            default: scope = outline.scopes[current].parent
+            }
+        }
+        guard let type = outline.enclosingType(at: index) else { return nil }
+        let typeName = outline.types[type].simpleName
+        if project.isViewController(typeName) { return "view." }
+        if ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)) { return "" }
+        return nil
+    }
+
     /// Assignments whose operator lies in reachable keyboard-handler code.
     var handlerAssignments: [Assignment] {
         assignments.filter { isInKeyboardHandler($0.op) }

@@ -130,7 +130,9 @@ public struct FileChecker: Sendable {
         public var bytes: [UInt8]
         /// The findings that remain in `bytes`.
         public var diagnostics: [Diagnostic]
-        public var fixesApplied = 0
+        /// The fixes applied, by rule id.
+        public var fixedByRule: [String: Int] = [:]
+        public var fixesApplied: Int { fixedByRule.values.reduce(0, +) }
     }
 
     /// Checks the file, applies the compatible fixes its findings carry (safe ones, and
@@ -142,14 +144,15 @@ public struct FileChecker: Sendable {
         // The other files' facts; each round's analysis layers the file's current facts on top.
         var others: ProjectFacts?
         for _ in 0..<Self.maximumFixRounds {
-            let fixes = FixApplication.compatibleFixes(
-                outcome.diagnostics.compactMap(\.fix).filter { FixApplication.isApplicable($0, includingUnsafe: includingUnsafe) },
-                fileSize: outcome.bytes.count)
-            guard !fixes.isEmpty else { break }
-            let fixed = FixApplication.apply(fixes.flatMap(\.edits), to: outcome.bytes)
+            let fixable = outcome.diagnostics.filter {
+                $0.fix.map { FixApplication.isApplicable($0, includingUnsafe: includingUnsafe) } ?? false
+            }
+            let chosen = FixApplication.compatibleFixIndices(fixable.map { $0.fix! }, fileSize: outcome.bytes.count)
+            guard !chosen.isEmpty else { break }
+            let fixed = FixApplication.apply(chosen.flatMap { fixable[$0].fix!.edits }, to: outcome.bytes)
             // A fix that changes nothing would be offered forever.
             guard fixed != outcome.bytes else { break }
-            outcome.fixesApplied += fixes.count
+            for index in chosen { outcome.fixedByRule[fixable[index].ruleID, default: 0] += 1 }
             outcome.bytes = fixed
             if others == nil { others = project.excluding(file.path) }
             outcome.diagnostics = check(SourceFile(path: file.path, bytes: fixed), project: others!)

@@ -11,21 +11,26 @@ public enum FixApplication {
     /// file. Two insertions at the same offset also count as overlapping: their order would
     /// be arbitrary.
     public static func compatibleFixes(_ fixes: [Fix], fileSize: Int) -> [Fix] {
+        compatibleFixIndices(fixes, fileSize: fileSize).map { fixes[$0] }
+    }
+
+    /// The indices into `fixes` of `compatibleFixes`, in source order.
+    public static func compatibleFixIndices(_ fixes: [Fix], fileSize: Int) -> [Int] {
         let ordered = fixes.enumerated().sorted { lhs, rhs in
             let left = lhs.element.edits.map(\.range.lowerBound).min() ?? 0
             let right = rhs.element.edits.map(\.range.lowerBound).min() ?? 0
             return (left, lhs.offset) < (right, rhs.offset)
         }
         var taken: [Range<Int>] = []
-        var chosen: [Fix] = []
-        for (_, fix) in ordered {
+        var chosen: [Int] = []
+        for (index, fix) in ordered {
             let ranges = fix.edits.map(\.range)
             guard !ranges.isEmpty,
                   ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= fileSize }),
                   !hasOverlap(ranges + taken)
             else { continue }
             taken += ranges
-            chosen.append(fix)
+            chosen.append(index)
         }
         return chosen
     }

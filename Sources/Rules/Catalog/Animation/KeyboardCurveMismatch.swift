@@ -21,6 +21,7 @@ public struct KeyboardCurveMismatch: Rule {
         Severity: warning. The mismatch is visible but nothing stops working.
         """,
         fix: "Build the options from the keyboard's curve: `UIView.AnimationOptions(rawValue: curve << 16)` (or pass the message's `animationCurve`).",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {
@@ -147,10 +148,88 @@ public struct KeyboardCurveMismatch: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let duration = notification.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double else { return }
+                    UIView.↓animate(withDuration: duration) { self.view.layoutIfNeeded() }
+                }
+            }
+            """, """
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let duration = notification.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double else { return }
+                    UIView.animate(withDuration: duration, delay: 0, options: UIView.AnimationOptions(rawValue: ((notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt) ?? 7) << 16)) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    guard let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double else { return }
+                    UIView.↓animate(withDuration: duration, delay: 0, options: [.beginFromCurrentState, .curveEaseOut], animations: {
+                        self.view.layoutIfNeeded()
+                    })
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    guard let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double else { return }
+                    UIView.animate(withDuration: duration, delay: 0, options: [.beginFromCurrentState, UIView.AnimationOptions(rawValue: ((note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt) ?? 7) << 16)], animations: {
+                        self.view.layoutIfNeeded()
+                    })
+                }
+            }
+            """),
         ]
     )
 
     /// Members of `UIView.AnimationOptions` that choose a curve.
+    /// `UIView.animate` given the handler's own notification's curve: a curve option in a
+    /// literal option set is replaced, other options are kept, and a call without options
+    /// gets `delay: 0, options: …` after its duration. Unsafe: when the notification lacks the
+    /// curve the keyboard's 7 stands in; other animations (property animators, keyframes)
+    /// and option sets built elsewhere need a reviewer.
+    static func keyboardCurveFix(_ animation: AnimationCall, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        let call = analysis.calls[animation.call]
+        guard animation.kind == .animate, source.isWord(call.callee, "animate"),
+              let handler = analysis.handler(at: call.callee), let duration = animation.duration else { return nil }
+        let curve: String
+        switch analysis.notificationAccess(of: handler) {
+        case .message(let name)?:
+            curve = "UIView.AnimationOptions(rawValue: UInt(\(name).animationCurve.rawValue) << 16)"
+        case .notification(let name)?:
+            curve = "UIView.AnimationOptions(rawValue: ((\(name).userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt) ?? 7) << 16)"
+        case nil:
+            return nil
+        }
+        guard let options = animation.options else {
+            let after = analysis.argument(call, "delay")?.value ?? duration.value
+            let insertion = source.byteRange(after).upperBound
+            let text = analysis.argument(call, "delay") == nil ? ", delay: 0, options: \(curve)" : ", options: \(curve)"
+            return Fix(.unsafe, edits: [Edit(range: insertion..<insertion, replacement: text)])
+        }
+        let value = options.value
+        guard !value.isEmpty, isLiteralOptionSet(value, source) else { return nil }
+        let curveMembers = value.filter { source.wordIndex($0, in: optionCurves) != nil && source.kind($0 - 1) == .period }
+        if curveMembers.count == 1, let member = curveMembers.first {
+            // `.curveEaseOut`, or `UIView.AnimationOptions.curveEaseOut`.
+            let start = ExpressionBounds.chainStart(source, endingAt: member)
+            return Fix(.unsafe, edits: [Edit(range: source.byteRange(start..<(member + 1)), replacement: curve)])
+        }
+        guard curveMembers.isEmpty else { return nil }
+        if source.kind(value.lowerBound) == .leftSquare, source.partnerIndex(value.lowerBound) == value.upperBound - 1 {
+            let close = source.byteRange((value.upperBound - 1)..<value.upperBound).lowerBound
+            return Fix(.unsafe, edits: [Edit(range: close..<close, replacement: value.count == 2 ? curve : ", \(curve)")])
+        }
+        let range = source.byteRange(value)
+        return Fix(.unsafe, edits: [Edit(range: range, replacement: "[\(source.text(spanning: value)), \(curve)]")])
+    }
+
     static let optionCurves: [StaticString] = ["curveEaseInOut", "curveEaseIn", "curveEaseOut", "curveLinear"]
     /// Members of `UIView.AnimationCurve`.
     static let curves: [StaticString] = ["easeInOut", "easeIn", "easeOut", "linear"]
@@ -184,7 +263,8 @@ public struct KeyboardCurveMismatch: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: call.callee..<(call.callee + 1),
                 message: message,
-                suggestion: "Pass `UIView.AnimationOptions(rawValue: curve << 16)` built from `keyboardAnimationCurveUserInfoKey` (or the message's `animationCurve`)."))
+                suggestion: "Pass `UIView.AnimationOptions(rawValue: curve << 16)` built from `keyboardAnimationCurveUserInfoKey` (or the message's `animationCurve`).",
+                fix: Self.keyboardCurveFix(animation, analysis)))
         }
         return diagnostics
     }

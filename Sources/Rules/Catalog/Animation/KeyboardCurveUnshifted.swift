@@ -139,6 +139,17 @@ public struct KeyboardCurveUnshifted: Rule {
                 let options = UIView.AnimationOptions(rawValue: (notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as! UInt) << 16)
             }
             """),
+            RuleCorrection("""
+            @objc func keyboardWillShow(_ notification: Notification) {
+                let curve = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt
+                let options = UIView.AnimationOptions(rawValue: (curve ?? 7) | UIView.AnimationOptions.beginFromCurrentState.rawValue)
+            }
+            """, """
+            @objc func keyboardWillShow(_ notification: Notification) {
+                let curve = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt
+                let options = UIView.AnimationOptions(rawValue: (curve ?? 7) << 16 | UIView.AnimationOptions.beginFromCurrentState.rawValue)
+            }
+            """),
         ]
     )
 
@@ -154,19 +165,68 @@ public struct KeyboardCurveUnshifted: Rule {
                   let argument = analysis.argument(call, "rawValue"), !argument.value.isEmpty,
                   let value = analysis.keyboardValue(of: argument.value), value.has(.curve), !value.has(.shifted)
             else { continue }
-            let text = source.text(spanning: argument.value)
-            let isSingleChain = ExpressionBounds.chainStart(source, endingAt: argument.value.upperBound - 1) == argument.value.lowerBound
-            let range = source.byteRange(argument.value)
-            let edits = isSingleChain
-                ? [Edit(range: range.upperBound..<range.upperBound, replacement: " << 16")]
-                : [Edit(range: range.lowerBound..<range.lowerBound, replacement: "("),
-                   Edit(range: range.upperBound..<range.upperBound, replacement: ") << 16")]
+            // In `curve | UIView.AnimationOptions.x.rawValue` only the curve operand is shifted.
+            let operands = Self.bitwiseOrOperands(argument.value, source)
+            let curveOperands = operands.count == 1 ? operands : operands.filter {
+                guard let value = analysis.keyboardValue(of: $0) else { return false }
+                return value.has(.curve) && !value.has(.shifted)
+            }
+            let operand = curveOperands.first ?? argument.value
+            let text = source.text(spanning: operand)
+            let isSingleChain = ExpressionBounds.chainStart(source, endingAt: operand.upperBound - 1) == operand.lowerBound
+            let range = source.byteRange(operand)
+            let shifted = isSingleChain ? "\(text) << 16" : "(\(text)) << 16"
+            // A fallback that is already an options value (`?? .curveEaseOut.rawValue`) must not
+            // be shifted again; which part to shift there is the author's call.
+            let isMechanical = curveOperands.count == 1 && !Self.mentionsAnimationOptions(operand, source)
+            let fix = isMechanical
+                ? Fix(.safe, edits: isSingleChain
+                    ? [Edit(range: range.upperBound..<range.upperBound, replacement: " << 16")]
+                    : [Edit(range: range.lowerBound..<range.lowerBound, replacement: "("),
+                       Edit(range: range.upperBound..<range.upperBound, replacement: ") << 16")])
+                : nil
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: argument.value,
                 message: "`\(analysis.snippet(argument.value))` is the keyboard's raw curve (7): unshifted it sets `.layoutSubviews`, `.allowUserInteraction` and `.beginFromCurrentState` instead of a curve",
-                suggestion: isSingleChain ? "Write `\(text) << 16`." : "Write `(\(text)) << 16`.",
-                fix: Fix(.safe, edits: edits)))
+                suggestion: isMechanical ? "Write `\(shifted)`." : "Shift only the keyboard's curve by 16 bits, not the animation options around it.",
+                fix: fix))
         }
         return diagnostics
+    }
+
+    /// The operands of the top-level `|` operators of `range` (the whole range when it has none).
+    static func bitwiseOrOperands(_ range: Range<Int>, _ source: TokenizedSource) -> [Range<Int>] {
+        var operands: [Range<Int>] = []
+        var start = range.lowerBound
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if source.isOpeningBracket(index), let partner = source.partnerIndex(index), partner < range.upperBound {
+                index = partner + 1
+                continue
+            }
+            if source.isToken(index, .binaryOperator, "|") {
+                operands.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        operands.append(start..<range.upperBound)
+        return operands.filter { !$0.isEmpty }
+    }
+
+    /// Whether `range` names an animation option (`UIView.AnimationOptions.curveEaseOut.rawValue`):
+    /// such a value is already shifted.
+    static func mentionsAnimationOptions(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
+        range.contains { index in
+            source.isWord(index, "AnimationOptions") || source.isWord(index, "UIViewAnimationOptions")
+                || ["curveEaseIn", "curveEaseOut", "curveEaseInOut", "curveLinear"].contains(source.text(at: index))
+        }
+    }
+
+    /// `UIView.AnimationOptions(…)`, `UIViewAnimationOptions(…)`, `AnimationOptions.init(…)`.
+    static func isAnimationOptionsInit(_ call: CallSite, _ source: TokenizedSource) -> Bool {
+        var name = call.callee
+        if source.isWord(name, "init"), source.kind(name - 1) == .period { name -= 2 }
+        return source.isWord(name, "AnimationOptions") || source.isWord(name, "UIViewAnimationOptions")
     }
 }

@@ -18,6 +18,7 @@ public struct KeyboardDurationHardcoded: Rule {
         Severity: warning. The mismatch is visible but nothing stops working.
         """,
         fix: "Read the duration from the notification (`keyboardAnimationDurationUserInfoKey`, or the message's `animationDuration`) and pass it on.",
+        fixAvailability: .unsafe,
         options: [
             RuleOption(name: "check_fallbacks", defaultValue: .bool(false), summary: """
             Also flag literal fallbacks for the duration key (`?? 0.25`, a variable initialised with a literal \
@@ -157,6 +158,40 @@ public struct KeyboardDurationHardcoded: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    bottomConstraint.constant = 260
+                    UIView.animate(withDuration: ↓0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """, """
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    bottomConstraint.constant = 260
+                    UIView.animate(withDuration: (notification.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double) ?? 0.25) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        UIView.animate(withDuration: ↓0.3) { self?.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """, """
+            final class ChatViewController: UIViewController {
+                func observe(on screen: UIScreen) {
+                    token = NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { [weak self] message in
+                        UIView.animate(withDuration: message.animationDuration) { self?.view.layoutIfNeeded() }
+                    }
+                }
+            }
+            """),
         ]
     )
 
@@ -190,10 +225,28 @@ public struct KeyboardDurationHardcoded: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: literal.tokens,
                 message: message,
-                suggestion: "Pass the keyboard's duration (`keyboardAnimationDurationUserInfoKey` or the message's `animationDuration`)."))
+                suggestion: "Pass the keyboard's duration (`keyboardAnimationDurationUserInfoKey` or the message's `animationDuration`).",
+                fix: Self.notificationDurationFix(duration.value, handler, analysis)))
         }
         if context.bool("check_fallbacks") { diagnostics += fallbacks(analysis) }
         return diagnostics
+    }
+
+    /// The handler's own notification's duration in place of the literal, which stays as the
+    /// fallback when the notification lacks it. Unsafe: the animation's length changes.
+    static func notificationDurationFix(_ value: Range<Int>, _ handler: KeyboardHandler, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        let replacement: String
+        switch analysis.notificationAccess(of: handler) {
+        case .message(let name)?:
+            replacement = "\(name).animationDuration"
+        case .notification(let name)?:
+            let fallback = value.count == 1 ? source.text(spanning: value) : "(\(source.text(spanning: value)))"
+            replacement = "(\(name).userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double) ?? \(fallback)"
+        case nil:
+            return nil
+        }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(value), replacement: replacement)])
     }
 
     /// A literal duration argument, or a constant initialised with one (`let d = 0.3`,

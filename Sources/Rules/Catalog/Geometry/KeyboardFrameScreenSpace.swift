@@ -14,6 +14,7 @@ public struct KeyboardFrameScreenSpace: Rule {
         keyboard covers, so insets and constraints come out too large, too small, or negative.
         """,
         fix: "Convert first: `let frame = view.convert(keyboardFrame, from: nil)` (or `from: view.window`, or the screen's coordinate space), then use the converted frame's geometry.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -178,10 +179,39 @@ public struct KeyboardFrameScreenSpace: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    bottomConstraint.constant = max(0, view.bounds.maxY - frame.↓minY)
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    bottomConstraint.constant = max(0, view.bounds.maxY - view.convert(frame, from: nil).minY)
+                }
+            }
+            """),
         ]
     )
 
     public init() {}
+
+    /// The frame read at `member` converted first: `view.convert(frame, from: nil).height` in a
+    /// view controller, `convert(frame, from: nil).height` in a view. Only in the type's own
+    /// methods outside closures, where `view` needs no `self`, and for a frame that is not
+    /// optional-chained. Unsafe: `from: nil` means the window, which a reviewer may want to
+    /// replace with the screen's coordinate space.
+    static func convertFix(_ member: Int, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard let frame = analysis.rectExpression(readAt: member), let view = analysis.ownViewPrefix(at: member) else { return nil }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(frame),
+                                         replacement: "\(view)convert(\(source.text(spanning: frame)), from: nil)")])
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -193,7 +223,8 @@ public struct KeyboardFrameScreenSpace: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.geometryReadRange(member),
                 message: "`\(analysis.geometryRead(member))` is in screen coordinates; \(use)",
-                suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry."))
+                suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
+                fix: Self.convertFix(member, analysis)))
         }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }

@@ -16,6 +16,7 @@ public struct KeyboardHeightNotOverlap: Rule {
         recipe (`height - safeAreaInsets.bottom`) is widespread.
         """,
         fix: "Use the overlap: `max(0, view.bounds.maxY - view.convert(keyboardFrame, from: nil).minY)`, or `view.bounds.intersection(converted).height`.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -122,10 +123,41 @@ public struct KeyboardHeightNotOverlap: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: nil)
+                    bottomConstraint.constant = ↓converted.height
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: nil)
+                    bottomConstraint.constant = max(0, view.bounds.maxY - converted.minY)
+                }
+            }
+            """),
         ]
     )
 
     public init() {}
+
+    /// `frame.height` of a frame already in the view's coordinates replaced by the overlap,
+    /// `max(0, view.bounds.maxY - frame.minY)`, in the type's own methods. Unsafe: it assumes
+    /// the view is the one the layout is relative to, which a reviewer has to confirm.
+    static func overlapFix(_ member: Int, _ value: KeyboardValue, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard !value.has(.screenSpace), source.isWord(member, "height"), let view = analysis.ownViewPrefix(at: member),
+              let frame = analysis.rectExpression(readAt: member) else { return nil }
+        let read = frame.lowerBound..<(member + 1)
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(read),
+                                         replacement: "max(0, \(view)bounds.maxY - \(source.text(spanning: frame)).minY)")])
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -139,7 +171,8 @@ public struct KeyboardHeightNotOverlap: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.geometryReadRange(member),
                 message: "`\(analysis.geometryRead(member))` is the keyboard's full height, not the part of the view it covers, so `\(analysis.snippet(assignment.lhs))` is off by the part of the keyboard outside the view (hardware keyboards, sheets, tab bars, Stage Manager)",
-                suggestion: "Use the overlap: `max(0, view.bounds.maxY - convertedFrame.minY)`."))
+                suggestion: "Use the overlap: `max(0, view.bounds.maxY - convertedFrame.minY)`.",
+                fix: Self.overlapFix(member, value, analysis)))
         }
         return diagnostics
     }

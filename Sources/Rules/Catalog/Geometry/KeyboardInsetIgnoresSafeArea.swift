@@ -15,6 +15,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
         Face ID iPhones.
         """,
         fix: "Subtract the safe area: `max(0, overlap - view.safeAreaInsets.bottom)` (or use the keyboard layout guide).",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -146,6 +147,27 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: view.window)
+                    ↓scrollView.contentInset.bottom = converted.height
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: view.window)
+                    scrollView.contentInset.bottom = max(0, converted.height - view.safeAreaInsets.bottom)
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """),
         ]
     )
 
@@ -182,8 +204,32 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
                 message: value.has(.height) && !value.has(.overlap)
                     ? "`\(lhs)` gets the keyboard's full height, which already covers the bottom safe area that \(system) adds again"
                     : "`\(lhs)` gets how far the keyboard reaches into the view, which already includes the bottom safe area that \(system) adds again",
-                suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`."))
+                suggestion: "Subtract `view.safeAreaInsets.bottom` (never below zero) before assigning `\(lhs)`.",
+                fix: Self.subtractSafeAreaFix(assignment, sink, context)))
         }
         return diagnostics
+    }
+
+    /// `x.bottom = max(0, value - view.safeAreaInsets.bottom)` in a view controller's own
+    /// methods (the view's own `safeAreaInsets` in a view). Only for a `.bottom` write of a
+    /// scroll view's insets: `additionalSafeAreaInsets` is part of the safe area it would
+    /// subtract. Unsafe: it assumes the view reaches the bottom of the screen, which a
+    /// reviewer has to check.
+    static func subtractSafeAreaFix(_ assignment: Assignment, _ sink: LayoutSink, _ context: RuleContext) -> Fix? {
+        let analysis = context.analysis
+        let source = analysis.source
+        guard sink.kind != .additionalSafeAreaInsets, sink.component.map({ source.isWord($0, "bottom") }) == true,
+              !assignment.rhs.isEmpty, let view = analysis.ownViewPrefix(at: assignment.op) else { return nil }
+        let safeArea = view + "safeAreaInsets.bottom"
+        let value = source.text(spanning: assignment.rhs)
+        let isSingleChain = ExpressionBounds.chainStart(source, endingAt: assignment.rhs.upperBound - 1) == assignment.rhs.lowerBound
+        let minuend = isSingleChain ? value : "(\(value))"
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(assignment.rhs),
+                                         replacement: "max(0, \(minuend) - \(safeArea))")])
+    }
+
+    /// The `bottom:` argument of a `UIEdgeInsets(…)` right-hand side (or of the local it names).
+    static func bottomArgument(of rhs: Range<Int>, _ analysis: FileAnalysis) -> Range<Int>? {
+        analysis.edgeInsetsCall(rhs).flatMap { analysis.argument($0, "bottom")?.value }
     }
 }

@@ -14,6 +14,7 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
         keyboard, so users cannot see where they are in a long form or conversation while typing.
         """,
         fix: "Set `verticalScrollIndicatorInsets.bottom` (or `scrollIndicatorInsets.bottom` before iOS 13) to the same value in the same handler.",
+        fixAvailability: .safe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -129,6 +130,24 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    ↓scrollView.contentInset.bottom = view.convert(frame, from: nil).height - view.safeAreaInsets.bottom
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height - view.safeAreaInsets.bottom
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """),
         ]
     )
 
@@ -175,9 +194,34 @@ public struct KeyboardScrollIndicatorNotInset: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
                 message: "`\(analysis.snippet(assignment.lhs))` is set for the keyboard but `\(target)` is not: the scroll indicator runs under the keyboard",
-                suggestion: "Also set `\(target).bottom` to the same value."))
+                suggestion: "Also set `\(target).bottom` to the same value.",
+                fix: Self.mirrorFix(assignment, sink, context)))
         }
         return diagnostics
+    }
+
+    /// A line after the write that copies the bottom inset just written onto the indicator
+    /// (`x.verticalScrollIndicatorInsets.bottom = x.contentInset.bottom`): it reads the stored
+    /// value, so the right-hand side is not evaluated twice. None for optional-chained
+    /// receivers (the copy would be optional) or a target before iOS 13.
+    static func mirrorFix(_ assignment: Assignment, _ sink: LayoutSink, _ context: RuleContext) -> Fix? {
+        let analysis = context.analysis
+        let source = analysis.source
+        if let target = context.deploymentTarget, target < OSVersion(13, 0) { return nil }
+        guard !assignment.rhs.isEmpty, !sink.receiver.contains(where: { source.text(at: $0).contains("?") }) else { return nil }
+        let receiver = sink.receiver.isEmpty ? "" : source.text(spanning: sink.receiver) + "."
+        guard !receiver.contains("\n") else { return nil }
+        // After a line comment that ends the write's line, so the comment stays with it.
+        let bytes = source.file.bytes
+        var end = source.byteRange(assignment.rhs).upperBound
+        var next = end
+        while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
+        if next + 1 < bytes.count, bytes[next] == 0x2F, bytes[next + 1] == 0x2F {
+            end = bytes[next...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+        }
+        let line = "\n" + analysis.indentation(ofLineAt: assignment.lhs.lowerBound)
+            + "\(receiver)verticalScrollIndicatorInsets.bottom = \(receiver)contentInset.bottom"
+        return Fix(.safe, edits: [Edit(range: end..<end, replacement: line)])
     }
 
     /// Whether the inset written comes from the keyboard's frame: resetting it to zero on hide

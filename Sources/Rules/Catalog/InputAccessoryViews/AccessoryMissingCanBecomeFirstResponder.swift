@@ -177,12 +177,20 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
             final class ChatViewController: UIViewController {
                 private lazy var composer = ComposerBar()
                 override var ↓inputAccessoryView: UIView? { composer }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    resignFirstResponder()
+                }
             }
             """, """
             final class ChatViewController: UIViewController {
                 private lazy var composer = ComposerBar()
                 override var inputAccessoryView: UIView? { composer }
                 override var canBecomeFirstResponder: Bool { true }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    resignFirstResponder()
+                }
             }
             """),
             RuleCorrection("""

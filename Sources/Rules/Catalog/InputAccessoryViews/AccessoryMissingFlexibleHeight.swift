@@ -15,6 +15,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
         line tall (or zero, when created without a frame) and its text scrolls out of sight.
         """,
         fix: "Set `autoresizingMask = .flexibleHeight` in the view's initializer or where it is created (`allowsSelfSizing = true` on a `UIInputView`), or turn autoresizing constraints off and constrain its height.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class ↓GrowingComposer: UIView {
@@ -234,12 +235,115 @@ public struct AccessoryMissingFlexibleHeight: Rule {
                 override var inputAccessoryView: UIView? { composer }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class ↓ReplyBar: UIView {
+                var lines = 1 { didSet { invalidateIntrinsicContentSize() } }
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    autoresizingMask = .flexibleWidth
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override var intrinsicContentSize: CGSize {
+                    CGSize(width: UIView.noIntrinsicMetric, height: CGFloat(lines) * 20 + 16)
+                }
+            }
+            final class TicketViewController: UIViewController {
+                let replyBar = ReplyBar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                override var inputAccessoryView: UIView? { replyBar }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """, """
+            final class ReplyBar: UIView {
+                var lines = 1 { didSet { invalidateIntrinsicContentSize() } }
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    autoresizingMask = [.flexibleWidth, .flexibleHeight]
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override var intrinsicContentSize: CGSize {
+                    CGSize(width: UIView.noIntrinsicMetric, height: CGFloat(lines) * 20 + 16)
+                }
+            }
+            final class TicketViewController: UIViewController {
+                let replyBar = ReplyBar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                override var inputAccessoryView: UIView? { replyBar }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """),
+            RuleCorrection("""
+            final class ↓NoteBar: UIView {
+                var lines = 1 { didSet { invalidateIntrinsicContentSize() } }
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    backgroundColor = .systemBackground
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override var intrinsicContentSize: CGSize {
+                    CGSize(width: UIView.noIntrinsicMetric, height: CGFloat(lines) * 20 + 16)
+                }
+            }
+            final class NoteViewController: UIViewController {
+                let noteBar = NoteBar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                override var inputAccessoryView: UIView? { noteBar }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """, """
+            final class NoteBar: UIView {
+                var lines = 1 { didSet { invalidateIntrinsicContentSize() } }
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    autoresizingMask = .flexibleHeight
+                    backgroundColor = .systemBackground
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                override var intrinsicContentSize: CGSize {
+                    CGSize(width: UIView.noIntrinsicMetric, height: CGFloat(lines) * 20 + 16)
+                }
+            }
+            final class NoteViewController: UIViewController {
+                let noteBar = NoteBar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                override var inputAccessoryView: UIView? { noteBar }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """),
         ]
     )
 
     public static var requiredMarkers: [StaticString] { ["intrinsicContentSize"] }
 
     public init() {}
+
+    /// `.flexibleHeight` added where the class sets its own `autoresizingMask` (`.flexibleWidth`
+    /// becomes `[.flexibleWidth, .flexibleHeight]`), or `autoresizingMask = .flexibleHeight`
+    /// after its `super.init(frame:)` when it sets no mask (a view made in code starts with
+    /// none). Unsafe: the view also grows with its superview wherever else it is used.
+    static func flexibleHeightFix(_ type: Range<Int>, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        for assignment in analysis.assignments where type.contains(assignment.op) && !assignment.isCompound {
+            let names = analysis.namesWithoutSelf(assignment.lhs)
+            guard names.count == 1, source.isWord(names[0], "autoresizingMask") else { continue }
+            let value = assignment.rhs
+            if value.count == 2, source.kind(value.lowerBound) == .period {
+                return Fix(.unsafe, edits: [Edit(range: source.byteRange(value),
+                                                 replacement: "[\(source.text(spanning: value)), .flexibleHeight]")])
+            }
+            if source.kind(value.lowerBound) == .leftSquare, source.partnerIndex(value.lowerBound) == value.upperBound - 1 {
+                let close = source.byteRange((value.upperBound - 1)..<value.upperBound).lowerBound
+                return Fix(.unsafe, edits: [Edit(range: close..<close, replacement: value.count == 2 ? ".flexibleHeight" : ", .flexibleHeight")])
+            }
+            return nil
+        }
+        guard let superInit = analysis.calls.first(where: {
+            type.contains($0.callee) && source.isWord($0.callee, "init") && analysis.argument($0, "frame") != nil
+                && $0.receiver.map { source.isWord($0.lowerBound, "super") } == true
+        }) else { return nil }
+        let end = source.byteRange(superInit.end..<(superInit.end + 1)).upperBound
+        return Fix(.unsafe, edits: [Edit(
+            range: end..<end,
+            replacement: "\n" + analysis.indentation(ofLineAt: superInit.callee) + "autoresizingMask = .flexibleHeight")])
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -270,7 +374,8 @@ public struct AccessoryMissingFlexibleHeight: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(declaration.nameToken),
                 message: "`\(typeName)` overrides `intrinsicContentSize` and is an input accessory view\(via), but neither it nor the code that creates it sets `.flexibleHeight` in its `autoresizingMask`; UIKit pins it to its initial height",
-                suggestion: "Set `autoresizingMask = .flexibleHeight` in `\(typeName)`'s initializer."
+                suggestion: "Set `autoresizingMask = .flexibleHeight` in `\(typeName)`'s initializer.",
+                fix: Self.flexibleHeightFix(declaration.extent, analysis)
             ).relating([RelatedLocation(
                 path: use.location.path == analysis.source.file.path ? nil : use.location.path,
                 range: use.location.range, message: "it becomes an input accessory view here")]))

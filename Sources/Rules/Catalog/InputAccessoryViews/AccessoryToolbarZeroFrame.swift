@@ -14,6 +14,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
         tapped, and the console logs unsatisfiable constraints for the toolbar's content view.
         """,
         fix: "Call `sizeToFit()` on the toolbar after setting its items, or create it with a height (`UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))`).",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class AmountViewController: UIViewController {
@@ -151,6 +152,48 @@ public struct AccessoryToolbarZeroFrame: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class AmountViewController: UIViewController {
+                @IBOutlet private var amountField: UITextField!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let toolbar = ↓UIToolbar()
+                    toolbar.items = [UIBarButtonItem(barButtonSystemItem: .done, target: self, action: #selector(done))]
+                    amountField.inputAccessoryView = toolbar
+                }
+            }
+            """, """
+            final class AmountViewController: UIViewController {
+                @IBOutlet private var amountField: UITextField!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let toolbar = UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                    toolbar.items = [UIBarButtonItem(barButtonSystemItem: .done, target: self, action: #selector(done))]
+                    amountField.inputAccessoryView = toolbar
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class PinViewController: UIViewController {
+                private var keyboardBar: UIToolbar?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    keyboardBar = ↓UIToolbar(frame: CGRect(x: 0, y: 0, width: view.bounds.width, height: 0))
+                    pinField.inputAccessoryView = keyboardBar
+                }
+            }
+            """, """
+            final class PinViewController: UIViewController {
+                private var keyboardBar: UIToolbar?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    keyboardBar = UIToolbar(frame: CGRect(x: 0, y: 0, width: view.bounds.width, height: 44))
+                    pinField.inputAccessoryView = keyboardBar
+                }
+            }
+            """),
         ]
     )
 
@@ -182,7 +225,8 @@ public struct AccessoryToolbarZeroFrame: Rule {
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(typeToken),
                     message: "`\(constructor)` becomes `\(use.description)` with a zero frame and is never sized, so it has no height above the keyboard",
-                    suggestion: "Call `sizeToFit()` on the toolbar after setting its items, or create it with a height."
+                    suggestion: "Call `sizeToFit()` on the toolbar after setting its items, or create it with a height.",
+                    fix: Self.standardHeightFix(site, typeToken, analysis)
                 ).relating([RelatedLocation(
                     range: analysis.source.byteRange(analysis.tokenRange(use.accessory)),
                     message: "it becomes the input accessory here")]))
@@ -237,6 +281,20 @@ public struct AccessoryToolbarZeroFrame: Rule {
     }
 
     /// `UIToolbar()`, `UIToolbar(frame: .zero)`, `CGRect.zero`, `CGRect()` or a literal zero height.
+    /// A `UIToolbar` created 44 points high (a zero `height:` becomes 44; a zero or missing
+    /// frame becomes `CGRect(x: 0, y: 0, width: 320, height: 44)`, UIKit sets the width).
+    /// Unsafe: 44 is the standard bar height, not necessarily the one the design wants.
+    static func standardHeightFix(_ site: CallSite, _ typeToken: Int, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard source.isWord(typeToken, "UIToolbar"), let close = site.closeParen, site.trailingClosures.isEmpty else { return nil }
+        if let frame = analysis.argument(site, "frame"), let rect = analysis.wholeCall(frame.value),
+           let height = analysis.argument(analysis.calls[rect], "height") {
+            return Fix(.unsafe, edits: [Edit(range: source.byteRange(height.value), replacement: "44")])
+        }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(site.start..<(close + 1)),
+                                         replacement: "UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))")])
+    }
+
     func isZeroFrame(_ call: CallSite, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
         if call.arguments.isEmpty { return true }

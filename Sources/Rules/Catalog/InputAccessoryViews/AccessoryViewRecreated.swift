@@ -16,6 +16,7 @@ public struct AccessoryViewRecreated: Rule {
         swap makes the keyboard post its show notifications again.
         """,
         fix: "Create the view once, in a `lazy var` or a stored property, and return that from the getter.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class AmountViewController: UIViewController {
@@ -142,6 +143,24 @@ public struct AccessoryViewRecreated: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class AmountViewController: UIViewController {
+                override var inputAccessoryView: UIView? {
+                    return ↓UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """, """
+            final class AmountViewController: UIViewController {
+                private lazy var cachedInputAccessoryView: UIView? = UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+                override var inputAccessoryView: UIView? {
+                    return cachedInputAccessoryView
+                }
+                override var canBecomeFirstResponder: Bool { true }
+            }
+            """),
         ]
     )
 
@@ -172,7 +191,8 @@ public struct AccessoryViewRecreated: Rule {
                     message += "; UIKit reads it on every input-view reload, so the bar loses its state and flickers"
                     diagnostics.append(Self.metadata.diagnostic(
                         analysis, at: analysis.tokenRange(found.token), message: message,
-                        suggestion: "Create the `\(typeName)` once in a `lazy var` and return that property from `\(property)`."
+                        suggestion: "Create the `\(typeName)` once in a `lazy var` and return that property from `\(property)`.",
+                        fix: Self.lazyPropertyFix(override, returned, found, analysis)
                     ).relating(related))
                 }
             }
@@ -198,6 +218,33 @@ public struct AccessoryViewRecreated: Rule {
 
     /// Whether a local the new view passed through is stored into a property (a cache that
     /// is filled once).
+    /// A getter that only returns a new view (`{ UIToolbar(…) }`, `{ return Bar() }`) made to
+    /// return a `private lazy var cachedInputAccessoryView` declared just above it with that
+    /// expression. Unsafe: an expression that reads other state now reads it once.
+    static func lazyPropertyFix(_ override: AccessoryOverride, _ returned: Range<Int>, _ found: AccessorySource,
+                                _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard found.locals.isEmpty, override.returned.count == 1, returned.lowerBound == found.token,
+              let getter = override.getter else { return nil }
+        let body = analysis.outline.scopes[getter].body
+        let expression = source.isWord(body.lowerBound, "return") ? (body.lowerBound + 1)..<body.upperBound : body
+        guard expression == returned else { return nil }
+        let declaration = analysis.outline.properties[override.property]
+        let name = source.text(at: override.nameToken)
+        let cached = "cached" + name.prefix(1).uppercased() + name.dropFirst()
+        guard !declaration.type.isEmpty, !source.code.indices.contains(where: { source.text(at: $0) == cached }) else { return nil }
+        // The declaration's first line: its attributes and modifiers start it.
+        let bytes = source.file.bytes
+        var lineStart = Int(source.code[override.nameToken].start)
+        while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+        let indentation = analysis.indentation(ofLineAt: override.nameToken)
+        let stored = "\(indentation)private lazy var \(cached): \(source.text(spanning: declaration.type)) = \(source.text(spanning: returned))\n"
+        return Fix(.unsafe, edits: [
+            Edit(range: lineStart..<lineStart, replacement: stored),
+            Edit(range: source.byteRange(returned), replacement: cached),
+        ])
+    }
+
     func isCached(_ found: AccessorySource, _ analysis: FileAnalysis) -> Bool {
         guard !found.locals.isEmpty else { return false }
         let hashes = Set(found.locals.map { analysis.source.nameHash($0) })

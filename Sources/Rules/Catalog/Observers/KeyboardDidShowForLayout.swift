@@ -14,6 +14,7 @@ public struct KeyboardDidShowForLayout: Rule {
         place (or jumps back down after the keyboard has gone).
         """,
         fix: "Observe the matching `keyboardWill…Notification` (show, hide or change frame) for layout; keep `Did` handlers for work that must wait, such as `flashScrollIndicators()` or `scrollRectToVisible(_:animated:)`.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {
@@ -138,6 +139,35 @@ public struct KeyboardDidShowForLayout: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class FormViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.↓addObserver(self, selector: #selector(keyboardDidShow(_:)),
+                                                           name: UIResponder.keyboardDidShowNotification, object: nil)
+                }
+                @objc func keyboardDidShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """, """
+            final class FormViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardDidShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                @objc func keyboardDidShow(_ notification: Notification) {
+                    guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    scrollView.contentInset.bottom = view.convert(frame, from: nil).height
+                    scrollView.verticalScrollIndicatorInsets.bottom = scrollView.contentInset.bottom
+                }
+            }
+            """),
         ]
     )
 
@@ -160,6 +190,7 @@ public struct KeyboardDidShowForLayout: Rule {
                     analysis, at: analysis.tokenRange(registration.callee),
                     message: "The \(analysis.observedName(registration)) handler changes layout (\(what), line \(analysis.line(of: sink))) after the keyboard has finished moving: the content jumps",
                     suggestion: "Do the layout in a handler of the matching `keyboardWill…Notification`.",
+                    fix: Self.willNotificationFix(registration, analysis),
                     related: [analysis.relatedLocation(at: sink, "layout changed here")]))
                 break
             }
@@ -176,5 +207,22 @@ public struct KeyboardDidShowForLayout: Rule {
                 related: [analysis.relatedLocation(at: sink, "layout changed here")]))
         }
         return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// The registration's one `Did` notification name respelled `Will`
+    /// (`keyboardDidShowNotification`, `UIKeyboardDidShow`, `.keyboardDidHide`). Unsafe: the
+    /// whole handler then runs before the keyboard moves, including work that waited for it.
+    static func willNotificationFix(_ registration: RegisteredObserver, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        guard registration.kind != .typedMessage, let name = registration.name else { return nil }
+        let didNames = name.filter { index in
+            source.kind(index) == .identifier
+                && ["keyboardDid", "UIKeyboardDid"].contains { source.text(at: index).hasPrefix($0) }
+        }
+        guard didNames.count == 1, let token = didNames.first else { return nil }
+        let text = source.text(at: token)
+        let prefix = text.hasPrefix("UI") ? "UIKeyboard" : "keyboard"
+        let replacement = prefix + "Will" + text.dropFirst(prefix.count + "Did".count)
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(token..<(token + 1)), replacement: replacement)])
     }
 }

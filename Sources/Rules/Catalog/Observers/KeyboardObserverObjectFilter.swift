@@ -15,6 +15,7 @@ public struct KeyboardObserverObjectFilter: Rule {
         content.
         """,
         fix: "Pass `object: nil`, or the screen the view is on (`view.window?.windowScene?.screen`) to hear only that screen's keyboard.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {
@@ -126,6 +127,25 @@ public struct KeyboardObserverObjectFilter: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class LoginViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.↓addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: self)
+                }
+            }
+            """, """
+            final class LoginViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                           name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+            }
+            """),
         ]
     )
 
@@ -142,7 +162,10 @@ public struct KeyboardObserverObjectFilter: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: analysis.tokenRange(registration.callee),
                 message: "The \(analysis.observedName(registration)) observer only hears notifications posted by `\(objectText)`, but keyboard notifications are posted with a nil object (the screen since iOS 16.1): the handler never runs",
-                suggestion: "Pass `object: nil` (or the view's screen, `view.window?.windowScene?.screen`) instead of `\(objectText)`."))
+                suggestion: "Pass `object: nil` (or the view's screen, `view.window?.windowScene?.screen`) instead of `\(objectText)`.",
+                // Unsafe: the handler starts running (for every screen's keyboard), and the
+                // dropped expression is no longer evaluated.
+                fix: Fix(.unsafe, edits: [Edit(range: source.byteRange(object), replacement: "nil")])))
         }
         return diagnostics
     }

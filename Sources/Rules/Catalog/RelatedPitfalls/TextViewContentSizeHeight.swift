@@ -14,6 +14,7 @@ public struct TextViewContentSizeHeight: Rule {
         or grows a frame late, and the keyboard covers the last lines of a long message.
         """,
         fix: "Measure with `sizeThatFits(CGSize(width: textView.bounds.width, height: .greatestFiniteMagnitude)).height`.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class ComposerViewController: UIViewController, UITextViewDelegate {
@@ -201,12 +202,57 @@ public struct TextViewContentSizeHeight: Rule {
                 func collapse() { textView.isScrollEnabled = false }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class ComposerViewController: UIViewController, UITextViewDelegate {
+                private let messageView = UITextView()
+                @IBOutlet private var messageHeight: NSLayoutConstraint!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    messageView.isScrollEnabled = false
+                    messageView.delegate = self
+                }
+                func textViewDidChange(_ textView: UITextView) {
+                    messageHeight.constant = min(↓messageView.contentSize.height, 120)
+                }
+            }
+            """, """
+            final class ComposerViewController: UIViewController, UITextViewDelegate {
+                private let messageView = UITextView()
+                @IBOutlet private var messageHeight: NSLayoutConstraint!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    messageView.isScrollEnabled = false
+                    messageView.delegate = self
+                }
+                func textViewDidChange(_ textView: UITextView) {
+                    messageHeight.constant = min(messageView.sizeThatFits(CGSize(width: messageView.bounds.width, height: .greatestFiniteMagnitude)).height, 120)
+                }
+            }
+            """),
         ]
     )
 
     public static var requiredMarkers: [StaticString] { ["isScrollEnabled"] }
 
     public init() {}
+
+    /// `x.contentSize.height` measured as `x.sizeThatFits(CGSize(width: x.bounds.width, height:
+    /// .greatestFiniteMagnitude)).height`. Only for a plain property chain (it is read twice):
+    /// no calls, no optional chaining. Unsafe: before the first layout `bounds.width` is 0.
+    static func fittingHeightFix(_ read: Range<Int>, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        let contentSize = read.upperBound - 3
+        let receiver = read.lowerBound..<max(read.lowerBound, contentSize - 1)
+        guard !receiver.contains(where: {
+            source.isOpeningBracket($0) || source.kind($0) == .postfixQuestionMark || source.kind($0) == .exclamationMark
+        }) else { return nil }
+        let prefix = receiver.isEmpty ? "" : source.text(spanning: receiver) + "."
+        return Fix(.unsafe, edits: [Edit(
+            range: source.byteRange(read),
+            replacement: "\(prefix)sizeThatFits(CGSize(width: \(prefix)bounds.width, height: .greatestFiniteMagnitude)).height")])
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -242,7 +288,8 @@ public struct TextViewContentSizeHeight: Rule {
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: start..<(index + 3),
                 message: "`\(textView)` has scrolling turned off, so its `contentSize.height` is its current height, not the height of its text",
-                suggestion: "Measure with `\(textView).sizeThatFits(CGSize(width: \(textView).bounds.width, height: .greatestFiniteMagnitude)).height`."
+                suggestion: "Measure with `\(textView).sizeThatFits(CGSize(width: \(textView).bounds.width, height: .greatestFiniteMagnitude)).height`.",
+                fix: Self.fittingHeightFix(start..<(index + 3), analysis)
             ).relating([RelatedLocation(
                 range: source.byteRange(match.assignment.lhs.lowerBound..<match.assignment.rhs.upperBound),
                 message: "scrolling is turned off here")]))

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+import Lexer
+@testable import Rules
+
+/// The contract every fix keeps, checked on every rule's correction examples with every rule
+/// enabled: the fixed file parses with the Swift toolchain's own parser, the finding is gone,
+/// a second fix pass changes nothing, no other rule gains a finding, and fixes of several
+/// rules in one file (overlapping ones are taken in later rounds) never corrupt it.
+final class FixContractTests: XCTestCase {
+    static let allRules = FileChecker(rules: RuleRegistry.all.map { ConfiguredRule($0) }, deploymentTarget: nil)
+
+    static func fix(_ code: String, with checker: FileChecker = allRules) -> FileChecker.FixOutcome {
+        checker.fix(SourceFile(path: "Example.swift", text: code),
+                    project: RuleExamplesTests.project(code: code, files: [:]), includingUnsafe: true)
+    }
+
+    static func counts(_ diagnostics: [Diagnostic]) -> [String: Int] {
+        diagnostics.reduce(into: [:]) { $0[$1.ruleID, default: 0] += 1 }
+    }
+
+    /// Every correction, with the rule it belongs to.
+    static let corrections: [(rule: any Rule.Type, before: String, after: String, options: [String: OptionValue])] =
+        RuleRegistry.all.flatMap { rule in
+            rule.metadata.corrections.map { (rule, RuleExamplesTests.stripMarkers($0.before).code, $0.after, $0.options) }
+        }
+
+    func testEveryFixRemovesItsFindingOnceAndAddsNoOtherFinding() {
+        for (rule, before, after, options) in Self.corrections {
+            let id = rule.metadata.id
+            let own = FileChecker(rules: [ConfiguredRule(rule, options: options)], deploymentTarget: nil)
+            XCTAssertTrue(Self.fix(after, with: own).diagnostics.filter { $0.fix != nil }.isEmpty,
+                          "\(id): a fixable finding is left after the fix\n\(after)")
+            let again = Self.fix(after, with: own)
+            XCTAssertEqual(again.fixesApplied, 0, "\(id): a second fix pass changes the file\n\(after)")
+            XCTAssertEqual(String(decoding: again.bytes, as: UTF8.self), after, id)
+
+            let found = Self.counts(Self.allRules.check(SourceFile(path: "Example.swift", text: before),
+                                                         project: RuleExamplesTests.project(code: before, files: [:])))
+            let left = Self.counts(Self.allRules.check(SourceFile(path: "Example.swift", text: after),
+                                                        project: RuleExamplesTests.project(code: after, files: [:])))
+            for (other, count) in left where other != id {
+                XCTAssertLessThanOrEqual(count, found[other] ?? 0, "\(id): its fix gives \(other) a new finding\n\(after)")
+            }
+        }
+    }
+
+    /// Every rule's fixes at once, on each correction and on all corrections in one file: the
+    /// result parses, and fixing it again changes nothing.
+    func testAllRulesFixingTogetherLeaveFilesThatParse() throws {
+        var fixed: [String: String] = [:]
+        for (index, correction) in Self.corrections.enumerated() {
+            let outcome = Self.fix(correction.before)
+            let text = String(decoding: outcome.bytes, as: UTF8.self)
+            XCTAssertEqual(Self.fix(text).fixesApplied, 0, "\(correction.rule.metadata.id): not idempotent\n\(text)")
+            fixed["\(correction.rule.metadata.id)_\(index).swift"] = text
+            fixed["\(correction.rule.metadata.id)_\(index)_expected.swift"] = correction.after
+        }
+        let combined = Self.fix(Self.corrections.map(\.before).joined(separator: "\n"))
+        let combinedText = String(decoding: combined.bytes, as: UTF8.self)
+        XCTAssertEqual(Self.fix(combinedText).fixesApplied, 0, "all corrections in one file: not idempotent")
+        fixed["all_corrections.swift"] = combinedText
+        try SwiftParser.assertParses(fixed)
+    }
+
+    /// The regression cases of `keyboard_curve_unshifted`: other options beside the curve keep
+    /// their bits, and a fallback that is already an options value is not shifted again.
+    func testCurveFixShiftsOnlyTheCurve() throws {
+        let combined = """
+        func keyboardWillShow(_ notification: Notification) {
+            let curve = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt
+            let options = UIView.AnimationOptions(rawValue: (curve ?? 7) | UIView.AnimationOptions.beginFromCurrentState.rawValue)
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardCurveUnshifted.self)], deploymentTarget: nil)
+        XCTAssertEqual(String(decoding: Self.fix(combined, with: checker).bytes, as: UTF8.self),
+                       combined.replacingOccurrences(of: "(curve ?? 7) |", with: "(curve ?? 7) << 16 |"))
+
+        let fallback = """
+        func keyboardWillShow(_ notification: Notification) {
+            let curve = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? UInt
+            let options = UIView.AnimationOptions(rawValue: curve ?? UIView.AnimationOptions.curveEaseOut.rawValue)
+        }
+        """
+        let outcome = Self.fix(fallback, with: checker)
+        XCTAssertEqual(outcome.fixesApplied, 0)
+        XCTAssertEqual(String(decoding: outcome.bytes, as: UTF8.self), fallback)
+        XCTAssertTrue(outcome.initial.allSatisfy { $0.fix == nil }, "\(outcome.initial)")
+    }
+}
+
+extension FixContractTests {
+    /// `frame.size.height` converts the rect, not its size (`convert(_: CGSize, from:)` does
+    /// not exist): found on a public app.
+    func testScreenSpaceFixConvertsTheRect() {
+        let code = """
+        final class WritingViewController: UIViewController {
+            @objc func keyboardWillShow(_ notification: Notification) {
+                guard let bound = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                textView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: bound.size.height, right: 0)
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardFrameScreenSpace.self)], deploymentTarget: nil)
+        XCTAssertEqual(String(decoding: Self.fix(code, with: checker).bytes, as: UTF8.self),
+                       code.replacingOccurrences(of: "bottom: bound.size.height", with: "bottom: view.convert(bound, from: nil).size.height"))
+    }
+}
+
+/// `swiftc -frontend -parse`: the toolchain's parser, without type checking (the examples
+/// use UIKit, which Linux lacks).
+enum SwiftParser {
+    static var executable: URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Fails the test with the parser's errors unless every file parses; skips without swiftc.
+    static func assertParses(_ files: [String: String], file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let swiftc = executable else {
+            print("FixContractTests: no swiftc on PATH, the fixed files were not parsed")
+            throw XCTSkip("no swiftc on PATH")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kblint-parse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let url = folder.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            paths.append(url.path)
+        }
+        let process = Process()
+        process.executableURL = swiftc
+        process.arguments = ["-frontend", "-parse"] + paths
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "fixed files that do not parse:\n\(message)", file: file, line: line)
+    }
+}
