@@ -130,6 +130,9 @@ def main():
     parser.add_argument("--edits", type=int, default=10_000)
     parser.add_argument("--debounce", type=int, default=100)
     arguments = parser.parse_args()
+    # The server runs in the generated workspace: a relative path to the binary must not move with it.
+    if os.sep in arguments.kblint:
+        arguments.kblint = os.path.abspath(arguments.kblint)
     if not os.access(arguments.kblint, os.X_OK):
         sys.exit(f"{arguments.kblint} not found: run 'swift build -c release' first")
 
