@@ -2,8 +2,9 @@
 ///
 /// One forward pass with a small explicit stack for strings and interpolations (never
 /// recursion on input depth), then a pass that recognises generic angle brackets, then the
-/// `#if` branches an iOS build compiles, then the code view and its bracket table. Every input is accepted: bytes that are not Swift become `unknown` tokens
-/// and constructs left open at the end of the file are flagged `unterminated`.
+/// `#if` branches an iOS build compiles, then the code view and its bracket table. Every
+/// input is accepted: bytes that are not Swift become `unknown` tokens and constructs left
+/// open at the end of the file are flagged `unterminated`.
 public enum Lexer {
     public static func tokenize(_ file: SourceFile) -> TokenizedSource {
         let (tokens, live) = file.bytes.withUnsafeBufferPointer { buffer -> ([Token], [Bool]?) in

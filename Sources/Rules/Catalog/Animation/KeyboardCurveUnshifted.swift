@@ -198,17 +198,9 @@ public struct KeyboardCurveUnshifted: Rule {
     static func bitwiseOrOperands(_ range: Range<Int>, _ source: TokenizedSource) -> [Range<Int>] {
         var operands: [Range<Int>] = []
         var start = range.lowerBound
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if source.isOpeningBracket(index), let partner = source.partnerIndex(index), partner < range.upperBound {
-                index = partner + 1
-                continue
-            }
-            if source.isToken(index, .binaryOperator, "|") {
-                operands.append(start..<index)
-                start = index + 1
-            }
-            index += 1
+        while let bar = source.firstTopLevel(in: start..<range.upperBound, where: { source.isToken($0, .binaryOperator, "|") }) {
+            operands.append(start..<bar)
+            start = bar + 1
         }
         operands.append(start..<range.upperBound)
         return operands.filter { !$0.isEmpty }
