@@ -152,6 +152,36 @@ final class AnalysisIndexTests: XCTestCase {
         XCTAssertEqual(bound(10), analysis.index(of: "frame", occurrence: 8), "after guard let")
     }
 
+    func testDeclarationIsTheNearestBindingOrParameter() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            var frame: CGRect = .zero
+            func run(frame: CGRect, height: CGFloat) {
+                use(frame, height)
+                let height = frame.height
+                items.map { frame in use(frame, height) }
+                items.map { use($0) }
+                items.map { value in items.map { use($0) } }
+            }
+            func other() { use(frame) }
+        }
+        """)
+        func declared(_ text: String, _ occurrence: Int) -> Int? {
+            analysis.fileIndex.declaration(referencedBy: analysis.index(of: text, occurrence: occurrence)!)?.token
+        }
+        let parameter = analysis.index(of: "frame", occurrence: 1)
+        XCTAssertEqual(declared("frame", 2), parameter, "a parameter of the function")
+        XCTAssertEqual(declared("frame", 3), parameter, "the parameter in the binding's value")
+        XCTAssertEqual(declared("height", 1), analysis.index(of: "height", occurrence: 0), "before the binding: the parameter")
+        XCTAssertEqual(declared("height", 4), analysis.index(of: "height", occurrence: 2), "a binding shadows its body's parameter")
+        XCTAssertEqual(declared("frame", 5), analysis.index(of: "frame", occurrence: 4), "a closure parameter shadows the function's")
+        let firstMap = analysis.index(of: "map", occurrence: 1)!
+        XCTAssertEqual(declared("$0", 0), firstMap + 1, "`$0` is the anonymous parameter of its closure")
+        let innerMap = analysis.index(of: "map", occurrence: 3)!
+        XCTAssertEqual(declared("$0", 1), innerMap + 1, "`$0` of the innermost closure")
+        XCTAssertNil(declared("frame", 6), "a property is no local declaration")
+    }
+
     func testProjectWrapperRegistrations() {
         let analysis = analyze("""
         final class Screen: UIViewController {

@@ -260,6 +260,25 @@ final class AnalysisKeyboardTests: XCTestCase {
                       "filter passes the element through")
     }
 
+    func testNamesCarryWhatTheirDeclarationHolds() {
+        let analysis = analyze("""
+        final class Screen: UIViewController {
+            var frame: CGRect = .zero
+            @objc func keyboardWillShow(_ note: Notification) {
+                let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                let rows = views.map { frame in frame.height }
+                if let frame = cached { let cachedHeight = frame.height }
+                let endHeight = frame.height
+            }
+            func layout() { let ownHeight = frame.height }
+        }
+        """)
+        XCTAssertNil(analysis.boundValue("rows"), "a closure parameter shadows the keyboard frame")
+        XCTAssertNil(analysis.boundValue("cachedHeight"), "an `if let` shadows it inside its body")
+        XCTAssertTrue(analysis.boundValue("endHeight")?.has([.frameEnd, .height]) ?? false, "and only there")
+        XCTAssertNil(analysis.boundValue("ownHeight"), "another method reads the property")
+    }
+
     func testSafeAreaTermsAndScreenSpaceMath() {
         let analysis = analyze("""
         @objc func keyboardWillShow(_ note: Notification) {

@@ -76,25 +76,50 @@ struct KeyboardValue: Sendable, Hashable {
     }
 }
 
-/// Keyboard values through a file: names bound (or assigned) from keyboard values, the
-/// parameters such values are passed to, accessors of the project that return them.
+/// Keyboard values through a file: what each local binding and parameter holds as the code
+/// goes (its binding, reassignments, values passed to it), what properties are assigned, and
+/// the accessors of the project that return such values.
 struct KeyboardValueFlow: Sendable {
     struct Entry: Sendable {
         let token: Int
-        /// The executable scope the name is visible in.
+        /// The executable scope the write is visible in.
         let scope: Int
         let value: KeyboardValue?
-        /// Written to a property: visible only in the same handler.
-        let isPropertyWrite: Bool
     }
 
-    var entries: [UInt64: [Entry]] = [:]
+    /// The writes of each local binding and parameter (`FileIndex.declaration(referencedBy:)`),
+    /// in token order.
+    private(set) var locals: [LocalDeclaration: [Entry]] = [:]
+    /// The writes of properties named bare or through `self` in a method (its function body is
+    /// the entry's scope), by name: visible only in the same handler.
+    private(set) var propertyWrites: [UInt64: [Entry]] = [:]
+    /// The names of everything in `locals` and `propertyWrites`: a name not among them has no
+    /// value, whatever it refers to, without resolving it.
+    private(set) var writtenNames: Set<UInt64> = []
     /// The value of each binding (by name token) and assignment right-hand side (by operator
     /// token), as the final pass computed them.
     var valueAt: [Int: KeyboardValue] = [:]
     /// Per function scope: names of helper-callback parameters whose members are keyboard
     /// values (`info.endFrame`).
     var infoParameters: [Int: Set<UInt64>] = [:]
+
+    /// Starts a pass: the parameters hold `parameters`, nothing else is written yet.
+    mutating func restart(parameters: [LocalDeclaration: [Entry]]) {
+        locals = parameters
+        propertyWrites = [:]
+        valueAt = [:]
+        writtenNames = Set(parameters.keys.map(\.nameHash))
+    }
+
+    mutating func write(_ entry: Entry, to local: LocalDeclaration) {
+        locals[local, default: []].append(entry)
+        writtenNames.insert(local.nameHash)
+    }
+
+    mutating func write(_ entry: Entry, toPropertyNamed hash: UInt64) {
+        propertyWrites[hash, default: []].append(entry)
+        writtenNames.insert(hash)
+    }
 }
 
 /// Evaluates expressions against the flow. Three fixed scanning levels (full, atoms,
@@ -400,51 +425,68 @@ struct KeyboardValueEvaluator: FileIndexReader {
         entry(named: index)?.value
     }
 
-    /// The latest binding or assignment of the name at `index` visible there.
+    /// The latest write visible at `index` of what the name at `index` refers to: the local
+    /// binding or parameter the binding resolver gives, else a property written in the same
+    /// handler.
     func entry(named index: Int) -> KeyboardValueFlow.Entry? {
-        guard let candidates = flow.entries[source.nameHash(index)],
-              let scope = outline.executableScope(at: index) else { return nil }
-        for entry in candidates.reversed() where entry.token < index {
+        guard flow.writtenNames.contains(source.nameHash(index)) else { return nil }
+        if let declaration = fileIndex.declaration(referencedBy: index) {
+            return latest(flow.locals[declaration], before: index, inHandlerOnly: false)
+        }
+        return propertyEntry(named: index)
+    }
+
+    /// The latest write of the property named at `index` in the same handler before it.
+    func propertyEntry(named index: Int) -> KeyboardValueFlow.Entry? {
+        latest(flow.propertyWrites[source.nameHash(index)], before: index, inHandlerOnly: true)
+    }
+
+    /// The last of `entries` before `index` whose scope holds it (and, for properties, in the
+    /// same handler).
+    func latest(_ entries: [KeyboardValueFlow.Entry]?, before index: Int, inHandlerOnly: Bool) -> KeyboardValueFlow.Entry? {
+        guard let entries, let scope = outline.executableScope(at: index) else { return nil }
+        for entry in entries.reversed() where entry.token < index {
             guard outline.scope(scope, isWithin: entry.scope) else { continue }
-            if entry.isPropertyWrite, handlerAtToken[entry.token] != handlerAtToken[index] { continue }
+            if inHandlerOnly, handlerAtToken[entry.token] != handlerAtToken[index] { continue }
             return entry
         }
         return nil
     }
 
-    /// Builds the flow: bindings, reassignments and parameters, twice so that values passed
-    /// to functions declared earlier in the file reach them.
+    /// Builds the flow: bindings, reassignments and parameters, in up to `maximumPasses`
+    /// passes so that values passed to functions declared earlier in the file reach them.
     mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
-        var parameterEntries: [UInt64: [KeyboardValueFlow.Entry]] = [:]
+        var parameterEntries: [LocalDeclaration: [KeyboardValueFlow.Entry]] = [:]
+        func enter(_ value: KeyboardValue, parameter token: Int, hash: UInt64, scope: Int) {
+            parameterEntries[LocalDeclaration(token: token, nameHash: hash), default: []]
+                .append(.init(token: token, scope: scope, value: value))
+        }
         for function in outline.functions {
             guard let scope = function.scope else { continue }
             guard !KeyboardVocabulary.callbackEvents(of: function, in: source).isEmpty else { continue }
             for parameter in function.parameters {
                 let lowered = parameter.name.lowercased() + parameter.label.lowercased()
+                let token = parameter.nameToken
                 if parameter.type.contains(where: { source.isWord($0, "CGRect") }) {
                     let key: KeyboardUserInfoKey = lowered.contains("begin") ? .frameBegin : .frameEnd
-                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
-                        token: parameter.nameToken, scope: scope,
-                        value: KeyboardValue(traits: Self.traits(of: key), origin: parameter.nameToken),
-                        isPropertyWrite: false))
+                    enter(KeyboardValue(traits: Self.traits(of: key), origin: token), parameter: token,
+                          hash: source.nameHash(token), scope: scope)
                 } else if parameter.type.contains(where: { source.isWord($0, "TimeInterval") })
                             || lowered.contains("duration") {
-                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
-                        token: parameter.nameToken, scope: scope,
-                        value: KeyboardValue(traits: .duration, origin: parameter.nameToken), isPropertyWrite: false))
+                    enter(KeyboardValue(traits: .duration, origin: token), parameter: token,
+                          hash: source.nameHash(token), scope: scope)
                 } else if lowered.contains("curve") {
-                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
-                        token: parameter.nameToken, scope: scope,
-                        value: KeyboardValue(traits: .curve, origin: parameter.nameToken), isPropertyWrite: false))
+                    enter(KeyboardValue(traits: .curve, origin: token), parameter: token,
+                          hash: source.nameHash(token), scope: scope)
                 } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
-                    flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
+                    flow.infoParameters[scope, default: []].insert(source.nameHash(token))
                 }
             }
         }
         // Parameters that already have an entry, and the functions calls can pass values to:
         // looked up per call rather than searched.
-        var parametersWithEntries = Set(parameterEntries.values.joined().map(\.token))
+        var parametersWithEntries = Set(parameterEntries.keys.map(\.token))
         // The function each call of the file means, when it means exactly one.
         var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
         let declaredNames = Set(outline.functions.map(\.nameHash))
@@ -453,15 +495,24 @@ struct KeyboardValueEvaluator: FileIndexReader {
                   let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
             calledFunctions.append((call, outline[id], positions))
         }
-        // Events in token order: bindings and simple assignments.
-        enum Step { case binding(Int), assignment(Int) }
+        // Events in token order: bindings and simple assignments, with what each binds or
+        // assigns (resolved once: the same in every pass).
+        enum Step {
+            case binding(Int)
+            /// An assignment; the local binding or parameter its left-hand side's first name
+            /// refers to (nil: a property, or `self.…`).
+            case assignment(Int, LocalDeclaration?)
+        }
         var steps: [(Int, Step)] = bindings.indices.map { (bindings[$0].nameToken, .binding($0)) }
-        steps += assignments.indices.map { (assignments[$0].op, .assignment($0)) }
+        for (index, assignment) in assignments.enumerated() {
+            let first = assignment.lhs.lowerBound
+            let local = source.isWord(first, "self") ? nil : fileIndex.declaration(referencedBy: first)
+            steps.append((assignment.op, .assignment(index, local)))
+        }
         steps.sort { $0.0 < $1.0 }
 
         for iteration in 0..<Self.maximumPasses {
-            flow.entries = parameterEntries
-            flow.valueAt = [:]
+            flow.restart(parameters: parameterEntries)
             for (_, step) in steps {
                 switch step {
                 case .binding(let index):
@@ -469,17 +520,17 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     guard let scope = outline.executableScope(at: binding.nameToken) else { continue }
                     let value = binding.value.flatMap { self.value(of: $0) }
                     if let value { flow.valueAt[binding.nameToken] = value }
-                    flow.entries[binding.nameHash, default: []].append(.init(
-                        token: binding.nameToken, scope: scope, value: value, isPropertyWrite: false))
-                case .assignment(let index):
+                    flow.write(.init(token: binding.nameToken, scope: scope, value: value),
+                               to: LocalDeclaration(token: binding.nameToken, nameHash: binding.nameHash))
+                case .assignment(let index, let local):
                     let assignment = assignments[index]
                     let rhsValue = self.value(of: assignment.rhs)
                     if let rhsValue { flow.valueAt[assignment.op] = rhsValue }
                     let names = ExpressionBounds.chainNames(source, assignment.lhs)
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard let scope = outline.executableScope(at: assignment.op) else { continue }
-                    if names.count > 1, !isProperty, !source.isWord(names[0], "self"),
-                       let rhsValue, let previous = entry(named: names[0]), !previous.isPropertyWrite {
+                    if names.count > 1, let local, let rhsValue,
+                       let previous = latest(flow.locals[local], before: names[0], inHandlerOnly: false) {
                         // `frame.size.height = …` or `insets.bottom = …` on a local (a keyboard
                         // frame, or a copy of a view's frame or insets to be written back): it
                         // now also carries what was written into it.
@@ -489,8 +540,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                             merged.traits.remove(.screenSpace)
                             merged.screenGeometry = nil
                         }
-                        flow.entries[source.nameHash(names[0]), default: []].append(.init(
-                            token: assignment.op, scope: scope, value: merged, isPropertyWrite: false))
+                        flow.write(.init(token: assignment.op, scope: scope, value: merged), to: local)
                         continue
                     }
                     guard names.count == 1 || isProperty else { continue }
@@ -500,20 +550,25 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     // run (inside an `if`, `switch` or loop of the body): `let lift: CGFloat`
                     // assigned in two branches carries what either branch gave it.
                     let mayNotRun = outline.scope(at: assignment.op) != scope
-                    if assignment.isCompound || mayNotRun, let previous = lookup(name) {
+                    if assignment.isCompound || mayNotRun,
+                       let previous = (local.map { latest(flow.locals[$0], before: name, inHandlerOnly: false) }
+                                       ?? propertyEntry(named: name))?.value {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }
+                    if let local {
+                        guard value != nil || flow.locals[local] != nil else { continue }
+                        flow.write(.init(token: assignment.op, scope: scope, value: value), to: local)
+                        continue
+                    }
                     let hash = source.nameHash(name)
-                    let isLocal = !isProperty && (flow.entries[hash]?.contains { !$0.isPropertyWrite } ?? false)
-                    if !isLocal, let value, value.isKeyboard, isInHandler(assignment.op),
+                    if let value, value.isKeyboard, isInHandler(assignment.op),
                        let type = outline.enclosingType(at: assignment.op) {
                         _ = KeyboardValueCarriers.merge(value, into: &carriers.stored,
                                                         at: Outline.OwnedName(owner: type, name: hash))
                     }
-                    guard value != nil || flow.entries[hash] != nil else { continue }
-                    flow.entries[hash, default: []].append(.init(
-                        token: assignment.op, scope: isLocal ? scope : outline.functionBody(ofScope: scope), value: value,
-                        isPropertyWrite: !isLocal))
+                    guard value != nil || flow.propertyWrites[hash] != nil else { continue }
+                    flow.write(.init(token: assignment.op, scope: outline.functionBody(ofScope: scope), value: value),
+                               toPropertyNamed: hash)
                 }
             }
             // Parameters of same-file functions that receive keyboard values.
@@ -529,8 +584,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
                 let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")
                 guard parametersWithEntries.insert(token).inserted else { continue }
-                parameterEntries[hash, default: []].append(.init(
-                    token: token, scope: consumer.scope, value: value, isPropertyWrite: false))
+                enter(value, parameter: token, hash: hash, scope: consumer.scope)
                 changed = true
             }
             for (call, function, positions) in calledFunctions {
@@ -543,15 +597,13 @@ struct KeyboardValueEvaluator: FileIndexReader {
                         changed = KeyboardValueCarriers.merge(bottomValue, into: &carriers.insetBottoms, at: parameter.nameToken)
                             || changed
                     }
-                    let hash = source.nameHash(parameter.nameToken)
                     guard parametersWithEntries.insert(parameter.nameToken).inserted else { continue }
-                    parameterEntries[hash, default: []].append(.init(
-                        token: parameter.nameToken, scope: function.scope!, value: value, isPropertyWrite: false))
+                    enter(value, parameter: parameter.nameToken, hash: source.nameHash(parameter.nameToken),
+                          scope: function.scope!)
                     changed = true
                 }
             }
             if !changed { break }
         }
-        for key in flow.entries.keys { flow.entries[key]!.sort { $0.token < $1.token } }
     }
 }

@@ -26,3 +26,52 @@ extension FileIndex {
         return nil
     }
 }
+
+/// The declaration a name in executable code refers to: a local binding, a parameter of an
+/// enclosing function or closure, or a closure's anonymous parameter (`$0`). Two names refer
+/// to the same thing exactly when they resolve to equal declarations.
+struct LocalDeclaration: Hashable, Sendable {
+    /// The binding's or parameter's name token; for an anonymous parameter, the open brace of
+    /// its closure.
+    let token: Int
+    let nameHash: UInt64
+}
+
+extension FileIndex {
+    /// What name token `name` refers to: the nearest of the binding `binding(referencedBy:)`
+    /// finds and the parameters of the functions and closures around the name (a closure
+    /// parameter shadows a binding of the body around the closure; a binding shadows the
+    /// parameters of its own body). Nil for names that are none of these (properties, types,
+    /// functions, globals).
+    func declaration(referencedBy name: Int) -> LocalDeclaration? {
+        guard source.kind(name) == .identifier, let innermost = outline.executableScope(at: name) else { return nil }
+        let hash = source.nameHash(name)
+        let binding = binding(referencedBy: name)
+        let bindingScope = binding.flatMap { outline.executableScope(at: $0.nameToken) }
+        var current: Int? = innermost
+        var steps = 0
+        while let scope = current, scope != bindingScope, steps < Limits.enclosingScopes {
+            steps += 1
+            switch outline.scopes[scope].kind {
+            case .function(let function):
+                if let parameter = outline.functions[function].parameters.first(where: {
+                    source.nameHash($0.nameToken) == hash
+                }) {
+                    return LocalDeclaration(token: parameter.nameToken, nameHash: hash)
+                }
+            case .closure(let closure):
+                let parameters = outline.closures[closure].parameters
+                if let parameter = parameters.first(where: { source.nameHash($0) == hash }) {
+                    return LocalDeclaration(token: parameter, nameHash: hash)
+                }
+                if parameters.isEmpty, source.file.bytes[Int(source.code[name].start)] == UInt8(ascii: "$") {
+                    return LocalDeclaration(token: outline.scopes[scope].open, nameHash: hash)
+                }
+            default:
+                break
+            }
+            current = outline.scopes[scope].parent
+        }
+        return binding.map { LocalDeclaration(token: $0.nameToken, nameHash: hash) }
+    }
+}
