@@ -361,11 +361,6 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         fileIndex.binding(referencedBy: name)
     }
 
-    /// The local `let` that a one-name expression refers to.
-    func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        constants.constantBinding(referencedBy: range)
-    }
-
     /// The `UIEdgeInsets(…)` initializer call that `range` is (`UIEdgeInsets(…)`,
     /// `UIEdgeInsets.init(…)`, `.init(…)`), directly or through a local constant bound to one.
     func edgeInsetsCall(_ range: Range<Int>) -> CallSite? {

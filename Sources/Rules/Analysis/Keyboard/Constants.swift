@@ -65,13 +65,6 @@ struct ConstantResolver: Sendable {
         }
     }
 
-    /// The local `let` that a one-name expression refers to.
-    func constantBinding(referencedBy range: Range<Int>) -> LocalBinding? {
-        guard range.count == 1, let binding = binding(referencedBy: range.lowerBound),
-              !binding.isVariable, !binding.isShorthand else { return nil }
-        return binding
-    }
-
     /// The expression a constant stands for: `range` itself unless it names a constant of this
     /// file, followed through up to `maximumHops` constants. Constants are local `let`s with a
     /// value, and `let` properties with an initializer named bare (`noInsets`), through
@@ -89,7 +82,10 @@ struct ConstantResolver: Sendable {
 
     /// The initializer of the constant that `range` names, if it names one.
     func initializer(named range: Range<Int>) -> Range<Int>? {
-        if let binding = constantBinding(referencedBy: range) { return binding.value }
+        if range.count == 1, let binding = binding(referencedBy: range.lowerBound), !binding.isVariable,
+           !binding.isShorthand {
+            return binding.value
+        }
         let member = range.upperBound - 1
         guard range.count <= 3, source.kind(member) == .identifier else { return nil }
         let owners: [Int]

@@ -192,9 +192,7 @@ public struct VisibleHeightUsesContentInset: Rule {
                analysis.chainNames(assignment.rhs).last.map({ source.isWord($0, "never") }) ?? false {
                 never = true
             } else if names.contains(where: { source.isWord($0, "contentInset") }) {
-                var value = assignment.rhs
-                if let binding = analysis.constantBinding(referencedBy: value), let bound = binding.value { value = bound }
-                if value.contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") }) {
+                if analysis.constantValue(of: assignment.rhs).contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") }) {
                     addsSafeArea = true
                 }
             }

@@ -370,9 +370,7 @@ public struct TextViewContentSizeHeight: Rule {
         return analysis.assignments.contains { assignment in
             guard extent.contains(assignment.op), let last = analysis.chainNames(assignment.lhs).last,
                   source.isWord(last, "contentSize") else { return false }
-            var value = assignment.rhs
-            if let binding = analysis.constantBinding(referencedBy: value), let bound = binding.value { value = bound }
-            return value.contains { source.isWord($0, "sizeThatFits") }
+            return analysis.constantValue(of: assignment.rhs).contains { source.isWord($0, "sizeThatFits") }
         }
     }
 
