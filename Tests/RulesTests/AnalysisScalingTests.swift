@@ -147,7 +147,7 @@ final class AnalysisScalingTests: XCTestCase {
         XCTAssertGreaterThan(compared, 100)
     }
 
-    /// Brackets deeper than `maximumNesting` inside an expression are passed over, so that
+    /// Brackets deeper than `Limits.expressionNesting` inside an expression are passed over, so that
     /// nested closures each holding an assignment cost linear work.
     func testKeyboardValuesAreReadThirtyTwoBracketLevelsDeep() {
         func value(parentheses depth: Int) -> KeyboardValue? {
@@ -156,7 +156,7 @@ final class AnalysisScalingTests: XCTestCase {
             let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "Deep.swift", text: text)))
             return analysis.assignments.first.flatMap { analysis.keyboardValue(of: $0) }
         }
-        XCTAssertEqual(KeyboardValueEvaluator.maximumNesting, 32)
+        XCTAssertEqual(Limits.expressionNesting, 32)
         // The key sits one level below the parentheses, inside the subscript.
         XCTAssertTrue(value(parentheses: 31)?.isFrame ?? false)
         XCTAssertNil(value(parentheses: 32))

@@ -170,11 +170,11 @@ extension FileAnalysis {
     }
 
     /// Whether code of `scope` calls `resignFirstResponder()` on `self`, directly or through
-    /// methods of the file it calls and property observers it triggers (three levels).
+    /// methods of the file it calls and property observers it triggers (up to `Limits.valueHops` levels).
     func resignsFirstResponder(from scope: Int) -> Bool {
         var frontier = [scope]
         var visited: Set<Int> = [scope]
-        for _ in 0..<4 {
+        for _ in 0..<Limits.valueHops {
             var next: [Int] = []
             for current in frontier {
                 for call in calls(in: outline.scopes[current].body) {

@@ -112,7 +112,7 @@ extension FileAnalysis {
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
         var visitedGetters = Set<Int>()
         var steps = 0
-        while let item = work.popLast(), steps < 64 {
+        while let item = work.popLast(), steps < Limits.workItems {
             steps += 1
             let range = strippedExpression(item.range)
             guard !range.isEmpty else { continue }
@@ -235,7 +235,7 @@ extension FileAnalysis {
     func strippedExpression(_ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound, upper = range.upperBound
         var steps = 0
-        while lower < upper, steps < 32 {
+        while lower < upper, steps < Limits.expressionNesting {
             steps += 1
             if let asToken = source.firstTopLevel(in: lower..<upper, where: {
                 source.isWord($0, "as") && source.kind($0) == .keyword
@@ -292,7 +292,7 @@ extension FileAnalysis {
         let hash = source.nameHash(name)
         var type = outline.enclosingType(at: name)
         var steps = 0
-        while let current = type, steps < 16 {
+        while let current = type, steps < Limits.enclosingScopes {
             steps += 1
             let simpleName = outline.types[current].simpleName
             if let found = outline.properties.indices.first(where: {

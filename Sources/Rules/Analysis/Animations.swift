@@ -102,7 +102,7 @@ extension FileAnalysis {
     func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, steps < 10_000 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
                 let found = firstIndex(in: animations, atOrAfter: call) { $0.call }

@@ -207,8 +207,6 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         deferral(at: index, hops: 0)
     }
 
-    /// How many closures held in locals `deferral(at:)` follows to where they are called.
-    static let maximumLocalClosureHops = 4
 
     func deferral(at index: Int, hops: Int) -> Int? {
         guard let handlerIndex = handlerIndex(at: index) else { return nil }
@@ -223,7 +221,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                     if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
                         return callee
                     }
-                } else if hops < Self.maximumLocalClosureHops, let sites = localClosureCalls[closure] {
+                } else if hops < Limits.valueHops, let sites = localClosureCalls[closure] {
                     // `let relayout = { … }` runs where it is called: `async { relayout() }`.
                     for site in sites {
                         if let deferral = deferral(at: site, hops: hops + 1) { return deferral }

@@ -70,7 +70,7 @@ public struct FindingAnchor: Sendable, Hashable {
         var names: [String] = []
         var scope = outline.scope(at: index)
         var steps = 0
-        while let current = scope, steps < 10_000 {
+        while let current = scope, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[current].kind {
             case .type(let type):

@@ -104,7 +104,7 @@ extension FileAnalysis {
             }
         }
         // Views stacked above a pinned view: `x.bottomAnchor` to `pinned.topAnchor`.
-        for _ in 0..<2 {
+        for _ in 0..<Limits.valueHops {
             var added = false
             for constraint in constraints where constraint.anchors.count == 2 && constraint.keyboardLayoutGuideToken == nil {
                 let sides = constraint.anchors

@@ -137,11 +137,6 @@ struct KeyboardValueEvaluator: FileIndexReader {
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
-    /// How many times the flow is rebuilt so that values reach functions declared earlier,
-    /// results of functions, computed properties and stored properties: a value crosses at
-    /// most this many of those hops.
-    static let maximumPasses = 4
-
     init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
          heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
          projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
@@ -202,11 +197,6 @@ struct KeyboardValueEvaluator: FileIndexReader {
         return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) ? value : nil
     }
 
-    /// Bracket groups nested deeper than this inside a scanned expression are passed over.
-    /// Each of n nested closures `{ a = { b = { … } } }` holds an assignment whose value
-    /// scanned every closure inside it, n² work; real expressions nest far less deeply.
-    static let maximumNesting = 32
-
     /// A left-to-right scan in progress: the next token, the bracket depth there and what the
     /// tokens before it carry.
     struct Scan {
@@ -254,7 +244,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
             if let partner = source.partnerIndex(index) {
                 if partner < index {
                     state.depth = max(0, state.depth - 1)
-                } else if state.depth == Self.maximumNesting {
+                } else if state.depth == Limits.expressionNesting {
                     state.index = partner + 1
                 } else {
                     state.depth += 1
@@ -280,7 +270,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     converted.traits.insert(.converted)
                     converted.screenGeometry = nil
                     state.value.merge(converted)
-                } else if let target = calls[callIndex].arguments.first(where: { $0.label.map { source.isWord($0, "to") } ?? false }),
+                } else if let target = calls[callIndex].argument("to", source),
                           isWindowOrNil(target.value) {
                     state.value.traits.insert(.windowSpace)
                 }
@@ -453,7 +443,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
         return nil
     }
 
-    /// Builds the flow: bindings, reassignments and parameters, in up to `maximumPasses`
+    /// Builds the flow: bindings, reassignments and parameters, in up to `Limits.valueHops`
     /// passes so that values passed to functions declared earlier in the file reach them.
     mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
@@ -511,7 +501,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
         }
         steps.sort { $0.0 < $1.0 }
 
-        for iteration in 0..<Self.maximumPasses {
+        for iteration in 0..<Limits.valueHops {
             flow.restart(parameters: parameterEntries)
             for (_, step) in steps {
                 switch step {
@@ -572,7 +562,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 }
             }
             // Parameters of same-file functions that receive keyboard values.
-            if iteration == Self.maximumPasses - 1 { break }
+            if iteration == Limits.valueHops - 1 { break }
             var changed = collectResults()
             // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
             for link in chainLinks {
@@ -592,7 +582,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     guard let value = value(of: argument.value), value.isKeyboard else { continue }
                     let parameter = function.parameters[positions[position]]
                     if let insets = Self.edgeInsetsCall(source, argument.value, fileIndex.callAtCallee, calls),
-                       let bottom = insets.arguments.first(where: { $0.label.map { source.isWord($0, "bottom") } ?? false }),
+                       let bottom = insets.argument("bottom", source),
                        let bottomValue = self.value(of: bottom.value) {
                         changed = KeyboardValueCarriers.merge(bottomValue, into: &carriers.insetBottoms, at: parameter.nameToken)
                             || changed

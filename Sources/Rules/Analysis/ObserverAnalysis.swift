@@ -172,7 +172,7 @@ struct ObserverAnalysis: Sendable {
     /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
     let cancelledNames: [String: [UInt64: [Int?]]]
     /// Method function index → the lifecycle phases it runs in, directly or as a helper
-    /// called (up to three levels) from lifecycle methods of its type.
+    /// called (up to `Limits.valueHops` levels) from lifecycle methods of its type.
     let phasesOfMethod: [Int: Set<LifecyclePhase>]
 
     /// The lifecycle phases method `function` runs in (empty: not known to run in any).
@@ -200,7 +200,7 @@ extension FileAnalysis {
         }
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, steps < 100_000 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[scope].kind {
             case .property(let property), .accessor(let property, _):
@@ -351,7 +351,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         where registration.kind == .asyncSequence && registration.isKeyboard {
             var current = outline.scope(at: registration.callee)
             var steps = 0
-            while let scope = current, steps < 256 {
+            while let scope = current, steps < Limits.enclosingScopes {
                 steps += 1
                 if case .function = outline.scopes[scope].kind { break }
                 if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
@@ -502,7 +502,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         var current = outline.scope(at: index)
         var steps = 0
         let hash = source.nameHash(index)
-        while let scope = current, steps < 64 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[scope].kind {
             case .closure(let closure):
@@ -629,7 +629,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         if let scope = outline.executableScope(at: name) {
             var current: Int? = scope
             var steps = 0
-            while let each = current, steps < 64 {
+            while let each = current, steps < Limits.enclosingScopes {
                 steps += 1
                 let body = outline.scopes[each].body
                 if bindings.contains(where: { $0.nameHash == hash && body.contains($0.nameToken) && $0.nameToken < name }) {
@@ -712,7 +712,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let end = callAtCallee[trigger].map { calls[$0].closeParen ?? calls[$0].end } ?? trigger
         add(start..<(end + 1))
         // An argument of a call (`tokens.forEach(center.removeObserver)`): the call's receiver.
-        for _ in 0..<4 {
+        for _ in 0..<Limits.valueHops {
             guard source.kind(start - 1) == .leftParen, let call = callAtOpenParen[start - 1] else { break }
             add(calls[call].start..<start)
             start = ExpressionBounds.statementStart(source, containing: calls[call].start)
@@ -720,7 +720,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         var current = outline.scope(at: trigger)
         var steps = 0
-        while let scope = current, steps < 64 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[scope].kind {
             case .closure(let closure):
@@ -743,7 +743,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                 function = parent
             }
             let body = outline.scopes[function].body
-            for _ in 0..<2 {
+            for _ in 0..<Limits.valueHops {
                 for binding in bindings where body.contains(binding.nameToken) && names.contains(binding.nameHash) {
                     if let value = binding.value { add(value) }
                 }
@@ -759,7 +759,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].simpleName } }
 
     /// Lifecycle phases of every method: its own, or those of the methods of the same type
-    /// that call it (three levels).
+    /// that call it (up to `Limits.valueHops` levels).
     func lifecyclePhases() -> [Int: Set<LifecyclePhase>] {
         var phases: [Int: Set<LifecyclePhase>] = [:]
         for (index, function) in outline.functions.enumerated() where function.owner != nil {
@@ -777,7 +777,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                 callers[target, default: []].append(caller)
             }
         }
-        for _ in 0..<3 {
+        for _ in 0..<Limits.valueHops {
             var changed = false
             for (target, list) in callers {
                 var union = phases[target] ?? []

@@ -294,7 +294,7 @@ private struct OutlineBuilder {
         let signatureStart = cursor
         var steps = 0
         var names: [Int] = []
-        while cursor < close, steps < 64 {
+        while cursor < close, steps < Limits.declarationTokens {
             steps += 1
             let kind = source.kind(cursor)
             if kind == .keyword, source.isWord(cursor, "in") {
@@ -416,7 +416,7 @@ private struct OutlineBuilder {
         var cursor = keyword - 1
         var start = keyword
         var steps = 0
-        while cursor >= 0, steps < 40 {
+        while cursor >= 0, steps < Limits.declarationTokens {
             steps += 1
             let kind = source.kind(cursor)
             if kind == .rightParen, let open = source.partnerIndex(cursor) {
@@ -475,7 +475,7 @@ private struct OutlineBuilder {
             cursor += 1
             var current = ""
             var steps = 0
-            while cursor < code.count, steps < 400 {
+            while cursor < code.count, steps < Limits.declarationTokens {
                 steps += 1
                 let tokenKind = source.kind(cursor)
                 if tokenKind == .leftBrace || source.isWord(cursor, "where") { break }
@@ -494,7 +494,7 @@ private struct OutlineBuilder {
             }
             if !current.isEmpty { inheritance.append(current) }
         }
-        let brace = findBody(from: cursor, limit: 400)
+        let brace = findBody(from: cursor)
         let (start, _, available) = modifiers(before: keyword)
         let typeIndex = outline.types.count
         let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
@@ -508,10 +508,10 @@ private struct OutlineBuilder {
     /// The `{` that opens a declaration's body, scanning from `cursor` and skipping bracket
     /// groups; nil when the declaration ends first (a new line starting another declaration,
     /// `}` or `;`).
-    func findBody(from start: Int, limit: Int) -> Int? {
+    func findBody(from start: Int) -> Int? {
         var cursor = start
         var steps = 0
-        while cursor < code.count, steps < limit {
+        while cursor < code.count, steps < Limits.declarationTokens {
             steps += 1
             let kind = source.kind(cursor)
             switch kind {
@@ -566,7 +566,7 @@ private struct OutlineBuilder {
             parameters = parseParameters(cursor, close)
             cursor = close + 1
         }
-        let brace = findBody(from: cursor, limit: 300)
+        let brace = findBody(from: cursor)
         var returnType: Range<Int>?
         if source.kind(cursor) == .arrow || (source.isWord(cursor, "throws") || source.isWord(cursor, "async")) {
             var arrow = cursor
@@ -609,20 +609,11 @@ private struct OutlineBuilder {
             if source.kind(cursor) == .colon {
                 cursor += 1
                 typeStart = cursor
-                while cursor < close, source.kind(cursor) != .comma, source.kind(cursor) != .equal {
-                    if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
-                        cursor = end
-                    }
-                    cursor += 1
-                }
-                typeEnd = cursor
-                hasDefault = source.kind(cursor) == .equal
-                while cursor < close, source.kind(cursor) != .comma {
-                    if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor), end < close {
-                        cursor = end
-                    }
-                    cursor += 1
-                }
+                typeEnd = source.firstTopLevel(in: cursor..<close) {
+                    source.kind($0) == .comma || source.kind($0) == .equal
+                } ?? close
+                hasDefault = source.kind(typeEnd) == .equal
+                cursor = source.firstTopLevel(in: typeEnd..<close) { source.kind($0) == .comma } ?? close
             }
             if let last = names.last {
                 let label = names.count >= 2 ? source.text(at: names[names.count - 2]) : source.text(at: last)
@@ -659,7 +650,7 @@ private struct OutlineBuilder {
             cursor += 1
             let typeStart = cursor
             var steps = 0
-            while cursor < code.count, steps < 200 {
+            while cursor < code.count, steps < Limits.declarationTokens {
                 steps += 1
                 let kind = source.kind(cursor)
                 if kind == .equal || kind == .leftBrace || kind == .rightBrace || kind == .semicolon { break }

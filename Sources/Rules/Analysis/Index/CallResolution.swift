@@ -36,8 +36,6 @@ extension FileIndex {
         chain(from: call.end)
     }
 
-    /// How many locals `publisherChain(after:)` follows a publisher through.
-    static let maximumPublisherLocalHops = 4
     /// Tokens looked at, going back from a publisher, for the merger call around it.
     static let maximumMergerArgumentLength = 512
     /// Calls that merge publishers given as arguments into one.
@@ -50,7 +48,7 @@ extension FileIndex {
     func publisherChain(after call: CallSite) -> MemberChain {
         var chain = chain(from: mergerEnd(around: call) ?? call.end)
         var hops = 0
-        while hops < Self.maximumPublisherLocalHops, let use = localUse(ofChainEndingAt: chain.end) {
+        while hops < Limits.valueHops, let use = localUse(ofChainEndingAt: chain.end) {
             hops += 1
             let next = self.chain(from: use)
             chain.calls += next.calls

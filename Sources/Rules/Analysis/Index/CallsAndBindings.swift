@@ -195,13 +195,7 @@ struct MatchingBuilder {
                 label = cursor
                 valueStart = cursor + 2
             }
-            var end = valueStart
-            while end < close, source.kind(end) != .comma {
-                if source.isOpeningBracket(end), let partner = source.partnerIndex(end), partner < close {
-                    end = partner
-                }
-                end += 1
-            }
+            let end = source.firstTopLevel(in: valueStart..<close) { source.kind($0) == .comma } ?? close
             var closure: Int?
             if let brace = self.closure(openingAt: valueStart), source.partnerIndex(valueStart) == end - 1 {
                 closure = brace
@@ -248,7 +242,7 @@ struct MatchingBuilder {
         if source.wordIndex(before, in: ["case", "for"]) != nil || source.kind(before) == .leftParen { return }
         var cursor = keyword + 1
         var steps = 0
-        while steps < 64 {
+        while steps < Limits.declarationTokens {
             steps += 1
             guard source.kind(cursor) == .identifier || source.isWord(cursor, "_") else { return }
             let name = cursor
@@ -257,7 +251,7 @@ struct MatchingBuilder {
                 // Skip the type annotation.
                 cursor += 1
                 var typeSteps = 0
-                while cursor < source.code.count, typeSteps < 100 {
+                while cursor < source.code.count, typeSteps < Limits.declarationTokens {
                     typeSteps += 1
                     let kind = source.kind(cursor)
                     if kind == .equal || kind == .comma || kind == .leftBrace || kind == .rightBrace { break }

@@ -19,7 +19,7 @@ enum ExpressionBounds {
         var cursor = start
         let count = source.code.count
         var steps = 0
-        while cursor < count, steps < 100_000 {
+        while cursor < count, steps < Limits.expressionTokens {
             steps += 1
             let kind = source.kind(cursor)
             if cursor > start, source.startsLine(cursor), !continuesLine(source, cursor) { return cursor }
@@ -116,7 +116,7 @@ enum ExpressionBounds {
     static func statementStart(_ source: TokenizedSource, containing index: Int) -> Int {
         var cursor = index
         var steps = 0
-        while cursor > 0, steps < 10_000 {
+        while cursor > 0, steps < Limits.expressionTokens {
             steps += 1
             let kind = source.kind(cursor - 1)
             if kind == .rightParen || kind == .rightSquare || kind == .rightBrace || kind == .rightAngle {
@@ -166,7 +166,7 @@ enum ExpressionBounds {
     static func chainStart(_ source: TokenizedSource, endingAt end: Int) -> Int {
         var cursor = end
         var steps = 0
-        while cursor >= 0, steps < 10_000 {
+        while cursor >= 0, steps < Limits.expressionTokens {
             steps += 1
             switch chainStep(source, at: cursor) {
             case .continues(let next): cursor = next
@@ -216,7 +216,7 @@ enum ExpressionBounds {
         var cursor = start
         if source.kind(cursor) == .period { cursor += 1 }
         var steps = 0
-        while steps < 10_000 {
+        while steps < Limits.expressionTokens {
             steps += 1
             let next = cursor + 1
             switch source.kind(next) {

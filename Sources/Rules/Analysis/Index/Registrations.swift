@@ -155,7 +155,7 @@ struct RegistrationRecogniser {
         else { return direct }
         var current = outline.scope(at: call.callee)
         var steps = 0
-        while let scope = current, steps < 8 {
+        while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline.scopes[scope].kind {
             case .closure(let closure):

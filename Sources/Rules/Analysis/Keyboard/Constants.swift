@@ -17,8 +17,6 @@ struct ConstantResolver: Sendable {
     /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
     let plainChainConstantNames: Set<UInt64>
 
-    /// How many constants deep `value(of:)` follows `let a = b` chains.
-    static let maximumHops = 4
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
 
@@ -66,14 +64,14 @@ struct ConstantResolver: Sendable {
     }
 
     /// The expression a constant stands for: `range` itself unless it names a constant of this
-    /// file, followed through up to `maximumHops` constants. Constants are local `let`s with a
+    /// file, followed through up to `Limits.valueHops` constants. Constants are local `let`s with a
     /// value, and `let` properties with an initializer named bare (`noInsets`), through
     /// `self`/`Self`, through the name of the type declaring them
     /// (`KeyboardNotifications.willShow`), or as an implicit member of an extension of
     /// `Notification.Name` (`.keyboardUp`).
     func value(of range: Range<Int>) -> Range<Int> {
         var current = range
-        for _ in 0..<Self.maximumHops {
+        for _ in 0..<Limits.valueHops {
             guard let next = initializer(named: current) else { break }
             current = next
         }
