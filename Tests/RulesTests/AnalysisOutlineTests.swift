@@ -210,7 +210,7 @@ final class AnalysisOutlineTests: XCTestCase {
                        "inside parentheses the statement starts after the opening bracket")
         XCTAssertEqual(analysis.text(analysis.assignments[0].rhs), "max(0,\n        overlap)")
         let sink = analysis.index(of: "sink")!
-        let start = ExpressionBounds.chainStart(source, endingAt: sink)
+        let start = analysis.chainStart(endingAt: sink)
         XCTAssertEqual(source.text(at: start), "NotificationCenter")
         XCTAssertEqual(ExpressionBounds.chainEnd(source, startingAt: start), sink)
     }

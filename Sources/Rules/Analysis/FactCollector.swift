@@ -91,9 +91,9 @@ enum FactCollector {
         return found
     }
 
-    static func collectTypes(_ source: TokenizedSource, _ outline: Outline, calls: [CallSite],
-                             assignments: [Assignment], bindings: [LocalBinding] = [],
-                             into facts: inout FileFacts) {
+    static func collectTypes(_ fileIndex: FileIndex, into facts: inout FileFacts) {
+        let source = fileIndex.source, outline = fileIndex.outline
+        let assignments = fileIndex.assignments
         let path = source.file.path
         // Byte pre-checks: the token scans below look for names most files never contain.
         let bytes = source.file.bytes
@@ -129,7 +129,7 @@ enum FactCollector {
         }
         let bodies = scanTypeBodies(
             source, outline, enabled: scansTypeBodies, importsGuidePackage: importsGuidePackage,
-            aliases: mentionsKeyboard ? KeyboardLayoutGuideAliases(source, outline, bindings: bindings) : nil)
+            aliases: mentionsKeyboard ? KeyboardLayoutGuideAliases(fileIndex) : nil)
         for (typeIndex, type) in outline.types.enumerated() {
             var typeFacts = TypeFacts(name: type.simpleName)
             typeFacts.isDeclared = type.kind != .extension

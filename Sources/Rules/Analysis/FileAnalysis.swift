@@ -107,9 +107,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         } else {
             evaluator = nil
         }
-        FactCollector.collectTypes(
-            source, outline, calls: fileIndex.calls, assignments: fileIndex.assignments, bindings: fileIndex.bindings,
-            into: &facts)
+        FactCollector.collectTypes(fileIndex, into: &facts)
         observers = ObserverAnalysisBuilder(fileIndex).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts

@@ -10,15 +10,16 @@ struct KeyboardLayoutGuideAliases: Sendable {
     /// Bare `keyboardLayoutGuide` tokens that name a local home-made guide.
     let shadowedUses: Set<Int>
 
-    init(_ source: TokenizedSource, _ outline: Outline, bindings: [LocalBinding]) {
+    init(_ fileIndex: FileIndex) {
+        let source = fileIndex.source, outline = fileIndex.outline
         var aliasUses = Set<Int>()
         var shadowedUses = Set<Int>()
-        for binding in bindings {
+        for binding in fileIndex.bindings {
             guard let value = binding.value, !value.isEmpty, !binding.isShorthand,
                   let scope = outline.executableScope(at: binding.nameToken) else { continue }
             let last = value.upperBound - 1
             let isGuide = source.isWord(last, "keyboardLayoutGuide") && source.kind(last - 1) == .period
-                && ExpressionBounds.chainStart(source, endingAt: last) == value.lowerBound
+                && fileIndex.chainStart(endingAt: last) == value.lowerBound
             let bindsGuideName = source.isWord(binding.nameToken, "keyboardLayoutGuide")
             guard isGuide || bindsGuideName else { continue }
             let body = outline.scopes[scope].body
@@ -47,6 +48,6 @@ struct KeyboardLayoutGuideAliases: Sendable {
 extension FileAnalysis {
     /// This file's local aliases and shadows of the keyboard layout guide.
     var keyboardLayoutGuideAliases: KeyboardLayoutGuideAliases {
-        KeyboardLayoutGuideAliases(source, outline, bindings: bindings)
+        KeyboardLayoutGuideAliases(fileIndex)
     }
 }

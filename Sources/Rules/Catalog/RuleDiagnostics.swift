@@ -34,7 +34,7 @@ extension FileAnalysis {
     /// its arguments): what a caret should cover.
     func geometryReadRange(_ member: Int) -> Range<Int> {
         if source.kind(member - 1) == .period {
-            return ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member + 1)
+            return chainStart(endingAt: member - 2)..<(member + 1)
         }
         if let call = call(at: member) { return member..<(call.end + 1) }
         return member..<(member + 1)
@@ -45,7 +45,7 @@ extension FileAnalysis {
     /// member read or the rect is optional-chained.
     func rectExpression(readAt member: Int) -> Range<Int>? {
         guard source.kind(member - 1) == .period else { return nil }
-        var rect = ExpressionBounds.chainStart(source, endingAt: member - 2)..<(member - 1)
+        var rect = chainStart(endingAt: member - 2)..<(member - 1)
         if rect.count > 2, source.kind(rect.upperBound - 2) == .period,
            source.isWord(rect.upperBound - 1, "size") || source.isWord(rect.upperBound - 1, "origin") {
             rect = rect.lowerBound..<(rect.upperBound - 2)

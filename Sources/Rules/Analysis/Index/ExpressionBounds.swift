@@ -160,22 +160,6 @@ enum ExpressionBounds {
         }
     }
 
-    /// The first token of the postfix expression (member chain) that ends at `end`:
-    /// `self.scrollView.contentInset` for an `end` at `contentInset` (see `chainStep`). For
-    /// code without a `FileIndex` at hand; the index answers from `ChainStarts`.
-    static func chainStart(_ source: TokenizedSource, endingAt end: Int) -> Int {
-        var cursor = end
-        var steps = 0
-        while cursor >= 0, steps < Limits.expressionTokens {
-            steps += 1
-            switch chainStep(source, at: cursor) {
-            case .continues(let next): cursor = next
-            case .starts(let start): return min(start, end)
-            }
-        }
-        return max(cursor, 0)
-    }
-
     /// The last name of the chain that ends at `end` at the chain's own level: what
     /// `chainNames(chainStart(endingAt: end)...end).last` finds, walking back only to that
     /// name (`UIView` in `UIView.animate`, `animator` in `self.animator?`), so that reading
@@ -252,10 +236,11 @@ enum ExpressionBounds {
     }
 }
 
-/// `ExpressionBounds.chainStart` for every token, from one forward pass: a chain's start is
-/// found once, not once per member, call and assignment along it (walking back from each
-/// made long chains quadratic). Unlike the walk it has no step bound, so the two differ only
-/// on chains longer than the walk's 10,000 steps.
+/// The first token of the postfix expression (member chain) that ends at each token
+/// (`self.scrollView.contentInset` for an end at `contentInset`, see `chainStep`), from one
+/// forward pass: a chain's start is found once, not once per member, call and assignment
+/// along it (walking back from each made long chains quadratic). The one answer to "where
+/// does this chain start": `FileIndex.chainStart(endingAt:)`.
 struct ChainStarts: Sendable {
     /// Per code token: where the walk ends once it has reached that token.
     let reached: [Int32]
@@ -274,8 +259,7 @@ struct ChainStarts: Sendable {
         self.reached = reached
     }
 
-    /// The first token of the member chain that ends at `end` (see
-    /// `ExpressionBounds.chainStart`).
+    /// The first token of the member chain that ends at `end`.
     func chainStart(endingAt end: Int) -> Int {
         guard end >= 0 else { return 0 }
         guard end < reached.count else { return end }

@@ -98,4 +98,7 @@ extension FileIndexReader {
     /// Notification registrations of the file (any notification, project wrappers
     /// included), in call order.
     var registrations: [ObserverRegistration] { fileIndex.registrations }
+
+    /// The first token of the member chain that ends at `end` (`FileIndex.chainStart(endingAt:)`).
+    func chainStart(endingAt end: Int) -> Int { fileIndex.chainStart(endingAt: end) }
 }

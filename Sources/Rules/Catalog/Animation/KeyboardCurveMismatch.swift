@@ -218,7 +218,7 @@ public struct KeyboardCurveMismatch: Rule {
         let curveMembers = value.filter { source.wordIndex($0, in: optionCurves) != nil && source.kind($0 - 1) == .period }
         if curveMembers.count == 1, let member = curveMembers.first {
             // `.curveEaseOut`, or `UIView.AnimationOptions.curveEaseOut`.
-            let start = ExpressionBounds.chainStart(source, endingAt: member)
+            let start = analysis.chainStart(endingAt: member)
             return Fix(.unsafe, edits: [Edit(range: source.byteRange(start..<(member + 1)), replacement: curve)])
         }
         guard curveMembers.isEmpty else { return nil }

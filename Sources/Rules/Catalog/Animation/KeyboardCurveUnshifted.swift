@@ -173,7 +173,7 @@ public struct KeyboardCurveUnshifted: Rule {
             }
             let operand = curveOperands.first ?? argument.value
             let text = source.text(spanning: operand)
-            let isSingleChain = ExpressionBounds.chainStart(source, endingAt: operand.upperBound - 1) == operand.lowerBound
+            let isSingleChain = analysis.chainStart(endingAt: operand.upperBound - 1) == operand.lowerBound
             let range = source.byteRange(operand)
             let shifted = isSingleChain ? "\(text) << 16" : "(\(text)) << 16"
             // A fallback that is already an options value (`?? .curveEaseOut.rawValue`) must not

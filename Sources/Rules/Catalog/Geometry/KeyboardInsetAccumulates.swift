@@ -197,7 +197,7 @@ public struct KeyboardInsetAccumulates: Rule {
         guard let last = target.last else { return false }
         let source = analysis.source
         for index in range where source.kind(index) == .identifier && source.nameHash(index) == last {
-            let start = ExpressionBounds.chainStart(source, endingAt: index)
+            let start = analysis.chainStart(endingAt: index)
             if analysis.receiverKey(start..<(index + 1)) == target { return true }
         }
         return false

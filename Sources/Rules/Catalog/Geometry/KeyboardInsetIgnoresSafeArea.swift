@@ -222,7 +222,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
               !assignment.rhs.isEmpty, let view = analysis.ownViewPrefix(at: assignment.op) else { return nil }
         let safeArea = view + "safeAreaInsets.bottom"
         let value = source.text(spanning: assignment.rhs)
-        let isSingleChain = ExpressionBounds.chainStart(source, endingAt: assignment.rhs.upperBound - 1) == assignment.rhs.lowerBound
+        let isSingleChain = analysis.chainStart(endingAt: assignment.rhs.upperBound - 1) == assignment.rhs.lowerBound
         let minuend = isSingleChain ? value : "(\(value))"
         return Fix(.unsafe, edits: [Edit(range: source.byteRange(assignment.rhs),
                                          replacement: "max(0, \(minuend) - \(safeArea))")])

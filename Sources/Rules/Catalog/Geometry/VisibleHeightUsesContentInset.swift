@@ -130,7 +130,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         for binding in analysis.bindings {
             guard let value = binding.value, let last = value.last, source.isWord(last, "contentInset"),
                   source.kind(last - 1) == .period,
-                  ExpressionBounds.chainStart(source, endingAt: last) == value.lowerBound else { continue }
+                  analysis.chainStart(endingAt: last) == value.lowerBound else { continue }
             insetLocals[binding.nameHash] = last
         }
         for index in source.code.indices where source.kind(index) == .identifier {
@@ -145,12 +145,12 @@ public struct VisibleHeightUsesContentInset: Rule {
             } else {
                 continue
             }
-            let chainStart = ExpressionBounds.chainStart(source, endingAt: index)
+            let chainStart = analysis.chainStart(endingAt: index)
             guard source.kind(chainStart - 1) == .binaryOperator,
                   source.token(source.code[chainStart - 1], is: "-") else { continue }
-            let receiver = Self.receiverKey(source, ExpressionBounds.chainStart(source, endingAt: member)..<member)
+            let receiver = Self.receiverKey(source, analysis.chainStart(endingAt: member)..<member)
             let statementStart = ExpressionBounds.statementStart(source, containing: chainStart)
-            guard Self.subtractsFromHeight(source, statementStart..<chainStart, receiver: receiver),
+            guard Self.subtractsFromHeight(analysis, statementStart..<chainStart, receiver: receiver),
                   !analysis.setsInsetAdjustmentNever(on: receiver, inTypeAt: member),
                   reported.insert(member).inserted else { continue }
             let edit = Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")
@@ -170,12 +170,13 @@ public struct VisibleHeightUsesContentInset: Rule {
 
     /// Whether `range` reads `bounds.height`, `bounds.size.height`, `frame.height` or
     /// `frame.size.height` of the scroll view named by `receiver`.
-    static func subtractsFromHeight(_ source: TokenizedSource, _ range: Range<Int>, receiver: [UInt64]) -> Bool {
+    static func subtractsFromHeight(_ analysis: FileAnalysis, _ range: Range<Int>, receiver: [UInt64]) -> Bool {
+        let source = analysis.source
         for index in range where source.isWord(index, "height") && source.kind(index - 1) == .period {
             var base = index - 2
             if source.isWord(base, "size"), source.kind(base - 1) == .period { base -= 2 }
             guard source.isWord(base, "bounds") || source.isWord(base, "frame") else { continue }
-            let start = ExpressionBounds.chainStart(source, endingAt: base)
+            let start = analysis.chainStart(endingAt: base)
             if receiverKey(source, start..<base) == receiver { return true }
         }
         return false

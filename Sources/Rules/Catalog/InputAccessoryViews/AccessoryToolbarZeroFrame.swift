@@ -353,7 +353,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
         }
         for index in region where source.isWord(index, "heightAnchor") {
             guard source.kind(index - 1) == .period else { continue }
-            let start = ExpressionBounds.chainStart(source, endingAt: index)
+            let start = analysis.chainStart(endingAt: index)
             guard source.nameHash(firstName(start)) == hash else { continue }
             let names = analysis.namesWithoutSelf(start..<(index + 1))
             if names.count == 2, refers(names[0]) { return true }

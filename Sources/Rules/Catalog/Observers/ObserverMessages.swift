@@ -65,7 +65,7 @@ extension FileAnalysis {
         if let call = call(at: token) {
             return "`\(snippet(call.start..<(call.callee + 1)))()`"
         }
-        let start = ExpressionBounds.chainStart(source, endingAt: token)
+        let start = chainStart(endingAt: token)
         return "`\(snippet(start..<(token + 1)))`"
     }
 }

@@ -274,7 +274,7 @@ public struct TextViewContentSizeHeight: Rule {
                   !Self.isWritten(index + 2, source),
                   let type = analysis.typeName(at: index),
                   !Self.typeSizesContentItself(at: index, analysis) else { continue }
-            let start = ExpressionBounds.chainStart(source, endingAt: index)
+            let start = analysis.chainStart(endingAt: index)
             var receiver = analysis.namesWithoutSelf(start..<(index + 1))
             receiver.removeLast()
             guard let match = disabled.first(where: {
@@ -325,7 +325,7 @@ public struct TextViewContentSizeHeight: Rule {
             steps += 1
             if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
                 for token in (keyword + 1)..<outline.scopes[scope].open where source.isWord(token, "isScrollEnabled") {
-                    let start = ExpressionBounds.chainStart(source, endingAt: token)
+                    let start = analysis.chainStart(endingAt: token)
                     var names = analysis.namesWithoutSelf(start..<(token + 1))
                     names.removeLast()
                     let negated = source.kind(start - 1) == .prefixOperator
