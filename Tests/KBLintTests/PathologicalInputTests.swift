@@ -3,9 +3,9 @@ import XCTest
 import Rules
 @testable import KBLint
 
-/// Inputs no one writes on purpose, through the built binary with a deadline: each run must
-/// end with a clear message and the documented exit code, never hang or crash, and still
-/// lint the other files. Every file starts with a keyboard observer so that the whole
+/// Inputs no one writes on purpose, through the built binary: each run must end with a clear
+/// message and the documented exit code, never hang (`BoundedRun.hangSeconds`) or crash, take
+/// processor time linear in its input, and still lint the other files. Every file starts with a keyboard observer so that the whole
 /// analysis runs on it, not only the lexer.
 final class PathologicalInputTests: XCTestCase {
     /// Makes the byte pre-checks pass, so that every rule and the analysis see the file.
@@ -33,7 +33,8 @@ final class PathologicalInputTests: XCTestCase {
         let folder = try TemporaryDirectory()
         try folder.write(name, bytes: bytes)
         try folder.write("Witness.swift", Self.witness)
-        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + extra + ["."], in: folder.path)
+        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + extra + ["."], in: folder.path,
+                                     seconds: BoundedRun.hangSeconds)
         XCTAssertTrue(run.standardOutput.contains("Witness.swift:4:"),
                       "the other file is still linted\n\(run.standardOutput)\n\(run.standardError)")
         XCTAssertFalse(run.standardError.contains("Fatal error"), run.standardError)
@@ -85,60 +86,95 @@ final class PathologicalInputTests: XCTestCase {
         assertCompleted(run)
     }
 
-    /// Lints `text` (after the keyboard prefix) with every rule, opt-in ones included, within
-    /// `seconds`. The shapes below took a release build of the quadratic analysis several
-    /// seconds each, a debug build far beyond the deadline; linear, the debug build needs
-    /// a few seconds.
-    func assertLintsInTime(_ text: String, _ shape: String, seconds: Double = 30) throws {
+    /// Lints `text` (after the keyboard prefix) with every rule, opt-in ones included.
+    func lintWithEveryRule(_ text: String, _ shape: String) throws -> BoundedRun.Result {
         let optIn = RuleRegistry.all.filter { $0.metadata.isOptIn }.flatMap { ["--enable", $0.metadata.id] }
         let folder = try TemporaryDirectory()
         try folder.write("Weird.swift", bytes: keyboard(text + "\n"))
-        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + optIn + ["."], in: folder.path, seconds: seconds)
+        let run = try BoundedRun.run(["--reporter", "xcode", "--no-color"] + optIn + ["."], in: folder.path,
+                                     seconds: BoundedRun.hangSeconds)
         assertCompleted(run, shape)
+        return run
+    }
+
+    /// How much more processor time a run on an input `scale` times as large may take: a
+    /// linear analysis takes at most `scale` times as long (its fixed start-up cost makes it
+    /// less); a quadratic one `scale`² times. Generous, so that noise never decides.
+    static let linearGrowthAllowance = 2.0
+    /// Processor time below which differences are start-up noise.
+    static let processorNoiseSeconds = 0.5
+
+    /// Lints the shape built by `text` for `count` repetitions and for a quarter of them, and
+    /// checks that processor time grows linearly: the shapes below took a release build of
+    /// the quadratic analysis several seconds each, a debug build minutes. Processor time and
+    /// a baseline measured in the same test keep the check independent of the machine and of
+    /// its load; a run that never ends fails at `BoundedRun.hangSeconds`.
+    func assertLintsInLinearTime(_ shape: String, count: Int, _ text: (Int) -> String,
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let scale = 4
+        let small = try lintWithEveryRule(text(count / scale), shape)
+        let large = try lintWithEveryRule(text(count), shape)
+        XCTAssertGreaterThan(large.processorSeconds, 0, "\(shape): processor time is measured", file: file, line: line)
+        let allowed = Double(scale) * Self.linearGrowthAllowance * small.processorSeconds + Self.processorNoiseSeconds
+        XCTAssertLessThanOrEqual(large.processorSeconds, allowed,
+                                 "\(shape): \(count / scale) took \(small.processorSeconds) s, \(count) took "
+                                 + "\(large.processorSeconds) s of processor time: more than linear growth",
+                                 file: file, line: line)
     }
 
     /// Each link's right-hand side ran to the end of the chain, and was scanned for values.
     func testChainedAssignmentsOnOneLine() throws {
-        try assertLintsInTime(Array(repeating: "a", count: 10_000).joined(separator: " = "), "a = a = …")
-        try assertLintsInTime((0..<10_000).map { "a\($0 % 50)" }.joined(separator: " += "), "a += b += …")
+        try assertLintsInLinearTime("a = a = …", count: 10_000) { count in
+            Array(repeating: "a", count: count).joined(separator: " = ")
+        }
+        try assertLintsInLinearTime("a += b += …", count: 10_000) { count in
+            (0..<count).map { "a\($0 % 50)" }.joined(separator: " += ")
+        }
     }
 
     /// Every geometry member rescanned the chain before it; every call walked back over its
     /// whole receiver.
     func testLongMemberAndCallChains() throws {
-        try assertLintsInTime("x = frame." + Array(repeating: "size.height.origin.y", count: 2_500).joined(separator: "."),
-                              "x = frame.size.height…")
-        try assertLintsInTime("x = a" + String(repeating: ".f()", count: 20_000), "x = a.f().f()…")
+        try assertLintsInLinearTime("x = frame.size.height…", count: 2_500) { count in
+            "x = frame." + Array(repeating: "size.height.origin.y", count: count).joined(separator: ".")
+        }
+        try assertLintsInLinearTime("x = a.f().f()…", count: 20_000) { count in
+            "x = a" + String(repeating: ".f()", count: count)
+        }
     }
 
     /// The value of each closure's assignment scanned every closure nested inside it.
     func testNestedClosuresEachAssigning() throws {
-        try assertLintsInTime("x = " + (0..<5_000).map { "{ a\($0 % 50) = " }.joined() + "1"
-            + String(repeating: " }", count: 5_000), "{ a = { b = … } }")
+        try assertLintsInLinearTime("{ a = { b = … } }", count: 5_000) { count in
+            "x = " + (0..<count).map { "{ a\($0 % 50) = " }.joined() + "1" + String(repeating: " }", count: count)
+        }
     }
 
     /// Every inset write searched all assignments; every registration searched all handlers
     /// and every type for subclasses.
     func testRepeatedWritesAndTypes() throws {
-        let handler = "final class Screen: UIViewController {\n    @objc func keyboardWillShow(_ notification: Notification) {\n"
-            + "        let frame = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero\n"
-            + String(repeating: "        scrollView.contentInset.bottom = frame.height\n", count: 5_000) + "    }\n}"
-        try assertLintsInTime(handler, "5,000 inset writes")
-        let types = (0..<2_000).map { index in
-            "final class C\(index): UIViewController {\n    override func viewDidLoad() { super.viewDidLoad(); "
-                + "NotificationCenter.default.addObserver(self, selector: #selector(k(_:)), name: UIResponder.keyboardWillShowNotification, object: nil) }\n"
-                + "    @objc func k(_ n: Notification) { let f = (n.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; view.frame.origin.y -= f.height }\n}"
+        try assertLintsInLinearTime("inset writes", count: 5_000) { count in
+            "final class Screen: UIViewController {\n    @objc func keyboardWillShow(_ notification: Notification) {\n"
+                + "        let frame = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero\n"
+                + String(repeating: "        scrollView.contentInset.bottom = frame.height\n", count: count) + "    }\n}"
         }
-        try assertLintsInTime(types.joined(separator: "\n"), "2,000 types")
+        try assertLintsInLinearTime("types", count: 2_000) { count in
+            (0..<count).map { index in
+                "final class C\(index): UIViewController {\n    override func viewDidLoad() { super.viewDidLoad(); "
+                    + "NotificationCenter.default.addObserver(self, selector: #selector(k(_:)), name: UIResponder.keyboardWillShowNotification, object: nil) }\n"
+                    + "    @objc func k(_ n: Notification) { let f = (n.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; view.frame.origin.y -= f.height }\n}"
+            }.joined(separator: "\n")
+        }
     }
 
     /// Each of thousands of findings on one long line held its own copy of the line and
     /// normalized and hashed it for its fingerprint.
     func testThousandsOfFindingsOnOneLongLine() throws {
-        let handler = "final class Screen: UIViewController { @objc func keyboardWillShow(_ notification: Notification) { "
-            + "let f = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; "
-            + String(repeating: "view.frame.origin.y -= f.height; ", count: 2_000) + "} }"
-        try assertLintsInTime(handler, "6,000 findings on a 70 KB line")
+        try assertLintsInLinearTime("findings on one long line", count: 2_000) { count in
+            "final class Screen: UIViewController { @objc func keyboardWillShow(_ notification: Notification) { "
+                + "let f = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero; "
+                + String(repeating: "view.frame.origin.y -= f.height; ", count: count) + "} }"
+        }
     }
 
     func testFiftyThousandNestedBracketsClosuresAndInterpolations() throws {
@@ -250,11 +286,11 @@ final class PathologicalInputTests: XCTestCase {
         try folder.write("Witness.swift", Self.witness)
         XCTAssertEqual(mkfifo(folder.path + "/Pipe.swift", 0o644), 0)
         // Found in a folder: not a source file, skipped.
-        let walked = try BoundedRun.run(["--reporter", "xcode", "."], in: folder.path, seconds: 30)
+        let walked = try BoundedRun.run(["--reporter", "xcode", "."], in: folder.path)
         assertCompleted(walked)
         XCTAssertTrue(walked.standardOutput.contains("Witness.swift:4:"), walked.standardOutput)
         // Named explicitly: an error for that path, the others still linted.
-        let named = try BoundedRun.run(["--reporter", "xcode", "Pipe.swift", "Witness.swift"], in: folder.path, seconds: 30)
+        let named = try BoundedRun.run(["--reporter", "xcode", "Pipe.swift", "Witness.swift"], in: folder.path)
         XCTAssertEqual(named.status, 2)
         XCTAssertTrue(named.standardError.contains("Pipe.swift: not a regular file"), named.standardError)
         XCTAssertTrue(named.standardOutput.contains("Witness.swift:4:"), named.standardOutput)

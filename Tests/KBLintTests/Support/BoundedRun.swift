@@ -8,6 +8,26 @@ enum BoundedRun {
         let status: Int32
         let standardOutput: String
         let standardError: String
+        /// Processor time (user and system) the child used: unlike wall-clock time, it does not
+        /// grow when other work shares the machine.
+        var processorSeconds: Double = 0
+    }
+
+    /// The wall-clock time after which a run counts as hung: far above what any run takes on
+    /// a loaded machine, so that only a run that does not end reaches it. Tests that guard
+    /// against slow analysis compare processor time instead (`processorSeconds`).
+    static let hangSeconds: Double = 600
+
+    /// Processor time of the children of this process that have ended and been waited for.
+    static func childProcessorSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     struct Timeout: Error, CustomStringConvertible {
@@ -18,7 +38,7 @@ enum BoundedRun {
 
     /// Runs `executable` (default: the built kblint) with `environment` (default: a minimal PATH).
     static func run(
-        _ arguments: [String], in directory: String, seconds: Double = 60,
+        _ arguments: [String], in directory: String, seconds: Double = hangSeconds,
         executable: URL = BinaryHarness.executable, environment: [String: String] = ["PATH": "/usr/bin:/bin"]
     ) throws -> Result {
         let process = Process()
@@ -32,6 +52,7 @@ enum BoundedRun {
         process.standardError = error
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
+        let processorBefore = childProcessorSeconds()
         try process.run()
         // Drain both pipes while waiting, so a large output cannot block the child.
         let drained = DispatchGroup()
@@ -46,6 +67,7 @@ enum BoundedRun {
         drained.wait()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+                      standardError: String(decoding: errorData, as: UTF8.self),
+                      processorSeconds: childProcessorSeconds() - processorBefore)
     }
 }
