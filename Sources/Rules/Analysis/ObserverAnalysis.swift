@@ -624,30 +624,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let name = names[0]
         if range.count > 1, !source.isWord(range.lowerBound, "self") { return nil }
         if source.isWord(range.lowerBound, "self") { return name }
-        // A bare name: not a local binding or a parameter of the enclosing function.
-        let hash = source.nameHash(name)
-        if let scope = outline.executableScope(at: name) {
-            var current: Int? = scope
-            var steps = 0
-            while let each = current, steps < Limits.enclosingScopes {
-                steps += 1
-                let body = outline.scopes[each].body
-                if bindings.contains(where: { $0.nameHash == hash && body.contains($0.nameToken) && $0.nameToken < name }) {
-                    return nil
-                }
-                if case .function(let function) = outline.scopes[each].kind {
-                    if outline.functions[function].parameters.contains(where: { source.nameHash($0.nameToken) == hash }) {
-                        return nil
-                    }
-                    break
-                }
-                if case .closure(let closure) = outline.scopes[each].kind,
-                   outline.closures[closure].parameters.contains(where: { source.nameHash($0) == source.nameHash(name) }) {
-                    return nil
-                }
-                current = outline.scopes[each].parent
-            }
-        }
+        // A bare name: not a local binding or a parameter.
+        if fileIndex.declaration(referencedBy: name) != nil { return nil }
         return outline.enclosingType(at: name) == nil ? nil : name
     }
 
