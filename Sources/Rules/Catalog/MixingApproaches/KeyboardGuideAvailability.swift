@@ -17,6 +17,7 @@ public struct KeyboardGuideAvailability: Rule {
         a deployment target of 15.0–15.3, or a guard of `#available(iOS 15.0…15.3, *)` — meets these bugs.
         """,
         fix: "Guard the guide with `if #available(iOS 15.4, *)` and keep notification-based layout as the fallback, or raise the deployment target to iOS 15.4.",
+        noFixReason: "Wrapping the guide in `if #available(iOS 15.4, *)` leaves the view without those constraints on iOS 15.0–15.3; the notification-based fallback layout it then needs is new code only the author can write.",
         targetBelow: reliableVersion,
         triggering: [
             RuleExample("""
