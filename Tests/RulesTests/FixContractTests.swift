@@ -160,6 +160,32 @@ extension FixContractTests {
     }
 }
 
+extension FixContractTests {
+    /// The guide's guard is raised only where a fallback exists: an `if` without `else` and
+    /// `guard #available` keep their finding without a fix.
+    func testGuideGuardIsRaisedOnlyWithAFallback() {
+        let code = """
+        final class SearchViewController: UIViewController {
+            func configure() {
+                guard #available(iOS 15, *) else { return }
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+            }
+        }
+        final class FilterViewController: UIViewController {
+            func configure() {
+                if #available(iOS 15.1, *) {
+                    list.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardGuideAvailability.self)], deploymentTarget: nil)
+        let outcome = Self.fix(code, with: checker)
+        XCTAssertEqual(outcome.initial.count, 2, "\(outcome.initial)")
+        XCTAssertTrue(outcome.initial.allSatisfy { $0.fix == nil }, "\(outcome.initial)")
+    }
+}
+
 /// `swiftc -frontend -parse`: the toolchain's parser, without type checking (the examples
 /// use UIKit, which Linux lacks).
 enum SwiftParser {
