@@ -186,6 +186,26 @@ extension FixContractTests {
     }
 }
 
+extension FixContractTests {
+    /// A visible height whose top inset cancels against another `contentInset.top` read, and
+    /// whose bottom adds the safe area by hand: swapping one read would break the arithmetic
+    /// (found on a public app), so the finding has no fix.
+    func testInsetSwapIsWithheldWhereOtherReadsCancelAgainstIt() {
+        let code = """
+        final class NewsViewController: UICollectionViewController {
+            override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+                let viewport = scrollView.bounds.height - scrollView.contentInset.top - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+                footer.isHidden = scrollView.contentOffset.y >= scrollView.contentSize.height - viewport - scrollView.contentInset.top
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(VisibleHeightUsesContentInset.self)], deploymentTarget: nil)
+        let outcome = Self.fix(code, with: checker)
+        XCTAssertEqual(outcome.initial.count, 1, "\(outcome.initial)")
+        XCTAssertEqual(outcome.fixesApplied, 0)
+    }
+}
+
 /// `swiftc -frontend -parse`: the toolchain's parser, without type checking (the examples
 /// use UIKit, which Linux lacks).
 enum SwiftParser {
