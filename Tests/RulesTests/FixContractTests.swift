@@ -126,6 +126,12 @@ extension FixContractTests {
         }
         """
         let checker = FileChecker(rules: [ConfiguredRule(ObserverCapturesSelfStrongly.self)], deploymentTarget: nil)
+
+        // Capture, signature and guard all go in right after a brace with no space.
+        let tight = code.replacingOccurrences(of: ".sink { self.move(with: $0) }", with: ".sink {self.reset()}")
+        XCTAssertEqual(String(decoding: Self.fix(tight, with: checker).bytes, as: UTF8.self), tight.replacingOccurrences(
+            of: ".sink {self.reset()}", with: ".sink { [weak self] _ in guard let self else { return }; self.reset()}"))
+
         let outcome = Self.fix(code, with: checker)
         XCTAssertEqual(outcome.initial.count, 2, "\(outcome.initial)")
         XCTAssertTrue(outcome.initial.allSatisfy { $0.fix == nil }, "\(outcome.initial)")

@@ -381,7 +381,12 @@ public struct ObserverCapturesSelfStrongly: Rule {
         var lineEnd = signatureEnd
         while lineEnd < statementStart, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
         if lineEnd == statementStart || source.file.text(signatureEnd..<lineEnd).contains("/*") {
-            edits.append(Edit(range: statementStart..<statementStart, replacement: guardStatement + "; "))
+            // `{self.x()}`: the signature goes in at the same place, as one edit.
+            if let signature = edits.last, signature.range == statementStart..<statementStart {
+                edits[edits.count - 1] = Edit(range: signature.range, replacement: signature.replacement + " " + guardStatement + "; ")
+            } else {
+                edits.append(Edit(range: statementStart..<statementStart, replacement: guardStatement + "; "))
+            }
         } else {
             // A line of its own right below the signature, above any comment that opens the body.
             let nextLine = bytes[lineEnd] == 0x0D && lineEnd + 1 < bytes.count && bytes[lineEnd + 1] == 0x0A ? lineEnd + 2 : lineEnd + 1
