@@ -289,10 +289,11 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
     static func defaultLikeEaseInOut(scope scopeIndex: Int, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
         let scope = analysis.outline.scopes[scopeIndex]
-        // `case` of a clause, not of `if case`/`guard case`/`for case`/`while case` in one.
+        // `case` of a clause, not of `if case`/`guard case`/`for case`/`while case` in one;
+        // `#if` directives, not `#available` conditions.
         let labels = scope.body.filter {
             analysis.outline.scope(at: $0) == scopeIndex
-                && (source.kind($0) == .poundKeyword
+                && (source.kind($0) == .poundKeyword && !source.text(at: $0).hasSuffix("available")
                     || source.isWord($0, "case") && source.kind($0 - 1) != .comma
                         && source.wordIndex($0 - 1, in: ["if", "guard", "for", "while"]) == nil)
         }
