@@ -28,6 +28,24 @@ final class RulesDocumentTests: XCTestCase {
         XCTAssertTrue(markdown.contains("<summary>Corrections</summary>"))
     }
 
+    /// The reason a rule has no fix reaches every format; rules with a fix have none.
+    func testEveryFormatShowsWhyARuleHasNoFix() throws {
+        let reason = "Which value to restore is the author's choice."
+        let withoutFix = RuleMetadata(
+            id: "no_fix", category: .engine, defaultSeverity: .info, summary: "s", rationale: "r", fix: "f",
+            noFixReason: reason, triggering: [], nonTriggering: [])
+        let withFix = RuleMetadata(
+            id: "with_fix", category: .engine, defaultSeverity: .info, summary: "s", rationale: "r", fix: "f",
+            fixAvailability: .safe, triggering: [], nonTriggering: [])
+        XCTAssertTrue(RuleDocumentation.render([withoutFix], format: .text).contains("No automatic fix: \(reason)"))
+        XCTAssertTrue(RuleDocumentation.render([withoutFix], format: .markdown).contains("**No automatic fix.** \(reason)"))
+        XCTAssertTrue(RuleDocumentation.explain(withoutFix).contains("Automatic fix: none. \(reason)"))
+        let json = RuleDocumentation.render([withoutFix, withFix], format: .json)
+        let rules = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rules.first { $0["id"] as? String == "no_fix" }?["no_fix_reason"] as? String, reason)
+        XCTAssertTrue(rules.first { $0["id"] as? String == "with_fix" }?["no_fix_reason"] is NSNull)
+    }
+
     func testFencesOutgrowBackticksInExamples() {
         let rule = RuleMetadata(
             id: "x", category: .engine, defaultSeverity: .info, summary: "s", rationale: "r", fix: "f",

@@ -107,6 +107,111 @@ extension FixContractTests {
     }
 }
 
+extension FixContractTests {
+    /// Closures whose capture cannot be made weak by an insertion keep their finding without
+    /// a fix: a capture that renames `self`, and a body that uses `$0` (a signature forbids it).
+    func testWeakCaptureFixLeavesClosuresItCannotRewrite() {
+        let code = """
+        final class SearchViewController: UIViewController {
+            private var cancellables = Set<AnyCancellable>()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                    .sink { self.move(with: $0) }
+                    .store(in: &cancellables)
+                NotificationCenter.default.publisher(for: UIResponder.keyboardWillHideNotification)
+                    .sink { [controller = self] _ in controller.reset() }
+                    .store(in: &cancellables)
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(ObserverCapturesSelfStrongly.self)], deploymentTarget: nil)
+
+        // Capture, signature and guard all go in right after a brace with no space.
+        let tight = code.replacingOccurrences(of: ".sink { self.move(with: $0) }", with: ".sink {self.reset()}")
+        XCTAssertEqual(String(decoding: Self.fix(tight, with: checker).bytes, as: UTF8.self), tight.replacingOccurrences(
+            of: ".sink {self.reset()}", with: ".sink { [weak self] _ in guard let self else { return }; self.reset()}"))
+
+        let outcome = Self.fix(code, with: checker)
+        XCTAssertEqual(outcome.initial.count, 2, "\(outcome.initial)")
+        XCTAssertTrue(outcome.initial.allSatisfy { $0.fix == nil }, "\(outcome.initial)")
+        XCTAssertEqual(outcome.fixesApplied, 0)
+    }
+
+    /// The default copies the `.easeInOut` clause found among the clause labels, not an
+    /// `if case` inside a clause; cases split by `#if` get no fix.
+    func testCurveDefaultCopiesTheEaseInOutClause() {
+        let code = """
+        func options(for note: Notification, reduced: Bool) -> UIView.AnimationOptions {
+            let raw = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0
+            switch UIView.AnimationCurve(rawValue: raw)! {
+            case .easeIn, .easeOut:
+                if case .some = Optional(reduced) { return .curveLinear }
+                return .curveEaseIn
+            case .linear: return .curveLinear
+            case .easeInOut: return reduced ? .curveLinear : .curveEaseInOut
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardCurveSwitchWithoutDefault.self)], deploymentTarget: nil)
+        XCTAssertEqual(String(decoding: Self.fix(code, with: checker).bytes, as: UTF8.self), code.replacingOccurrences(
+            of: "    case .easeInOut: return reduced ? .curveLinear : .curveEaseInOut\n",
+            with: "    case .easeInOut: return reduced ? .curveLinear : .curveEaseInOut\n    @unknown default: return reduced ? .curveLinear : .curveEaseInOut\n"))
+
+        let conditional = code.replacingOccurrences(of: "    case .linear: return .curveLinear\n",
+                                                    with: "    #if os(iOS)\n    case .linear: return .curveLinear\n    #endif\n")
+        let outcome = Self.fix(conditional, with: checker)
+        XCTAssertEqual(outcome.initial.count, 1)
+        XCTAssertEqual(outcome.fixesApplied, 0)
+    }
+}
+
+extension FixContractTests {
+    /// The guide's guard is raised only where a fallback exists: an `if` without `else` and
+    /// `guard #available` keep their finding without a fix.
+    func testGuideGuardIsRaisedOnlyWithAFallback() {
+        let code = """
+        final class SearchViewController: UIViewController {
+            func configure() {
+                guard #available(iOS 15, *) else { return }
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+            }
+        }
+        final class FilterViewController: UIViewController {
+            func configure() {
+                if #available(iOS 15.1, *) {
+                    list.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                }
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(KeyboardGuideAvailability.self)], deploymentTarget: nil)
+        let outcome = Self.fix(code, with: checker)
+        XCTAssertEqual(outcome.initial.count, 2, "\(outcome.initial)")
+        XCTAssertTrue(outcome.initial.allSatisfy { $0.fix == nil }, "\(outcome.initial)")
+    }
+}
+
+extension FixContractTests {
+    /// A visible height whose top inset cancels against another `contentInset.top` read, and
+    /// whose bottom adds the safe area by hand: swapping one read would break the arithmetic
+    /// (found on a public app), so the finding has no fix.
+    func testInsetSwapIsWithheldWhereOtherReadsCancelAgainstIt() {
+        let code = """
+        final class NewsViewController: UICollectionViewController {
+            override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+                let viewport = scrollView.bounds.height - scrollView.contentInset.top - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+                footer.isHidden = scrollView.contentOffset.y >= scrollView.contentSize.height - viewport - scrollView.contentInset.top
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(VisibleHeightUsesContentInset.self)], deploymentTarget: nil)
+        let outcome = Self.fix(code, with: checker)
+        XCTAssertEqual(outcome.initial.count, 1, "\(outcome.initial)")
+        XCTAssertEqual(outcome.fixesApplied, 0)
+    }
+}
+
 /// `swiftc -frontend -parse`: the toolchain's parser, without type checking (the examples
 /// use UIKit, which Linux lacks).
 enum SwiftParser {

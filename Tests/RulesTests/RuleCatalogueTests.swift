@@ -79,6 +79,19 @@ final class RuleCatalogueTests: XCTestCase {
         }
     }
 
+    /// A rule without a fix says why in its documentation; a rule with one has no such reason.
+    func testEveryRuleWithoutAFixSaysWhy() {
+        for metadata in RuleRegistry.all.map({ $0.metadata }) + EngineDiagnostics.all {
+            if metadata.fixAvailability == .none {
+                let reason = metadata.noFixReason ?? ""
+                XCTAssertFalse(reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                               "\(metadata.id) has no fix: its metadata must say why in noFixReason")
+            } else {
+                XCTAssertNil(metadata.noFixReason, "\(metadata.id) has a fix but a reason for having none")
+            }
+        }
+    }
+
     /// Every message of every triggering example, as `id #example line:column message`: a
     /// change of wording or position shows up here as a reviewable diff.
     func testMessagesOfTheExamplesMatchTheSnapshot() throws {

@@ -41,6 +41,9 @@ enum RuleDocumentation {
                 let flags = [rule.isOptIn ? "opt-in" : nil, rule.fixFlag].compactMap { $0 }
                 let flagText = flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]"
                 output += "  \(rule.id)\(padding)\(severity)\(rule.summary)\(flagText)\n"
+                if let reason = rule.noFixReason {
+                    output += String(repeating: " ", count: width + 10) + "No automatic fix: \(reason)\n"
+                }
             }
             output += "\n"
         }
@@ -56,7 +59,7 @@ enum RuleDocumentation {
         output += "Severity: \(rule.defaultSeverity.rawValue)\(rule.isOptIn ? " (opt-in: enable it in opt_in_rules)" : "")\n"
         output += "Deployment targets: \(targets(rule))\n"
         switch rule.fixAvailability {
-        case .none: break
+        case .none: if let reason = rule.noFixReason { output += "Automatic fix: none. \(reason)\n" }
         case .safe: output += "Automatic fix: yes (kblint --fix)\n"
         case .unsafe: output += "Automatic fix: unsafe (kblint --fix --unsafe-fixes)\n"
         }
@@ -144,6 +147,7 @@ enum RuleDocumentation {
         output += "\(rule.summary)\n\n"
         output += "**Why.** \(rule.rationale)\n\n"
         output += "**Fix.** \(rule.fix)\n"
+        if let reason = rule.noFixReason { output += "\n**No automatic fix.** \(reason)\n" }
         if !rule.options.isEmpty {
             output += "\n| Option | Default | Meaning |\n|---|---|---|\n"
             for option in rule.options {
@@ -217,6 +221,7 @@ enum RuleDocumentation {
                 ("target_below", rule.targetBelow.map { .string($0.description) } ?? .null),
                 ("automatic_fix", .bool(rule.hasAutomaticFix)),
                 ("fix_availability", .string(rule.fixAvailability.rawValue)),
+                ("no_fix_reason", rule.noFixReason.map { .string($0) } ?? .null),
                 ("summary", .string(rule.summary)),
                 ("rationale", .string(rule.rationale)),
                 ("how_to_fix", .string(rule.fix)),

@@ -19,6 +19,7 @@ public enum EngineDiagnostics {
             suppressions honest as the code changes.
             """,
         fix: "Remove the id (or the whole comment); for an unknown id, use the suggested spelling.",
+        noFixReason: "A comment that suppresses nothing may be waiting for code that is about to change, and a misspelt id can be close to more than one rule: whether to delete it or which id was meant is the author's call.",
         triggering: [
             RuleExample("// kblint:disable:next ↓keybord_duration_hardcoded\nlet duration = 0.25\n"),
             RuleExample("let count = 1 // kblint:disable:this ↓observer_token_discarded\n"),
@@ -37,6 +38,7 @@ public enum EngineDiagnostics {
             bytes may not match what the compiler sees, so findings in it can be incomplete.
             """,
         fix: "Re-save the file as UTF-8.",
+        noFixReason: "The file's real encoding is not known, so converting it to UTF-8 could change its text.",
         triggering: [], nonTriggering: [RuleExample("let café = 1\n")])
 
     /// `invalid_utf8` at the first byte that is not part of a valid UTF-8 sequence, or nil for a

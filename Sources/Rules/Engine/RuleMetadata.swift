@@ -95,6 +95,10 @@ public struct RuleMetadata: Sendable {
     public let fix: String
     /// Whether findings carry a mechanical fix (then `corrections` show it).
     public let fixAvailability: FixAvailability
+    /// Why there is no mechanical fix, for a rule whose `fixAvailability` is `.none`: the
+    /// judgment the edit would need. Required for every such rule (a test checks it), nil for
+    /// a rule with a fix.
+    public let noFixReason: String?
     /// The rule applies when the effective deployment target is at least this (nil: any).
     public let minimumTarget: OSVersion?
     /// The rule applies when the effective deployment target is below this (nil: any).
@@ -125,7 +129,7 @@ public struct RuleMetadata: Sendable {
     public init(
         id: String, category: RuleCategory, defaultSeverity: Severity, isOptIn: Bool = false,
         summary: String, rationale: String, fix: String, fixAvailability: FixAvailability = .none,
-        minimumTarget: OSVersion? = nil, targetBelow: OSVersion? = nil,
+        noFixReason: String? = nil, minimumTarget: OSVersion? = nil, targetBelow: OSVersion? = nil,
         options: [RuleOption] = [],
         triggering: [RuleExample], nonTriggering: [RuleExample],
         corrections: [RuleCorrection] = []
@@ -138,6 +142,7 @@ public struct RuleMetadata: Sendable {
         self.rationale = rationale
         self.fix = fix
         self.fixAvailability = fixAvailability
+        self.noFixReason = noFixReason
         self.minimumTarget = minimumTarget
         self.targetBelow = targetBelow
         self.options = options

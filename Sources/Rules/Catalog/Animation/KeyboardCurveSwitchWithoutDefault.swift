@@ -14,6 +14,7 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
         appears, and a default that calls `fatalError` or `preconditionFailure` crashes the same way.
         """,
         fix: "Add a non-trapping `@unknown default` (or `default`) that maps the curve into `UIView.AnimationOptions(rawValue: raw << 16)`.",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {
@@ -144,6 +145,77 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let raw = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int,
+                          let curve = UIView.AnimationCurve(rawValue: raw) else { return }
+                    let options: UIView.AnimationOptions
+                    ↓switch curve {
+                    case .easeInOut: options = .curveEaseInOut
+                    case .easeIn: options = .curveEaseIn
+                    case .easeOut: options = .curveEaseOut
+                    case .linear: options = .curveLinear
+                    }
+                    UIView.animate(withDuration: 0.25, delay: 0, options: options) { self.view.layoutIfNeeded() }
+                }
+            }
+            """, """
+            final class LoginViewController: UIViewController {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let raw = notification.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int,
+                          let curve = UIView.AnimationCurve(rawValue: raw) else { return }
+                    let options: UIView.AnimationOptions
+                    switch curve {
+                    case .easeInOut: options = .curveEaseInOut
+                    case .easeIn: options = .curveEaseIn
+                    case .easeOut: options = .curveEaseOut
+                    case .linear: options = .curveLinear
+                    @unknown default: options = .curveEaseInOut
+                    }
+                    UIView.animate(withDuration: 0.25, delay: 0, options: options) { self.view.layoutIfNeeded() }
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    let curve = UIView.AnimationCurve(rawValue: note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0)!
+                    UIView.animate(withDuration: 0.25, delay: 0, options: animationOptions(for: curve)) { self.view.layoutIfNeeded() }
+                }
+                private func animationOptions(for curve: UIView.AnimationCurve) -> UIView.AnimationOptions {
+                    ↓switch curve {
+                    case .easeIn: return .curveEaseIn
+                    case .easeOut: return .curveEaseOut
+                    case .linear: return .curveLinear
+                    case .easeInOut:
+                        // UIKit's default.
+                        return .curveEaseInOut
+                    }
+                }
+            }
+            """, """
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillHide(_ note: Notification) {
+                    let curve = UIView.AnimationCurve(rawValue: note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0)!
+                    UIView.animate(withDuration: 0.25, delay: 0, options: animationOptions(for: curve)) { self.view.layoutIfNeeded() }
+                }
+                private func animationOptions(for curve: UIView.AnimationCurve) -> UIView.AnimationOptions {
+                    switch curve {
+                    case .easeIn: return .curveEaseIn
+                    case .easeOut: return .curveEaseOut
+                    case .linear: return .curveLinear
+                    case .easeInOut:
+                        // UIKit's default.
+                        return .curveEaseInOut
+                    @unknown default:
+                        return .curveEaseInOut
+                    }
+                }
+            }
+            """),
         ]
     )
 
@@ -161,6 +233,7 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
             else { continue }
             let subject = analysis.snippet((keyword + 1)..<scope.open)
             let message: String
+            var fix: Fix?
             if let defaultLabel = scope.body.first(where: {
                 source.isWord($0, "default") && analysis.outline.scope(at: $0) == scopeIndex
             }) {
@@ -168,10 +241,12 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
                 message = "The default of `switch \(subject)` calls `\(source.text(at: trap))`: the keyboard's curve 7 matches no case and crashes here"
             } else {
                 message = "`switch \(subject)` has no default: the keyboard's curve 7 matches no `UIView.AnimationCurve` case and traps"
+                fix = Self.defaultLikeEaseInOut(scope: scopeIndex, analysis)
             }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: keyword..<(keyword + 1), message: message,
-                suggestion: "Add `@unknown default:` that uses `UIView.AnimationOptions(rawValue: raw << 16)` instead of trapping."))
+                suggestion: "Add `@unknown default:` that uses `UIView.AnimationOptions(rawValue: raw << 16)` instead of trapping.",
+                fix: fix))
         }
         return diagnostics
     }
@@ -202,6 +277,51 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
             }
         }
         return false
+    }
+
+    /// An `@unknown default:` clause, last in the switch, that does what the `.easeInOut` case
+    /// does: the switch already compiles with that body in every clause position, and
+    /// ease-in-out is UIKit's default curve. Unsafe: the keyboard's own curve (7) now animates
+    /// as ease-in-out instead of trapping, a behaviour the author did not choose. Nil when no
+    /// plain `.easeInOut` label exists (patterns with `let`/`where`), when its clause falls
+    /// through or traps, when `#if` splits the cases, or when the closing brace shares a line
+    /// with code.
+    static func defaultLikeEaseInOut(scope scopeIndex: Int, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        let scope = analysis.outline.scopes[scopeIndex]
+        // `case` of a clause, not of `if case`/`guard case`/`for case`/`while case` in one;
+        // `#if` directives, not `#available` conditions.
+        let labels = scope.body.filter {
+            analysis.outline.scope(at: $0) == scopeIndex
+                && (source.kind($0) == .poundKeyword && !source.text(at: $0).hasSuffix("available")
+                    || source.isWord($0, "case") && source.kind($0 - 1) != .comma
+                        && source.wordIndex($0 - 1, in: ["if", "guard", "for", "while"]) == nil)
+        }
+        guard !labels.contains(where: { source.kind($0) == .poundKeyword }) else { return nil }
+        for (position, label) in labels.enumerated() {
+            guard let colon = source.firstTopLevel(in: (label + 1)..<scope.close, where: { source.kind($0) == .colon }) else {
+                return nil
+            }
+            let pattern = (label + 1)..<colon
+            guard pattern.contains(where: { source.isWord($0, "easeInOut") }) else { continue }
+            guard !pattern.contains(where: { source.wordIndex($0, in: ["let", "var", "where", "is", "as"]) != nil }) else { return nil }
+            let body = (colon + 1)..<(position + 1 < labels.count ? labels[position + 1] : scope.close)
+            guard !body.isEmpty, !body.contains(where: { source.isWord($0, "fallthrough") }),
+                  trap(inClauseAfter: colon, scope: scopeIndex, analysis) == nil else { return nil }
+            let indentation = analysis.indentation(ofLineAt: label)
+            let closing = Int(source.code[scope.close].start)
+            let lineStart = closing - analysis.indentation(ofLineAt: scope.close).utf8.count
+            guard lineStart > 0, [0x0A, 0x0D].contains(source.file.bytes[lineStart - 1]) else { return nil }
+            let text: String
+            if analysis.line(of: body.lowerBound) == analysis.line(of: colon) {
+                text = "\(indentation)@unknown default: \(source.text(spanning: body))\n"
+            } else {
+                let bodyLine = Int(source.code[body.lowerBound].start) - analysis.indentation(ofLineAt: body.lowerBound).utf8.count
+                text = "\(indentation)@unknown default:\n\(source.file.text(bodyLine..<Int(source.code[body.upperBound - 1].end)))\n"
+            }
+            return Fix(.unsafe, edits: [Edit(range: lineStart..<lineStart, replacement: text)])
+        }
+        return nil
     }
 
     /// A `fatalError`/`preconditionFailure` call among the statements of the clause that starts

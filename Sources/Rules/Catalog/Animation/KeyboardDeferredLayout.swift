@@ -14,6 +14,7 @@ public struct KeyboardDeferredLayout: Rule {
         transaction, so the view jumps or lags behind the keyboard.
         """,
         fix: "Do the layout synchronously in the handler; keep only non-layout work (logging, analytics) deferred.",
+        noFixReason: "Making the deferred work synchronous changes when it runs, and the deferral may be there on purpose (waiting for a layout pass, a hop to the main actor); which statements are layout and which may stay deferred is the author's call.",
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {

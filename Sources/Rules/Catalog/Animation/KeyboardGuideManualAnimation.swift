@@ -14,6 +14,7 @@ public struct KeyboardGuideManualAnimation: Rule {
         layout pass, which shows as a stutter, and keeps notification code alive that the guide replaced.
         """,
         fix: "Remove the keyboard handler's animation and let the guide's constraints animate.",
+        noFixReason: "Deleting the animation call also deletes whatever else its block does (state changes, completion work), and whether the handler is still needed at all depends on what the guide's constraints cover.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

@@ -15,6 +15,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         for the default behaviour are off by the safe area.
         """,
         fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`) where you set `.never`.",
+        noFixReason: "Restoring `.automatic` changes the insets of every scroll view it applies to, and the alternative, handling the safe area by hand, is new layout code; either way the screen's layout changes beyond one line.",
         triggering: [
             RuleExample("""
             final class PhotoViewController: UIViewController {

@@ -126,6 +126,23 @@ public struct KeyboardHeightNotOverlap: Rule {
         ],
         corrections: [
             RuleCorrection("""
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: nil)
+                    bottomConstraint.constant = ↓converted.height - toolbarHeight
+                }
+            }
+            """, """
+            final class NotesViewController: UIViewController {
+                @objc func keyboardWillChangeFrame(_ note: Notification) {
+                    guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let converted = view.convert(frame, from: nil)
+                    bottomConstraint.constant = max(0, view.bounds.maxY - converted.minY - toolbarHeight)
+                }
+            }
+            """),
+            RuleCorrection("""
             final class FormViewController: UIViewController {
                 @objc func keyboardWillShow(_ note: Notification) {
                     guard let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
@@ -148,15 +165,46 @@ public struct KeyboardHeightNotOverlap: Rule {
     public init() {}
 
     /// `frame.height` of a frame already in the view's coordinates replaced by the overlap,
-    /// `max(0, view.bounds.maxY - frame.minY)`, in the type's own methods. Unsafe: it assumes
-    /// the view is the one the layout is relative to, which a reviewer has to confirm.
+    /// `max(0, view.bounds.maxY - frame.minY)`, in the type's own methods. A subtraction that
+    /// ends the expression (`frame.height - bottomLayoutGuide.length`) goes inside the clamp:
+    /// outside it, a hidden keyboard would give a negative inset. Unsafe: it assumes the view
+    /// is the one the layout is relative to, which a reviewer has to confirm.
     static func overlapFix(_ member: Int, _ value: KeyboardValue, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
         guard !value.has(.screenSpace), source.isWord(member, "height"), let view = analysis.ownViewPrefix(at: member),
               let frame = analysis.rectExpression(readAt: member) else { return nil }
-        let read = frame.lowerBound..<(member + 1)
-        return Fix(.unsafe, edits: [Edit(range: source.byteRange(read),
-                                         replacement: "max(0, \(view)bounds.maxY - \(source.text(spanning: frame)).minY)")])
+        var end = member + 1
+        var subtracted = ""
+        if let operandEnd = subtractedOperandEnd(after: member, source) {
+            subtracted = " - " + source.text(spanning: (member + 2)..<operandEnd)
+            end = operandEnd
+        }
+        return Fix(.unsafe, edits: [Edit(range: source.byteRange(frame.lowerBound..<end),
+                                         replacement: "max(0, \(view)bounds.maxY - \(source.text(spanning: frame)).minY\(subtracted))")])
+    }
+
+    /// The end of `b` in `height - b` when `b` is a plain operand (names, members, calls,
+    /// literals) that ends the expression: what follows is `,`, a closing bracket, `;` or a
+    /// new line. Nil otherwise (`height - a * b`, no subtraction).
+    static func subtractedOperandEnd(after member: Int, _ source: TokenizedSource) -> Int? {
+        guard source.isToken(member + 1, .binaryOperator, "-") else { return nil }
+        var cursor = member + 2
+        while cursor < source.code.count, cursor == member + 2 || !source.code[cursor].isAtStartOfLine {
+            switch source.kind(cursor) {
+            case .identifier, .keyword, .period, .postfixQuestionMark, .exclamationMark, .integerLiteral, .floatLiteral:
+                cursor += 1
+            case .leftParen, .leftSquare:
+                guard cursor > member + 2, let close = source.partnerIndex(cursor) else { return nil }
+                cursor = close + 1
+            default:
+                guard cursor > member + 2 else { return nil }
+                switch source.kind(cursor) {
+                case .comma, .rightParen, .rightSquare, .rightBrace, .semicolon: return cursor
+                default: return nil
+                }
+            }
+        }
+        return cursor > member + 2 ? cursor : nil
     }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {

@@ -14,6 +14,7 @@ public struct KeyboardInsetAccumulates: Rule {
         view drifts further off screen or the inset grows until content is unreachable.
         """,
         fix: "Assign the absolute value (`constraint.constant = overlap`), or subtract the previously applied height that you stored.",
+        noFixReason: "Turning `+=` into `=` is only right when the value held nothing else before; otherwise the handler has to store and subtract the height it added, which needs a new property and a matching hide handler.",
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {

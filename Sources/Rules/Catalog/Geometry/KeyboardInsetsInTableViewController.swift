@@ -13,6 +13,7 @@ public struct KeyboardInsetsInTableViewController: Rule {
         opens above it, or the table scrolls past the edited row.
         """,
         fix: "Remove the keyboard handling from the table view controller, or use a plain `UIViewController` that owns the table view.",
+        noFixReason: "The fix is removing the handler and its registrations or moving the table into a plain view controller: a structural change across methods, not a local edit.",
         triggering: [
             RuleExample("""
             final class SettingsViewController: UITableViewController {

@@ -14,6 +14,7 @@ public struct KeyboardMathUsesMainScreen: Rule {
         the size of the other apps. Apple deprecated `UIScreen.main` for this reason.
         """,
         fix: "Use the view's own context: `view.window`, `view.window?.windowScene?.screen`, or convert the keyboard frame into the view.",
+        noFixReason: "The view's own screen (`view.window?.windowScene?.screen`) is optional: a view not in a window has none, so every replacement needs a fallback chosen by the author, and the view to ask differs per type (`view` in a controller, `window` in a view, nothing in a helper).",
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {

@@ -14,6 +14,7 @@ public struct KeyboardNotificationScreenGuard: Rule {
         at all on those systems: the keyboard covers the content.
         """,
         fix: "Fall back when the object is nil (`(notification.object as? UIScreen) ?? view.window?.windowScene?.screen`, or convert with `view.convert(_:from: nil)`), or wrap the screen path in `if #available(iOS 16.1, *)`.",
+        noFixReason: "What the handler should do when the notification has no screen (fall back to the view's screen, or convert the frame instead) depends on how it uses the screen, so the guard cannot be rewritten mechanically.",
         targetBelow: OSVersion(16, 1),
         triggering: [
             RuleExample("""

@@ -108,6 +108,19 @@ public struct VisibleHeightUsesContentInset: Rule {
             """, """
             let visible = scrollView.bounds.height - scrollView.adjustedContentInset.bottom
             """),
+            RuleCorrection("""
+            final class FeedViewController: UIViewController {
+                func pageHeight() -> CGFloat {
+                    tableView.bounds.height - tableView.↓contentInset.top - tableView.↓contentInset.bottom
+                }
+            }
+            """, """
+            final class FeedViewController: UIViewController {
+                func pageHeight() -> CGFloat {
+                    tableView.bounds.height - tableView.adjustedContentInset.top - tableView.adjustedContentInset.bottom
+                }
+            }
+            """),
         ]
     )
 
@@ -124,6 +137,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         // (a nested type may hold the view through a plain `UIScrollView` reference).
         if Self.managesSafeAreaItself(analysis) { return [] }
         var reported = Set<Int>()
+        var found: [(member: Int, read: Range<Int>, statementStart: Int)] = []
         var diagnostics: [Diagnostic] = []
         // Locals bound to a scroll view's whole `contentInset`: name hash → the member token.
         var insetLocals: [UInt64: Int] = [:]
@@ -153,14 +167,31 @@ public struct VisibleHeightUsesContentInset: Rule {
             guard Self.subtractsFromHeight(analysis, statementStart..<chainStart, receiver: receiver),
                   !analysis.setsInsetAdjustmentNever(on: receiver, inTypeAt: member),
                   reported.insert(member).inserted else { continue }
-            let edit = Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")
+            found.append((member, chainStart..<(index + 3), statementStart))
+        }
+        for (member, read, statementStart) in found {
+            let fix = Self.readsInsetConsistently(member, statementStart: statementStart, reported: reported, analysis)
+                ? Fix(.safe, edits: [Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")])
+                : nil
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: member..<(member + 1),
-                message: "`\(analysis.snippet(chainStart..<(index + 3)))` leaves out the safe-area part of the inset; the visible height is too large",
+                message: "`\(analysis.snippet(read))` leaves out the safe-area part of the inset; the visible height is too large",
                 suggestion: "Use `adjustedContentInset`, which includes what the system adds for the safe area.",
-                fix: Fix(.safe, edits: [edit])))
+                fix: fix))
         }
         return diagnostics
+    }
+
+    /// Whether swapping `member` for `adjustedContentInset` changes only the defect: every
+    /// other `contentInset` the function reads is swapped too (a read left alone would no
+    /// longer cancel against it), and the statement adds no safe-area term of its own (the
+    /// adjusted inset would count the safe area twice).
+    static func readsInsetConsistently(_ member: Int, statementStart: Int, reported: Set<Int>, _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let region = analysis.outline.executableScope(at: member).map { analysis.outline.scopes[$0].body } ?? source.code.indices
+        let statementEnd = region.first { $0 > member && source.code[$0].isAtStartOfLine } ?? region.upperBound
+        if (statementStart..<statementEnd).contains(where: { source.word($0, contains: "safeArea") }) { return false }
+        return !region.contains { source.isWord($0, "contentInset") && source.kind($0 - 1) == .period && !reported.contains($0) }
     }
 
     /// The names of a receiver chain without `self`, as hashes.

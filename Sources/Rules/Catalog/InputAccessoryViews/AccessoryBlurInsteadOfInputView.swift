@@ -16,6 +16,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         keyboard's own background.
         """,
         fix: "Make the accessory a `UIInputView(frame:inputViewStyle: .keyboard)` (or subclass it) and drop the blur view.",
+        noFixReason: "Replacing the blur view with a `UIInputView` changes the accessory's class, its view hierarchy and where its subviews are added; that is a redesign of the view, not an edit of one expression.",
         triggering: [
             RuleExample("""
             final class ComposerBar: UIView {

@@ -16,6 +16,7 @@ public struct AccessoryRetainCycle: Rule {
         bar can reappear over the next screen.
         """,
         fix: "Call `resignFirstResponder()` in `viewWillDisappear(_:)` or `viewDidDisappear(_:)` (or in a method they call).",
+        noFixReason: "Where to resign first responder depends on the controller's lifecycle: `viewWillDisappear` may not exist yet (a new override must call `super`), and resigning there also hides the keyboard during interactive transitions that are cancelled.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

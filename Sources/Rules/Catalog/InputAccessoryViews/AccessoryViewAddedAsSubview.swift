@@ -14,6 +14,7 @@ public struct AccessoryViewAddedAsSubview: Rule {
         the screen or from above the keyboard, and its constraints to the old superview break.
         """,
         fix: "Use the view either as the input accessory or as a subview pinned to the keyboard layout guide, not both; use two instances if both places need a bar.",
+        noFixReason: "Whether the bar should stay the input accessory or become a subview pinned to the keyboard layout guide is a design decision, and either way one of the two uses has to be rewritten.",
         triggering: [
             RuleExample("""
             final class NoteViewController: UIViewController {

@@ -15,6 +15,7 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
         placed wrongly while an accessory view is attached (FB18129551).
         """,
         fix: "Pick one design: keep the accessory bar and drop the guide constraints, or make the bar an ordinary subview pinned to `view.keyboardLayoutGuide.topAnchor` and remove the `inputAccessoryView` override.",
+        noFixReason: "Keeping one of the two designs means deleting either the `inputAccessoryView` override or the guide constraints and re-laying out the bar: a choice between two designs, not a mechanical edit.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

@@ -16,7 +16,8 @@ public struct KeyboardGuideAvailability: Rule {
         behind the keyboard or float above it until the next layout pass. Code that can run on those releases — \
         a deployment target of 15.0–15.3, or a guard of `#available(iOS 15.0…15.3, *)` — meets these bugs.
         """,
-        fix: "Guard the guide with `if #available(iOS 15.4, *)` and keep notification-based layout as the fallback, or raise the deployment target to iOS 15.4.",
+        fix: "Guard the guide with `if #available(iOS 15.4, *)` and keep notification-based layout as the fallback, or raise the deployment target to iOS 15.4. The automatic fix raises the version of an `if #available` that already has an `else` fallback; a use without one is left to you, since wrapping it alone would leave iOS 15.0–15.3 with no layout.",
+        fixAvailability: .unsafe,
         targetBelow: reliableVersion,
         triggering: [
             RuleExample("""
@@ -125,10 +126,60 @@ public struct KeyboardGuideAvailability: Rule {
                 func keyboardTop() -> CGFloat { view.keyboardLayoutGuide.layoutFrame.minY }
             }
             """, deploymentTarget: OSVersion(15)),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class NoteViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    if #available(iOS 15.0, *) {
+                        textView.bottomAnchor.constraint(equalTo: view.↓keyboardLayoutGuide.topAnchor).isActive = true
+                    } else {
+                        observeKeyboard()
+                    }
+                }
+            }
+            """, """
+            final class NoteViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    if #available(iOS 15.4, *) {
+                        textView.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                    } else {
+                        observeKeyboard()
+                    }
+                }
+            }
+            """),
         ]
     )
 
     public init() {}
+
+    /// `if #available(iOS 15.x, *) { guide } else { fallback }` with 15.4 as the version:
+    /// 15.0–15.3 then take the fallback the code already has. Unsafe: those releases lay out
+    /// with the fallback instead of the guide. Nil unless the innermost `if` whose condition
+    /// holds `#available(iOS …)` encloses the use and has an `else` (without one, raising
+    /// the version would leave those releases with no layout at all).
+    static func raisedGuard(around use: Int, _ analysis: FileAnalysis) -> Fix? {
+        let source = analysis.source
+        var current = analysis.outline.scope(at: use)
+        while let index = current {
+            let scope = analysis.outline.scopes[index]
+            current = scope.parent
+            guard case .block(let keyword) = scope.kind, source.isWord(keyword, "if") else { continue }
+            guard let available = (keyword..<scope.open).first(where: {
+                source.kind($0) == .poundKeyword && source.text(at: $0) == "#available"
+            }) else { continue }
+            guard source.isWord(scope.close + 1, "else"), let close = source.partnerIndex(available + 1),
+                  let platform = ((available + 2)..<close).first(where: { source.isWord($0, "iOS") }) else { return nil }
+            var end = platform + 1
+            while end < close, source.kind(end) != .comma { end += 1 }
+            guard end > platform + 1 else { return nil }
+            return Fix(.unsafe, edits: [Edit(range: source.byteRange((platform + 1)..<end), replacement: "15.4")])
+        }
+        return nil
+    }
 
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
@@ -146,7 +197,8 @@ public struct KeyboardGuideAvailability: Rule {
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(use),
                     message: "`\(type.simpleName)` uses `keyboardLayoutGuide` where iOS 15.0–15.3 can run it (\(reason)): those releases leave the guide stale after view controller transitions (FB9733654)",
-                    suggestion: "Guard it with `if #available(iOS 15.4, *)` and keep the notification-based layout as the fallback, or raise the deployment target to iOS 15.4."))
+                    suggestion: "Guard it with `if #available(iOS 15.4, *)` and keep the notification-based layout as the fallback, or raise the deployment target to iOS 15.4.",
+                    fix: Self.raisedGuard(around: use, analysis)))
                 break
             }
         }

@@ -15,6 +15,7 @@ public struct KeyboardGuideWithInsetEdits: Rule {
         moves twice: a gap as tall as the keyboard opens above it, or the last rows end up out of reach.
         """,
         fix: "Keep one approach: let the constraint to `keyboardLayoutGuide` do the work and remove the inset or frame change from the keyboard handler (use `scrollRectToVisible` only to reveal the focused field).",
+        noFixReason: "Which approach to keep (the guide constraint or the handler's inset and frame changes) is a design choice, and removing the handler's writes may remove other work the handler does.",
         triggering: [
             RuleExample("""
             final class NoteViewController: UIViewController {

@@ -15,6 +15,7 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         jumps, leaves a gap above the keyboard or fights the guide's animation.
         """,
         fix: "Exclude the screen from IQKeyboardManager (`IQKeyboardManager.shared.disabledDistanceHandlingClasses.append(MyViewController.self)`), or switch the library off while it is visible; better, move the whole app to the keyboard layout guide.",
+        noFixReason: "Excluding the screen from IQKeyboardManager, switching it off while the screen shows, or moving the app to the guide are different designs, and the exclusion belongs in app-wide setup code kblint does not know.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

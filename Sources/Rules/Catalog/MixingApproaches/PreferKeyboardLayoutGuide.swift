@@ -17,6 +17,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
         are left alone; the rule is silent when the target is unknown).
         """,
         fix: "Pin the content to `view.keyboardLayoutGuide.topAnchor` and delete the observer and its handler; keep a handler only for work that is not layout.",
+        noFixReason: "Migrating to the guide means new constraints for the content and deleting the observer and its handler: the constraint targets and what the handler did besides layout are not known from the code.",
         minimumTarget: minimumVersion,
         triggering: [
             RuleExample("""

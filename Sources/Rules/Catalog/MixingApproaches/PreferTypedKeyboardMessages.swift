@@ -17,6 +17,7 @@ public struct PreferTypedKeyboardMessages: Rule {
         plain properties checked by the compiler.
         """,
         fix: "Observe with `NotificationCenter.default.addObserver(of: screen, for: .keyboardWillShow) { message in … }` and read `message.endFrame`, `message.animationDuration` and `message.animationCurve`.",
+        noFixReason: "The typed `addObserver(of:for:using:)` API needs the screen to observe, returns a different token type, and its closure replaces the selector handler's whole body: a rewrite of the registration and the handler.",
         minimumTarget: minimumVersion,
         triggering: [
             RuleExample("""

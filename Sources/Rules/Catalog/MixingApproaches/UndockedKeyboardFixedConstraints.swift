@@ -15,6 +15,7 @@ public struct UndockedKeyboardFixedConstraints: Rule {
         near the top, or squeezes content next to a keyboard at the side.
         """,
         fix: "Activate guide constraints through `keyboardLayoutGuide.setConstraints(_:activeWhenAwayFrom:)` and `setConstraints(_:activeWhenNearEdge:)`, with a fallback (for example to the safe area) for the positions where the keyboard is near that edge.",
+        noFixReason: "Edge-aware constraints need a second set of constraints for the near-edge positions (for example to the safe area), and which fallback suits the layout is the author's choice.",
         triggering: [
             RuleExample("""
             final class SketchViewController: UIViewController {

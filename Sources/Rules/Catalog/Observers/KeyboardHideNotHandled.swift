@@ -14,6 +14,7 @@ public struct KeyboardHideNotHandled: Rule {
         or hardware keyboard never sends another show to fix it.
         """,
         fix: "Also observe `keyboardWillHideNotification` and restore the layout there, or observe `keyboardWillChangeFrameNotification` alone and compute the overlap each time.",
+        noFixReason: "Restoring the layout on hide needs the layout the show handler changed and the value it had before; kblint cannot write that handler.",
         triggering: [
             RuleExample("""
             final class LoginViewController: UIViewController {

@@ -14,6 +14,7 @@ public struct KeyboardNotificationTaskNotCancelled: Rule {
         uses (usually `self`) alive, and adds another loop each time the code runs again.
         """,
         fix: "Keep the task in a property and call `cancel()` on it when the screen goes away (`viewWillDisappear`/`viewDidDisappear`, or `deinit` when the loop holds `self` weakly); in SwiftUI use the `.task { }` modifier, which cancels for you.",
+        noFixReason: "Cancelling needs a new stored property for the task and a `cancel()` call on the screen's teardown path, which may not exist (a new `viewWillDisappear` override) or may be `deinit`, which never runs while the loop holds `self`; choosing it is judgment.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

@@ -15,6 +15,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         disappear method, leaves the screen deaf to the keyboard after it first disappears.
         """,
         fix: "Pair `viewWillAppear` with `viewWillDisappear` and `viewDidAppear` with `viewDidDisappear` (or `viewWillDisappear`); or add the observers once in `viewDidLoad` and keep them for the controller's lifetime.",
+        noFixReason: "Which pair of lifecycle methods is right (move the add or the remove, or register once in `viewDidLoad`) changes when the screen hears the keyboard, and moving code between overrides may need new overrides.",
         triggering: [
             RuleExample("""
             final class FormViewController: UIViewController {

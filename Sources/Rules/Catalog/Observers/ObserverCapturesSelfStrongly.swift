@@ -16,6 +16,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
         even when a closure inside it says `[weak self]`.
         """,
         fix: "Capture `[weak self]` (or `[unowned self]` when the observer surely dies first) in the observer closure, or remove the observer outside `deinit` (e.g. in `viewWillDisappear`).",
+        fixAvailability: .unsafe,
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {
@@ -175,6 +176,95 @@ public struct ObserverCapturesSelfStrongly: Rule {
                 }
             }
             """),
+        ],
+        corrections: [
+            RuleCorrection("""
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { note in
+                        ↓self.handleKeyboard(note)
+                    }
+                }
+            }
+            """, """
+            final class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { [weak self] note in
+                        guard let self else { return }
+                        self.handleKeyboard(note)
+                    }
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class ComposerView: UIView {
+                private var hideToken: NSObjectProtocol?
+                func start() {
+                    hideToken = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [↓self] _ in
+                        // Back to the bottom edge.
+                        bottomConstraint.constant = 0
+                    }
+                }
+                deinit { if let hideToken { NotificationCenter.default.removeObserver(hideToken) } }
+            }
+            """, """
+            final class ComposerView: UIView {
+                private var hideToken: NSObjectProtocol?
+                func start() {
+                    hideToken = NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: .main) { [weak self] _ in
+                        guard let self else { return }
+                        // Back to the bottom edge.
+                        bottomConstraint.constant = 0
+                    }
+                }
+                deinit { if let hideToken { NotificationCenter.default.removeObserver(hideToken) } }
+            }
+            """),
+            RuleCorrection("""
+            final class SearchViewController: UIViewController {
+                private var cancellables = Set<AnyCancellable>()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .sink { note in ↓self.move(with: note) }
+                        .store(in: &cancellables)
+                }
+            }
+            """, """
+            final class SearchViewController: UIViewController {
+                private var cancellables = Set<AnyCancellable>()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillChangeFrameNotification)
+                        .sink { [weak self] note in guard let self else { return }; self.move(with: note) }
+                        .store(in: &cancellables)
+                }
+            }
+            """),
+            RuleCorrection("""
+            final class ProfileViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { [unowned view] _ in
+                        DispatchQueue.main.async { [weak ↓self] in self?.reload(view) }
+                    }
+                }
+            }
+            """, """
+            final class ProfileViewController: UIViewController {
+                private var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { [weak self, unowned view] _ in
+                        guard let self else { return }
+                        DispatchQueue.main.async { [weak self] in self?.reload(view) }
+                    }
+                }
+            }
+            """),
         ]
     )
 
@@ -217,6 +307,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
                 analysis, at: analysis.tokenRange(selfToken),
                 message: "The \(analysis.observedName(registration)) observer closure captures `self` strongly; \(holding)",
                 suggestion: "Capture `[weak self]` in the observer closure, or remove the observer outside deinit (e.g. in viewWillDisappear).",
+                fix: Self.weakCapture(analysis, closure: closure, strongSelf: selfToken),
                 related: [analysis.relatedLocation(at: registration.callee, "observer registered here")]))
         }
         for subscription in analysis.observers.subscriptions {
@@ -229,11 +320,13 @@ public struct ObserverCapturesSelfStrongly: Rule {
             }
             let call = analysis.calls[subscription.call]
             var selfToken: Int?
+            var fix: Fix?
             if source.isWord(subscription.subscriber, "assign"), let on = analysis.argument(call, "on"),
                on.value.count == 1, source.isWord(on.value.lowerBound, "self") {
                 selfToken = on.value.lowerBound
             } else if let closure = call.arguments.compactMap(\.closure).last ?? call.trailingClosures.first?.closure {
                 selfToken = Self.firstStrongSelf(analysis, closure: closure, selfReferences: selfReferences)
+                fix = selfToken.flatMap { Self.weakCapture(analysis, closure: closure, strongSelf: $0) }
             }
             guard let selfToken else { continue }
             let subscriber = source.text(at: subscription.subscriber)
@@ -241,9 +334,66 @@ public struct ObserverCapturesSelfStrongly: Rule {
                 analysis, at: analysis.tokenRange(selfToken),
                 message: "`.\(subscriber)` on a keyboard publisher holds `self` strongly and its cancellable is kept in `\(source.text(at: property))` and not cancelled outside deinit: \(typeName) and the subscription keep each other alive",
                 suggestion: "Use `[weak self]` in the closure (or `sink` with a weak capture instead of `assign(to:on: self)`), or cancel the subscription when the screen goes away.",
+                fix: fix,
                 related: [analysis.relatedLocation(at: subscription.publisher, "keyboard publisher here")]))
         }
         return diagnostics
+    }
+
+    /// `[weak self]` in the closure's capture list and `guard let self else { return }` as the
+    /// first statement, so the body reads as before while `self` lives. Unsafe: the closure
+    /// no longer keeps `self` alive, so it does nothing once `self` is gone (which is the
+    /// point, but also a change of when its work runs). Nil when the edit cannot be made
+    /// without rewriting the closure: an entry that binds `self` to another name
+    /// (`[s = self]`), attributes before the signature, or a body that uses `$0`.
+    static func weakCapture(_ analysis: FileAnalysis, closure: Int, strongSelf: Int) -> Fix? {
+        let source = analysis.source
+        let description = analysis.outline.closures[closure]
+        let scope = analysis.outline.scopes[description.scope]
+        var edits: [Edit] = []
+        if let list = description.captureList {
+            if list.contains(strongSelf) {
+                guard source.kind(strongSelf - 1) == .leftSquare || source.kind(strongSelf - 1) == .comma else { return nil }
+                edits.append(Edit(range: source.byteRange(strongSelf..<(strongSelf + 1)), replacement: "weak self"))
+            } else {
+                edits.append(Edit(range: source.byteRange(list.lowerBound..<(list.lowerBound + 1)), replacement: "[weak self, "))
+            }
+        } else {
+            guard source.kind(scope.open + 1) != .atSign else { return nil }
+            let opening = source.byteRange(scope.open..<(scope.open + 1))
+            if description.inToken == nil {
+                // `{ [weak self] in` would declare no parameter where the observer passes
+                // one, and forbids the `$0` a body without a signature may use.
+                let usesAnonymousParameter = (scope.open + 1..<scope.close).contains {
+                    source.kind($0) == .identifier && source.text(at: $0).hasPrefix("$")
+                }
+                guard !usesAnonymousParameter else { return nil }
+                edits.append(Edit(range: opening.upperBound..<opening.upperBound, replacement: " [weak self] _ in"))
+            } else {
+                edits.append(Edit(range: opening.upperBound..<opening.upperBound, replacement: " [weak self]"))
+            }
+        }
+        let bodyStart = (description.inToken ?? description.captureList.map { $0.upperBound - 1 } ?? scope.open) + 1
+        guard bodyStart < scope.close else { return nil }
+        let guardStatement = "guard let self else { return }"
+        let signatureEnd = Int(source.code[bodyStart - 1].end), statementStart = Int(source.code[bodyStart].start)
+        let bytes = source.file.bytes
+        var lineEnd = signatureEnd
+        while lineEnd < statementStart, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+        if lineEnd == statementStart || source.file.text(signatureEnd..<lineEnd).contains("/*") {
+            // `{self.x()}`: the signature goes in at the same place, as one edit.
+            if let signature = edits.last, signature.range == statementStart..<statementStart {
+                edits[edits.count - 1] = Edit(range: signature.range, replacement: signature.replacement + " " + guardStatement + "; ")
+            } else {
+                edits.append(Edit(range: statementStart..<statementStart, replacement: guardStatement + "; "))
+            }
+        } else {
+            // A line of its own right below the signature, above any comment that opens the body.
+            let nextLine = bytes[lineEnd] == 0x0D && lineEnd + 1 < bytes.count && bytes[lineEnd + 1] == 0x0A ? lineEnd + 2 : lineEnd + 1
+            edits.append(Edit(range: nextLine..<nextLine,
+                              replacement: analysis.indentation(ofLineAt: bodyStart) + guardStatement + "\n"))
+        }
+        return Fix(.unsafe, edits: edits)
     }
 
     /// The simple name of `type` when its instances are objects: a class or actor, or an

@@ -15,6 +15,7 @@ public struct ObserverRemovedGreedily: Rule {
         reappears.
         """,
         fix: "Remove only what the appear methods added (`removeObserver(self, name: …, object: nil)` per name), or move the remaining `removeObserver(self)` to `deinit`.",
+        noFixReason: "Replacing `removeObserver(self)` with per-name removals must list exactly the notifications the appear methods added, and other code (superclasses, extensions) may rely on the greedy removal.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

@@ -16,6 +16,7 @@ public struct ObserverTokenDiscarded: Rule {
         observers of singletons (a type reached through its own `static let`/`static var shared`), application delegates and SwiftUI `App` types, which live as long as the app, are not reported.
         """,
         fix: "Keep the token in a property (or a collection of tokens) and pass it to `removeObserver(_:)` when the observer is no longer needed; keep Combine subscriptions with `.store(in: &cancellables)`.",
+        noFixReason: "Keeping the token needs a new stored property (or collection) and a place to remove it, and choosing when the observer should stop is the author's decision.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

@@ -15,6 +15,7 @@ public struct ObserverTokenNeverRemoved: Rule {
         live as long as the app, are not reported.
         """,
         fix: "Pass the stored token to `NotificationCenter.default.removeObserver(_:)` in `deinit` or when observing should stop (e.g. `viewWillDisappear`), then set it to nil.",
+        noFixReason: "Where observing should stop (`deinit`, a disappear method, a stop method) decides when the handler stops running, and the matching removal call belongs in a method that may not exist yet.",
         triggering: [
             RuleExample("""
             final class ChatViewController: UIViewController {

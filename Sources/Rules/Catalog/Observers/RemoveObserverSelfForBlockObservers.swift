@@ -14,6 +14,7 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
         new registration, so a handler runs twice, then three times.
         """,
         fix: "Keep the tokens that `addObserver(forName:…)` returns and pass each one to `removeObserver(_:)`; or register `self` with a selector if `removeObserver(self)` is what you want.",
+        noFixReason: "Removing block observers needs their tokens, which the code throws away or keeps under other names; storing them means new properties and matching the tokens to the removal site.",
         triggering: [
             RuleExample("""
             final class InputViewController: UIViewController {

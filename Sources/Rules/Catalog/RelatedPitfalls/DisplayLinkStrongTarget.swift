@@ -16,6 +16,7 @@ public struct DisplayLinkStrongTarget: Rule {
         second.
         """,
         fix: "Invalidate the link on a stop path (`viewWillDisappear`, `willMove(toWindow:)` with nil, `removeFromSuperview`, a stop method), or target a weak proxy object that forwards to `self`.",
+        noFixReason: "Invalidating the link on a stop path changes when the callback stops, and the right path (`viewWillDisappear`, `willMove(toWindow:)`, a stop method) or a weak proxy type depends on the object's lifecycle.",
         triggering: [
             RuleExample("""
             final class KeyboardTrackingView: UIView {
