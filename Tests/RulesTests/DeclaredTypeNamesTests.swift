@@ -115,4 +115,37 @@ final class DeclaredTypeNamesTests: XCTestCase {
             }
         }
     }
+
+    /// A check reports the types its rules looked up, so that the driver analyses the files
+    /// declaring them: here the superclass chain, walked through the project's facts as far
+    /// as they go.
+    func testCheckReportsTheTypesItsRulesLookedUp() {
+        let checker = FileChecker(rules: RuleRegistry.all.map { ConfiguredRule($0) }, deploymentTarget: nil)
+        let file = SourceFile(path: "AddressForm.swift", text: """
+            import Combine
+            import UIKit
+
+            final class AddressFormViewController: FormTableViewController {
+                private var bag = Set<AnyCancellable>()
+                func bind() {
+                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
+                        .sink { [weak self] _ in self?.tableView.contentOffset = CGPoint(x: 0, y: 120) }
+                        .store(in: &bag)
+                }
+            }
+            """)
+        func lookups(_ project: ProjectFacts) -> Set<UInt64> {
+            let checked = checker.checkReportingLookups(file, project: project)
+            XCTAssertEqual(checked.diagnostics.map(\.message), checker.check(file, project: project).map(\.message))
+            return checked.typeNamesLookedUp
+        }
+        let hash = FactScope.hash(ofTypeName:)
+        XCTAssertTrue(lookups(.empty).isSuperset(of: [hash("AddressFormViewController"), hash("FormTableViewController")]))
+        XCTAssertFalse(lookups(.empty).contains(hash("BaseTableViewController")))
+        let form = collectFacts(Lexer.tokenize(SourceFile(
+            path: "Form.swift", text: "class FormTableViewController: BaseTableViewController {}")))
+        XCTAssertTrue(lookups(ProjectFacts(merging: [form])).contains(hash("BaseTableViewController")))
+        XCTAssertTrue(checker.checkReportingLookups(SourceFile(path: "Plain.swift", text: "struct Plain {}"), project: .empty)
+            .typeNamesLookedUp.isEmpty)
+    }
 }
