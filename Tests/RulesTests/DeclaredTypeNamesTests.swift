@@ -121,17 +121,15 @@ final class DeclaredTypeNamesTests: XCTestCase {
     /// as they go.
     func testCheckReportsTheTypesItsRulesLookedUp() {
         let checker = FileChecker(rules: RuleRegistry.all.map { ConfiguredRule($0) }, deploymentTarget: nil)
-        let file = SourceFile(path: "AddressForm.swift", text: """
-            import Combine
+        let file = SourceFile(path: "Chat.swift", text: """
             import UIKit
 
-            final class AddressFormViewController: FormTableViewController {
-                private var bag = Set<AnyCancellable>()
-                func bind() {
-                    NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)
-                        .sink { [weak self] _ in self?.tableView.contentOffset = CGPoint(x: 0, y: 120) }
-                        .store(in: &bag)
+            final class ChatViewController: BaseViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    tableView.contentInset.bottom = frame.height
                 }
+                func observe() { NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil) }
             }
             """)
         func lookups(_ project: ProjectFacts) -> Set<UInt64> {
@@ -140,11 +138,11 @@ final class DeclaredTypeNamesTests: XCTestCase {
             return checked.typeNamesLookedUp
         }
         let hash = FactScope.hash(ofTypeName:)
-        XCTAssertTrue(lookups(.empty).isSuperset(of: [hash("AddressFormViewController"), hash("FormTableViewController")]))
-        XCTAssertFalse(lookups(.empty).contains(hash("BaseTableViewController")))
-        let form = collectFacts(Lexer.tokenize(SourceFile(
-            path: "Form.swift", text: "class FormTableViewController: BaseTableViewController {}")))
-        XCTAssertTrue(lookups(ProjectFacts(merging: [form])).contains(hash("BaseTableViewController")))
+        XCTAssertTrue(lookups(.empty).isSuperset(of: [hash("ChatViewController"), hash("BaseViewController")]))
+        XCTAssertFalse(lookups(.empty).contains(hash("UIViewController")))
+        let base = collectFacts(Lexer.tokenize(SourceFile(
+            path: "Base.swift", text: "class BaseViewController: UIViewController {}")))
+        XCTAssertTrue(lookups(ProjectFacts(merging: [base])).contains(hash("UIViewController")))
         XCTAssertTrue(checker.checkReportingLookups(SourceFile(path: "Plain.swift", text: "struct Plain {}"), project: .empty)
             .typeNamesLookedUp.isEmpty)
     }
