@@ -159,8 +159,9 @@ public struct Token: Sendable, Hashable {
         self.end = UInt32(truncatingIfNeeded: end)
     }
 
-    public var range: Range<Int> { Int(start)..<Int(end) }
-    public var length: Int { Int(end &- start) }
-    public var isAtStartOfLine: Bool { flags.contains(.atStartOfLine) }
-    public var isUnterminated: Bool { flags.contains(.unterminated) }
+    // Inlinable: read for nearly every token by the analysis in another module.
+    @inlinable public var range: Range<Int> { Int(start)..<Int(end) }
+    @inlinable public var length: Int { Int(end &- start) }
+    @inlinable public var isAtStartOfLine: Bool { flags.contains(.atStartOfLine) }
+    @inlinable public var isUnterminated: Bool { flags.contains(.unterminated) }
 }

@@ -115,4 +115,35 @@ final class DeclaredTypeNamesTests: XCTestCase {
             }
         }
     }
+
+    /// A check reports the types its rules looked up, so that the driver analyses the files
+    /// declaring them: here the superclass chain, walked through the project's facts as far
+    /// as they go.
+    func testCheckReportsTheTypesItsRulesLookedUp() {
+        let checker = FileChecker(rules: RuleRegistry.all.map { ConfiguredRule($0) }, deploymentTarget: nil)
+        let file = SourceFile(path: "Chat.swift", text: """
+            import UIKit
+
+            final class ChatViewController: BaseViewController {
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    tableView.contentInset.bottom = frame.height
+                }
+                func observe() { NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil) }
+            }
+            """)
+        func lookups(_ project: ProjectFacts) -> Set<UInt64> {
+            let checked = checker.checkReportingLookups(file, project: project)
+            XCTAssertEqual(checked.diagnostics.map(\.message), checker.check(file, project: project).map(\.message))
+            return checked.typeNamesLookedUp
+        }
+        let hash = FactScope.hash(ofTypeName:)
+        XCTAssertTrue(lookups(.empty).isSuperset(of: [hash("ChatViewController"), hash("BaseViewController")]))
+        XCTAssertFalse(lookups(.empty).contains(hash("UIViewController")))
+        let base = collectFacts(Lexer.tokenize(SourceFile(
+            path: "Base.swift", text: "class BaseViewController: UIViewController {}")))
+        XCTAssertTrue(lookups(ProjectFacts(merging: [base])).contains(hash("UIViewController")))
+        XCTAssertTrue(checker.checkReportingLookups(SourceFile(path: "Plain.swift", text: "struct Plain {}"), project: .empty)
+            .typeNamesLookedUp.isEmpty)
+    }
 }

@@ -82,6 +82,9 @@ struct FileOutcome: Sendable {
     var linted = false
     /// The file read (nil for standard input and the index).
     var identity: FileIdentity?
+    /// The type names (hashes) the rules looked up while checking the file (`--fix` and
+    /// `--diff` analyse every file first, so they leave it empty).
+    var typeNamesLookedUp: Set<UInt64> = []
 }
 
 /// The two passes of a run over many files, in parallel, with output that does not depend on
@@ -127,8 +130,12 @@ struct LintDriver: Sendable {
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
-        analyseDeclarationsOfReferencedTypes(&firstPass, inputs)
-        let project = ProjectFacts(merging: firstPass.compactMap(\.facts))
+        let checked = (0..<reported.count).filter { firstPass[$0].needsSecondPass }
+        // Rules walk up the superclasses of the types they check in nearly every file: their
+        // declarations are analysed now rather than after the check that looks them up.
+        let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
+        _ = analyseDeclarations(of: Set(superclasses.map(FactScope.hash(ofTypeName:))), &firstPass, inputs)
+        var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
 
@@ -138,21 +145,36 @@ struct LintDriver: Sendable {
             guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
             return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
         }
-        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: reported.count, phase: "kblint: linting", started: start) }
-        let outcomes = parallelMap(count: reported.count, jobs: jobs) { [firstPass] index -> FileOutcome in
-            defer { progress2?.fileFinished() }
-            guard firstPass[index].needsSecondPass else {
-                // Pass 1 saw that nothing can be reported or fixed here: not read again.
-                var outcome = FileOutcome()
-                outcome.bytes = firstPass[index].bytes
-                outcome.linted = !duplicates.contains(index)
-                outcome.identity = firstPass[index].identity
-                return outcome
+        func check(_ indices: [Int], in project: ProjectFacts, progress: ProgressIndicator?) -> [FileOutcome] {
+            parallelMap(count: indices.count, jobs: jobs) { [firstPass] position -> FileOutcome in
+                defer { progress?.fileFinished() }
+                let index = indices[position]
+                return lint(inputs[index], project: project, relatedFile: relatedFile,
+                            readInPass1: (firstPass[index].identity, firstPass[index].digest))
             }
-            return lint(inputs[index], project: project, relatedFile: relatedFile,
-                        readInPass1: (firstPass[index].identity, firstPass[index].digest))
         }
+        let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: checked.count, phase: "kblint: linting", started: start) }
+        var outcomes = (0..<reported.count).map { index -> FileOutcome in
+            // Pass 1 saw that nothing can be reported or fixed here: not read again.
+            var outcome = FileOutcome()
+            outcome.bytes = firstPass[index].bytes
+            outcome.linted = !duplicates.contains(index)
+            outcome.identity = firstPass[index].identity
+            return outcome
+        }
+        for (index, outcome) in zip(checked, check(checked, in: project, progress: progress2)) { outcomes[index] = outcome }
         progress2?.finish()
+        // The files declaring the types rules looked up are analysed, and the files whose
+        // lookups they answer checked again, until every lookup met complete facts. Each
+        // round analyses a file pass 1 only scanned, so there are fewer rounds than files.
+        for _ in inputs.indices {
+            let lookedUp = checked.reduce(into: Set<UInt64>()) { $0.formUnion(outcomes[$1].typeNamesLookedUp) }
+            let completed = analyseDeclarations(of: lookedUp, &firstPass, inputs)
+            guard !completed.isEmpty else { break }
+            project = ProjectFacts(merging: firstPass.compactMap(\.facts))
+            let again = checked.filter { !outcomes[$0].typeNamesLookedUp.isDisjoint(with: completed) }
+            for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
+        }
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
     }
 
@@ -208,19 +230,20 @@ struct LintDriver: Sendable {
         return result
     }
 
-    /// The bounded second round of pass 1: analyses the files that were only scanned but
-    /// declare a type the rules may look up (`FactScope.typeNamesLookedUp`), then the files
-    /// declaring the superclasses of those, up to `ProjectFacts.maximumSuperclassDepth`
-    /// levels. Every answer a rule gets is then the one analysing every file gives.
-    private func analyseDeclarationsOfReferencedTypes(_ firstPass: inout [FirstPassResult], _ inputs: [LintInput]) {
+    /// Analyses the files that pass 1 only scanned and that declare one of `names` (type
+    /// name hashes), then those declaring the superclasses of what they declare, up to
+    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next). Returns
+    /// the hashes of the type names whose facts changed: every type the analysed files
+    /// declare or extend.
+    private func analyseDeclarations(
+        of names: Set<UInt64>, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
+    ) -> Set<UInt64> {
         var declaringFiles: [UInt64: [Int]] = [:]
         for (index, result) in firstPass.enumerated() {
             for name in result.declaredTypeNames ?? [] { declaringFiles[name, default: []].append(index) }
         }
-        guard !declaringFiles.isEmpty else { return }
-        let analysed = firstPass.compactMap(\.facts)
-        let checked = firstPass.compactMap { $0.needsSecondPass ? $0.facts : nil }
-        var round = Set(FactScope.typeNamesLookedUp(checking: checked, in: analysed).flatMap { declaringFiles[$0] ?? [] })
+        var round = Set(names.flatMap { declaringFiles[$0] ?? [] })
+        var completed: Set<UInt64> = []
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
@@ -232,10 +255,14 @@ struct LintDriver: Sendable {
             }
             round = []
             for (index, fileFacts) in zip(files, facts) {
+                // The scan's names too: a file gone since pass 1 adds no facts, but the
+                // lookups of names it declared may change.
+                completed.formUnion(firstPass[index].declaredTypeNames ?? [])
                 firstPass[index].declaredTypeNames = nil
-                // A file gone since pass 1 adds no facts.
                 firstPass[index].facts = fileFacts
-                for superclass in fileFacts?.types.compactMap(\.superclass) ?? [] {
+                for type in fileFacts?.types ?? [] {
+                    completed.insert(FactScope.hash(ofTypeName: type.name))
+                    guard let superclass = type.superclass else { continue }
                     for file in declaringFiles[FactScope.hash(ofTypeName: superclass)] ?? []
                     where firstPass[file].declaredTypeNames != nil {
                         round.insert(file)
@@ -243,6 +270,7 @@ struct LintDriver: Sendable {
                 }
             }
         }
+        return completed
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
@@ -299,7 +327,9 @@ struct LintDriver: Sendable {
         var current = file
         var diagnostics: [Diagnostic]
         if fixMode == .report {
-            diagnostics = checker.check(file, project: project)
+            let checked = checker.checkReportingLookups(file, project: project)
+            diagnostics = checked.diagnostics
+            outcome.typeNamesLookedUp = checked.typeNamesLookedUp
         } else {
             let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe)
             diagnostics = fixed.diagnostics

@@ -86,15 +86,25 @@ enum ProjectRoot {
     /// The deepest folder holding every path (each path's own folder for files).
     static func commonFolder(of absolutePaths: [String]) -> String? {
         var common: [Substring]?
+        // `common` as a path: a path below it (nearly every one) leaves it as it is, found
+        // without splitting the path (projects list thousands of files).
+        var commonPath = ""
         for path in absolutePaths {
+            if common?.isEmpty ?? false { break }
+            if common != nil, isBelow(path, commonPath) { continue }
             let folder = (LexicalPath.parent(of: path) ?? "/").split(separator: "/")
-            guard let current = common else {
-                common = folder
-                continue
-            }
-            common = Array(zip(current, folder).prefix { $0 == $1 }.map(\.0))
+            common = common.map { current in Array(zip(current, folder).prefix { $0 == $1 }.map(\.0)) } ?? folder
+            commonPath = "/" + common!.joined(separator: "/")
         }
         return common.map { "/" + $0.joined(separator: "/") }
+    }
+
+    /// Whether `path`'s bytes continue `folder`'s (a path without empty components) with a
+    /// `/`: then `path` lies below `folder` (by components as well).
+    private static func isBelow(_ path: String, _ folder: String) -> Bool {
+        let path = path.utf8, folder = folder.utf8
+        guard path.count > folder.count, path.starts(with: folder) else { return false }
+        return path[path.index(path.startIndex, offsetBy: folder.count)] == UInt8(ascii: "/")
     }
 
     /// Whether linting `searched` (absolute paths, as given) already reads every file under

@@ -7,16 +7,16 @@ extension ProjectFacts {
         guard !keyboardLayoutGuideIsShadowed(for: name) else { return nil }
         // A superclass the project only extends (`extension UIView { … keyboardLayoutGuide … }`)
         // offers the guide to every view; it does not lay this type out with it.
-        let ancestors = superclasses(of: name).filter { types.keyboardFacts(of: $0)?.isDeclared ?? false }
+        let ancestors = superclasses(of: name).filter { types[$0]?.isDeclared ?? false }
         return ([name] + ancestors).first { !(types.keyboardFacts(of: $0)?.keyboardLayoutGuideUses.isEmpty ?? true) }
     }
 
     /// Types in which code of `name` runs next to UIKit's keyboard layout guide: the lineage
     /// user of `name` (itself or a superclass), else the first subclass by name that uses the
     /// guide. Only the guide's users are walked up (every type's superclasses for each type
-    /// asked about was quadratic in the number of types); their ancestors are among the types
-    /// `FactScope.typeNamesLookedUp` has analysed. Users are always analysed: they say so in
-    /// files with keyboard words.
+    /// asked about was quadratic in the number of types); looking their ancestors up makes the
+    /// driver analyse them. Users are always analysed: they say so in files with keyboard
+    /// words.
     func keyboardLayoutGuideUserSharingCode(with name: String) -> String? {
         if let user = keyboardLayoutGuideUserInLineage(of: name) { return user }
         return keyboardLayoutGuideUsers.first {

@@ -7,11 +7,13 @@ import Lexer
 /// facts that are not about the file's own types (keyboard accessors, accessory uses,
 /// IQKeyboardManager switches) need words that `projectWideMarkers` lists. So pass 1
 /// analyses the files that hold such words, and only scans the others for the names of the
-/// types they declare; the files pass 2 checks are analysed too. Before pass 2 the driver
-/// analyses the scanned files declaring a type rules may look up (`typeNamesLookedUp`), and
-/// those declaring their superclasses. Every answer a rule gets is then the one analysing
-/// every file gives, at the cost of a byte scan for most files (most files of most projects
-/// have nothing to do with the keyboard). A test compares both on multi-file projects.
+/// types they declare; the files pass 2 checks are analysed too. Each check returns the type
+/// names its rules looked up (`FileChecker.checkReportingLookups`); the driver then analyses
+/// the scanned files declaring one of them (and those declaring their superclasses) and
+/// checks again the files whose lookups those files answer differently, until no lookup
+/// meets a file not analysed. Every answer a rule gets is then the one analysing every file
+/// gives, at the cost of a byte scan for most files (most files of most projects have
+/// nothing to do with the keyboard). A test compares both on multi-file projects.
 public enum FactScope {
     /// Words without which a file holds no fact beyond those about its own types.
     public static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
@@ -33,42 +35,6 @@ public enum FactScope {
     }
 
     private static let keywordsOnly = MarkerSet([])
-
-    /// The type names (hashes) whose facts rules may ask about while checking the files
-    /// `checked`, given the facts of every analysed file: the types those files declare or
-    /// extend and their superclasses (rules ask about the type around the code they check and
-    /// its lineage), and the types that become input accessory views, directly or through a
-    /// property a subclass uses (accessory rules ask about their lineage). The driver
-    /// analyses the files declaring these names before pass 2, then the superclasses of what
-    /// it finds: the lookups are worked out from facts, never recorded while rules run.
-    public static func typeNamesLookedUp(checking checked: [FileFacts], in analysed: [FileFacts]) -> Set<UInt64> {
-        var names = Set<String>()
-        for file in checked {
-            for type in file.types {
-                names.insert(type.name)
-                if let superclass = type.superclass { names.insert(superclass) }
-            }
-        }
-        var inheritedProperties = Set<String>()
-        for file in analysed {
-            for use in file.accessories.inheritedAccessoryUses { inheritedProperties.insert(use.property) }
-        }
-        for file in analysed {
-            names.formUnion(file.accessoryViewTypes)
-            names.formUnion(file.keyboardManagerExcludedTypes)
-            names.formUnion(file.constantTypeNames)
-            for use in file.accessories.accessoryUses { names.insert(use.typeName) }
-            for use in file.accessories.inheritedAccessoryUses { names.insert(use.typeName) }
-            // The types held by the properties an inherited accessory use names.
-            for properties in file.accessories.propertyTypes.values {
-                for (property, type) in properties where inheritedProperties.contains(property) { names.insert(type) }
-            }
-            for type in file.types where !type.keyboardLayoutGuideUses.isEmpty {
-                if let superclass = type.superclass { names.insert(superclass) }
-            }
-        }
-        return Set(names.map(hash(ofTypeName:)))
-    }
 }
 
 /// Declarations read off bytes for `FactScope.declaredTypeNames(in:)`; `MarkerSet` finds

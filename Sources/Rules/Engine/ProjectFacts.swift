@@ -151,14 +151,29 @@ public struct TypeTable: Sendable {
     /// of the project. An entry without paths stands for a type no file declares any more.
     private(set) var layered: [String: TypeFacts] = [:]
 
+    /// Where the lookups of one check are written down (`FileChecker.checkReportingLookups`);
+    /// nil everywhere else.
+    var lookups: TypeLookups?
+
     public subscript(name: String) -> TypeFacts? {
+        lookups?.names.insert(name)
+        return unrecorded(name)
+    }
+
+    /// `self[name]` without writing the lookup down: merging facts is not a question a rule asks.
+    private func unrecorded(_ name: String) -> TypeFacts? {
         if let type = layered[name] { return type.paths.isEmpty ? nil : type }
         return facts[name]
     }
 
-    /// The same as `self[name]`; kept for the callers that ask about keyboard layout guide
-    /// facts.
-    public func keyboardFacts(of name: String) -> TypeFacts? { self[name] }
+    /// `self[name]` for callers that read only its keyboard layout guide facts
+    /// (`keyboardLayoutGuideUses`, `followsUndockedKeyboard`, `usesEdgeAwareGuideConstraints`,
+    /// `declaresKeyboardLayoutGuide`). Not written down as a lookup: only files with keyboard
+    /// words hold those facts, and the driver analyses every such file in pass 1
+    /// (`FactScope.projectWideMarkers`), so no other file can change the answer. Rules that
+    /// look through every type of a file for guide facts would otherwise make the driver
+    /// analyse every file declaring a type of the same name.
+    public func keyboardFacts(of name: String) -> TypeFacts? { unrecorded(name) }
 
     /// Every type the files declare or extend (for tests).
     var names: [String] {
@@ -170,12 +185,19 @@ public struct TypeTable: Sendable {
     }
 
     mutating func layer(_ type: TypeFacts) {
-        var merged = self[type.name] ?? TypeFacts(name: type.name)
+        var merged = unrecorded(type.name) ?? TypeFacts(name: type.name)
         merged.merge(type)
         layered[type.name] = merged
     }
 
     mutating func replace(_ name: String, with merged: TypeFacts) { layered[name] = merged }
+}
+
+/// The type names one check looked up. It belongs to that check alone (created, written
+/// and read on one thread within `FileChecker.checkReportingLookups`), which returns its
+/// contents as a value: nothing outside the check ever sees it.
+final class TypeLookups: @unchecked Sendable {
+    var names: Set<String> = []
 }
 
 /// The merge of every analysed file's facts. Adding a file on top (`including`) or taking one
@@ -255,6 +277,13 @@ public struct ProjectFacts: Sendable {
     }
 
     public static let empty = ProjectFacts(merging: [])
+
+    /// The same facts, writing down every type name looked up in them into `lookups`.
+    func recordingTypeLookups(into lookups: TypeLookups) -> ProjectFacts {
+        var project = self
+        project.types.lookups = lookups
+        return project
+    }
 
     /// Whether the project holds facts of the file at `path`.
     public func contains(path: String) -> Bool {
