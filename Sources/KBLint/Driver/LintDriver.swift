@@ -199,7 +199,7 @@ struct LintDriver: Sendable {
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
         let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, present: scan.markers)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
-        if selective, !needsSecondPass, !scan.markers.intersects(FileChecker.projectWideMask),
+        if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let declared = scan.declaredTypeNames {
             result.declaredTypeNames = Array(Set(declared))
         } else {

@@ -118,6 +118,8 @@ public struct FileFacts: Sendable {
     public internal(set) var accessoryViewTypes: [String] = []
     /// Responder and input accessory facts.
     public internal(set) var accessories = AccessoryFacts()
+    /// Scroll view classes whose insets this file's code takes in hand.
+    public internal(set) var scrollViewInsets = ScrollViewInsetFacts()
 
     public init(path: String) { self.path = path }
 }
@@ -130,6 +132,7 @@ extension FileFacts {
         !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
             || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
             || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmpty
+            || !scrollViewInsets.isEmpty
             || types.contains { !$0.keyboardLayoutGuideUses.isEmpty }
     }
 }
@@ -200,6 +203,7 @@ public struct ProjectFacts: Sendable {
     public private(set) var keyboardManagerExcludedTypes: Set<String> = []
     public private(set) var accessoryViewTypes: Set<String> = []
     public private(set) var accessories = AccessoryFacts()
+    public private(set) var scrollViewInsets = ScrollViewInsetFacts()
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
     private(set) var heightAccessorHashes: Set<UInt64> = []
@@ -245,6 +249,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerExcludedTypes.formUnion(file.keyboardManagerExcludedTypes)
         accessoryViewTypes.formUnion(file.accessoryViewTypes)
         accessories.merge(file.accessories)
+        scrollViewInsets.merge(file.scrollViewInsets)
         shadowsKeyboardLayoutGuideEverywhere = shadowsKeyboardLayoutGuideEverywhere || file.extendsViewsWithKeyboardLayoutGuide
         for type in file.types where !type.keyboardLayoutGuideUses.isEmpty {
             let position = keyboardLayoutGuideUsers.firstIndex { $0 >= type.name } ?? keyboardLayoutGuideUsers.endIndex
@@ -310,6 +315,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerExcludedTypes = []
         accessoryViewTypes = []
         accessories = AccessoryFacts()
+        scrollViewInsets = ScrollViewInsetFacts()
         accessorHashes = [:]
         heightAccessorHashes = []
         framePropertyHashes = [:]
