@@ -32,7 +32,8 @@ public struct TypeFacts: Sendable {
     public internal(set) var followsUndockedKeyboard: [FactLocation]
     /// The type hands constraints to the guide's edge-aware `setConstraints(_:activeWhen…:)`.
     public internal(set) var usesEdgeAwareGuideConstraints: Bool
-    /// The type mentions `safeAreaInsets` or `safeAreaLayoutGuide` somewhere.
+    /// The type mentions `safeAreaInsets`, `safeAreaLayoutGuide`, `topLayoutGuide` or
+    /// `bottomLayoutGuide` somewhere.
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool

@@ -14,7 +14,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         scroll under the navigation bar, the status bar and the home indicator, and keyboard insets computed \
         for the default behaviour are off by the safe area.
         """,
-        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from `safeAreaInsets`.",
+        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`, or the older `topLayoutGuide`/`bottomLayoutGuide`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from `safeAreaInsets`.",
         triggering: [
             RuleExample("""
             final class PhotoViewController: UIViewController {
@@ -68,6 +68,14 @@ public struct ContentInsetAdjustmentNever: Rule {
             """]),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class SheetPresentationController: UIPresentationController {
+                func configure(_ scrollView: UIScrollView) {
+                    scrollView.contentInset.bottom = presentingViewController.bottomLayoutGuide.length
+                    scrollView.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """),
             RuleExample("""
             final class StoryPager: UIScrollView {
                 override init(frame: CGRect) {
