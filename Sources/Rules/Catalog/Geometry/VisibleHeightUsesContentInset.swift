@@ -51,8 +51,8 @@ public struct VisibleHeightUsesContentInset: Rule {
                     super.viewDidLoad()
                     collectionView.contentInsetAdjustmentBehavior = .never
                 }
-                override func viewSafeAreaInsetsDidChange() {
-                    super.viewSafeAreaInsetsDidChange()
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
                     collectionView.contentInset.top = view.safeAreaInsets.top
                 }
                 func commentsHeight() -> CGFloat {
