@@ -21,8 +21,12 @@ struct Finding: Sendable, Hashable {
     let fix: Fix?
     var related: [RelatedFinding]
     /// The other rules whose findings of the same defect this one stands for
-    /// (`Diagnostic.covers`); a baseline entry is keyed by `ruleID` alone.
+    /// (`Diagnostic.covers`).
     var covers: [String] = []
+    /// The findings this one stands for, each where its rule found it: a baseline entry
+    /// written for one of them (before findings were merged, or when another rule was
+    /// reported) still accepts this finding.
+    var covered: [CoveredPlace] = []
     /// The text of the end line when the range ends on a later line (nil otherwise or when
     /// unknown); reporters need it to express the end column in UTF-16 code units.
     var endLineText: String? = nil
@@ -31,6 +35,24 @@ struct Finding: Sendable, Hashable {
     var resolvedEdits: [ResolvedEdit] = []
     /// The statement and declarations around the finding, for baseline keys; nil when the
     /// finding was not placed in a tokenized file.
+    var anchor: FindingAnchor? = nil
+}
+
+extension Finding {
+    /// The finding `covered` would have been on its own, for baseline keys: its rule, line
+    /// and anchor in this finding's file.
+    func standingIn(for covered: CoveredPlace) -> Finding {
+        Finding(ruleID: covered.ruleID, severity: severity, message: "", suggestion: "", path: path,
+                absolutePath: absolutePath, range: range, start: covered.start, end: covered.start,
+                lineText: covered.lineText, fix: nil, related: [], anchor: covered.anchor)
+    }
+}
+
+/// A finding folded into another one (`Diagnostic.covered`), placed like a finding.
+struct CoveredPlace: Sendable, Hashable {
+    let ruleID: String
+    let start: SourceLocation
+    let lineText: String
     var anchor: FindingAnchor? = nil
 }
 

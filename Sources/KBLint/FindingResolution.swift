@@ -57,6 +57,10 @@ extension Finding {
             path: path, absolutePath: absolutePath, range: diagnostic.range,
             start: start, end: end, lineText: lineText,
             fix: diagnostic.fix, related: related, covers: diagnostic.covers,
+            covered: diagnostic.covered.map { covered in
+                let start = file.location(of: covered.range.lowerBound)
+                return CoveredPlace(ruleID: covered.ruleID, start: start, lineText: lines[start.line])
+            },
             endLineText: end.line == start.line ? nil : lines[end.line],
             resolvedEdits: (diagnostic.fix?.edits ?? []).map { edit in
                 ResolvedEdit(

@@ -1,5 +1,5 @@
 import Lexer
-import Rules
+@testable import Rules
 import XCTest
 @testable import KBLint
 
@@ -68,6 +68,47 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(shrunk.newFindings, [])
         XCTAssertEqual(shrunk.fixedEntries.map(\.identity.occurrence), [1])
         XCTAssertEqual(baseline.removing(shrunk.fixedEntries).entries.map(\.identity.occurrence), [0])
+    }
+
+    /// A merged finding whose covered finding sits on another line (the observer families
+    /// join a removal with the registration it throws away) matches a baseline written
+    /// before the merge through both entries, and leaves neither fixed.
+    func testMergedFindingsMatchTheEntriesOfEveryFindingTheyStandFor() throws {
+        let folder = try TemporaryDirectory()
+        let text = "addObserver(kb)\nremoveObserver(self)\nother(kb)\n"
+        let source = try folder.write("Chat.swift", text)
+        let location = BaselineLocation(file: folder.path + "/baseline.json", currentDirectory: "/")
+        let removal = findings(in: text, at: source, rule: "observer_removed_greedily", marking: "removeObserver(self)")
+        let registration = findings(in: text, at: source, rule: "keyboard_observer_lifecycle_unbalanced", marking: "addObserver(kb)")
+        let unrelated = findings(in: text, at: source, rule: "keyboard_frame_screen_space", marking: "other(kb)")
+        let beforeMerging = Baseline(findings: removal + registration + unrelated, location: location)
+
+        let file = SourceFile(path: source, text: text)
+        var diagnostic = Diagnostic(ruleID: "observer_removed_greedily", severity: .warning, message: "m",
+                                    range: removal[0].range, suggestion: "")
+        diagnostic.covered = [CoveredFinding(ruleID: "keyboard_observer_lifecycle_unbalanced",
+                                             range: registration[0].range, message: "m")]
+        let merged = Finding(diagnostic: diagnostic, lines: LineTexts(file), path: source, absolutePath: source)
+        XCTAssertEqual(merged.covered.map(\.start.line), [1])
+
+        let comparison = beforeMerging.compare([merged] + unrelated, lintedFiles: [source], location: location)
+        XCTAssertEqual(comparison.newFindings, [])
+        XCTAssertEqual(comparison.acceptedCount, 2)
+        XCTAssertEqual(comparison.fixedEntries, [])
+
+        // Only the covered rule's entry: the merged finding is still accepted.
+        let coveredOnly = Baseline(findings: registration, location: location)
+        let accepted = coveredOnly.compare([merged], lintedFiles: [source], location: location)
+        XCTAssertEqual(accepted.newFindings, [])
+        XCTAssertEqual(accepted.fixedEntries, [])
+
+        // The covered finding gone from the defect: its entry is fixed, the removal's holds.
+        let alone = Finding(diagnostic: Diagnostic(ruleID: "observer_removed_greedily", severity: .warning, message: "m",
+                                                   range: removal[0].range, suggestion: ""),
+                            lines: LineTexts(file), path: source, absolutePath: source)
+        let shrunk = beforeMerging.compare([alone] + unrelated, lintedFiles: [source], location: location)
+        XCTAssertEqual(shrunk.newFindings, [])
+        XCTAssertEqual(shrunk.fixedEntries.map(\.identity.place.ruleID), ["keyboard_observer_lifecycle_unbalanced"])
     }
 
     func testPathsAreRelativeToTheBaselineFolderWhateverTheCurrentDirectory() throws {

@@ -80,19 +80,23 @@ final class FactScopeTests: XCTestCase {
         }
     }
 
+    /// Every rule with its default options.
+    static let everyRule = FilePlan(rules: RuleRegistry.all.map { rule in
+        RuleSelection(rule: rule, severity: nil, options: Dictionary(
+            uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
+    }, deploymentTarget: nil)
+
+    static func driver(_ analysingEveryFile: Bool) -> LintDriver {
+        var driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: Set(RuleRegistry.all.map { $0.metadata.id }),
+                                closeMatches: { _, _ in [] }, progressSink: nil)
+        driver.analysesEveryFile = analysingEveryFile
+        return driver
+    }
+
     func findings(under folder: String, analysingEveryFile: Bool) -> [String] {
         let (targets, errors) = FileDiscovery(currentDirectory: folder).discover([folder])
         XCTAssertEqual(errors.count, 0)
-        let rules = RuleRegistry.all.map { rule in
-            RuleSelection(rule: rule, severity: nil, options: Dictionary(
-                uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
-        }
-        let plan = FilePlan(rules: rules, deploymentTarget: nil)
-        let ids = RuleRegistry.all.map { $0.metadata.id }
-        var driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: Set(ids),
-                                closeMatches: { _, _ in [] }, progressSink: nil)
-        driver.analysesEveryFile = analysingEveryFile
-        let outcome = driver.run(targets.map { LintInput(target: $0, plan: plan) })
+        let outcome = Self.driver(analysingEveryFile).run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
         return outcome.files.flatMap(\.findings).map { "\($0.path):\($0.range) \($0.ruleID): \($0.message)" }
     }
 
@@ -107,6 +111,86 @@ final class FactScopeTests: XCTestCase {
         XCTAssertFalse(selected.contains { $0.contains("InsetTracker") }, "\(selected)")
         // The token is removed in the other file of the type.
         XCTAssertFalse(selected.contains { $0.contains("SettingsViewController") }, "\(selected)")
+    }
+
+    /// Findings of the files whose names end with `reportedSuffix`, every rule on, the
+    /// folder's other files read for their facts only (a run on one file of a project).
+    func findings(under folder: String, reporting reportedSuffix: String, analysingEveryFile: Bool) -> [String] {
+        let (targets, _) = FileDiscovery(currentDirectory: folder).discover([folder])
+        let reported = targets.filter { $0.path.hasSuffix(reportedSuffix) }
+        let others = targets.filter { !$0.path.hasSuffix(reportedSuffix) }
+        let outcome = Self.driver(analysingEveryFile).run(reported.map { LintInput(target: $0, plan: Self.everyRule) },
+                                                          factSources: others.map { FactSource(target: $0) })
+        return outcome.files.flatMap(\.findings).map { "\($0.ruleID): \($0.message)" }
+    }
+
+    /// A scroll view class and the code owning its instances sit in different files: the
+    /// owner's file, read for its facts only, says that it builds the insets from the safe
+    /// area (`contentInset` and `safeArea` together) or turns the adjustment off.
+    func testOwnersOfScrollViewClassesInOtherFilesReachTheRules() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Views/StoryPager.swift", """
+            import UIKit
+
+            final class StoryPager: UIScrollView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+                var pageHeight: CGFloat { bounds.height - contentInset.top }
+            }
+            """)
+        try folder.write("Views/NotesTextView.swift", """
+            import UIKit
+
+            final class NotesTextView: UITextView {
+                var visibleHeight: CGFloat { bounds.height - contentInset.bottom }
+            }
+            """)
+        try folder.write("Screens/StoryViewController.swift", """
+            import UIKit
+
+            final class StoryViewController: UIViewController {
+                private let pager = StoryPager(frame: .zero)
+                override func viewSafeAreaInsetsDidChange() {
+                    super.viewSafeAreaInsetsDidChange()
+                    pager.contentInset.bottom = view.safeAreaInsets.bottom
+                }
+            }
+            """)
+        try folder.write("Screens/NotesViewController.swift", """
+            import UIKit
+
+            final class NotesViewController: UIViewController {
+                private let notes = NotesTextView()
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    notes.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """)
+        for suffix in ["StoryPager.swift", "NotesTextView.swift"] {
+            let selected = findings(under: folder.path, reporting: suffix, analysingEveryFile: false)
+            XCTAssertEqual(selected, findings(under: folder.path, reporting: suffix, analysingEveryFile: true), suffix)
+            XCTAssertEqual(selected, [], suffix)
+        }
+
+        // Without the owner's safe-area insets the class's `.never` is reported.
+        try folder.write("Screens/StoryViewController.swift", """
+            import UIKit
+
+            final class StoryViewController: UIViewController {
+                private let pager = StoryPager(frame: .zero)
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    pager.contentInset.bottom = 12
+                }
+            }
+            """)
+        let selected = findings(under: folder.path, reporting: "StoryPager.swift", analysingEveryFile: false)
+        XCTAssertEqual(selected, findings(under: folder.path, reporting: "StoryPager.swift", analysingEveryFile: true))
+        XCTAssertEqual(selected.map { $0.prefix { $0 != ":" } }, ["content_inset_adjustment_never"])
     }
 
     func testFixtureProjectsGetTheSameFindings() {

@@ -85,6 +85,72 @@ final class WorkflowEndToEndTests: XCTestCase {
         XCTAssertTrue(again.standardError.contains("Removed 0 fixed entries from kblint-baseline.json; 2 remain."))
     }
 
+    /// One line that two rules describe: reported once, as `keyboard_frame_screen_space`,
+    /// covering `keyboard_inset_ignores_safe_area`.
+    static let mergedDefect = """
+        import UIKit
+
+        final class ChatViewController: UIViewController {
+            let tableView = UITableView()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil)
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillHide(_:)), name: UIResponder.keyboardWillHideNotification, object: nil)
+            }
+            @objc func keyboardWillShow(_ notification: Notification) {
+                guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: frame.height, right: 0)
+            }
+            @objc func keyboardWillHide(_ notification: Notification) { tableView.contentInset.bottom = 0 }
+        }
+
+        """
+
+    /// Upgrading never resurfaces a baselined defect: a baseline written before findings were
+    /// merged (an entry per rule) or for a rule that is now covered still accepts the merged
+    /// finding, and none of its entries counts as fixed.
+    func testBaselinesWrittenPerRuleAcceptTheMergedFinding() throws {
+        let project = try TemporaryDirectory()
+        try project.write("Chat.swift", Self.mergedDefect)
+        let merged = try kblint("--reporter", "json", in: project.path)
+        XCTAssertEqual(merged.status, 1, merged.standardError)
+        let report = try JSONSerialization.jsonObject(with: Data(merged.standardOutput.utf8)) as? [String: Any]
+        let diagnostics = report?["diagnostics"] as? [[String: Any]] ?? []
+        XCTAssertEqual(diagnostics.count, 1, merged.standardOutput)
+        XCTAssertEqual(diagnostics.first?["rule"] as? String, "keyboard_frame_screen_space")
+        XCTAssertEqual(diagnostics.first?["covers"] as? [String], ["keyboard_inset_ignores_safe_area"])
+
+        // One baseline per rule, as each rule reported the line on its own.
+        var entries: [Any] = []
+        for rule in ["keyboard_frame_screen_space", "keyboard_inset_ignores_safe_area"] {
+            let record = try kblint("--only", rule, "--write-baseline", "\(rule).json", in: project.path)
+            XCTAssertEqual(record.status, 0, record.standardError)
+            let file = try JSONSerialization.jsonObject(with: Data(try project.text("\(rule).json").utf8)) as? [String: Any]
+            let findings = file?["findings"] as? [Any] ?? []
+            XCTAssertEqual(findings.count, 1, rule)
+            entries += findings
+            // The covered rule's entry alone accepts the merged finding.
+            let alone = try kblint("--baseline", "\(rule).json", "--strict-baseline", "--strict", "--reporter", "xcode", in: project.path)
+            XCTAssertEqual(alone.status, 0, rule + alone.standardOutput + alone.standardError)
+            XCTAssertEqual(alone.standardOutput, "", rule)
+        }
+        let unmerged = try JSONSerialization.data(withJSONObject: ["version": 2, "findings": entries])
+        try project.write("unmerged.json", String(decoding: unmerged, as: UTF8.self))
+        let upgraded = try kblint("--baseline", "unmerged.json", "--strict-baseline", "--strict", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(upgraded.status, 0, upgraded.standardOutput + upgraded.standardError)
+        XCTAssertEqual(upgraded.standardOutput, "")
+        XCTAssertTrue(upgraded.standardError.contains("1 finding accepted by the baseline unmerged.json not shown."), upgraded.standardError)
+
+        // An entry of another rule on that line does not accept it.
+        let other = try String(decoding: JSONSerialization.data(withJSONObject: ["version": 2, "findings": [
+            (entries[0] as? [String: Any] ?? [:]).merging(["rule": "keyboard_height_not_overlap"]) { $1 },
+        ]]), as: UTF8.self)
+        try project.write("other.json", other)
+        let reported = try kblint("--baseline", "other.json", "--reporter", "xcode", in: project.path)
+        XCTAssertEqual(reported.status, 1, reported.standardError)
+        XCTAssertTrue(reported.standardOutput.contains("(keyboard_frame_screen_space)"), reported.standardOutput)
+    }
+
     func testBrokenOrMissingBaselineIsAnErrorNotACrash() throws {
         let project = try TemporaryDirectory()
         try project.write("A.swift", "\(Self.finding)\nlet a = 1\n")

@@ -119,6 +119,31 @@ final class FindingMergingTests: XCTestCase {
         XCTAssertEqual(merged.count, 3)
     }
 
+    /// With the real rules: a disable comment for the reported rule or for any rule the
+    /// merged finding covers silences it, and is not superfluous.
+    func testDisablingTheReportedOrACoveredRuleSilencesTheMergedFinding() {
+        let checker = FileChecker(rules: RuleRegistry.all.map { ConfiguredRule($0) }, deploymentTarget: nil)
+        func source(disabling rule: String?) -> SourceFile {
+            SourceFile(path: "Chat.swift", text: """
+                final class ChatViewController: UIViewController {
+                    @objc func keyboardWillShow(_ notification: Notification) {
+                        guard let frame = notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                        \(rule.map { "// kblint:disable:next \($0)" } ?? "")
+                        tableView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: frame.height, right: 0)
+                    }
+                }
+
+                """)
+        }
+        let reported = checker.check(source(disabling: nil), project: .empty)
+        XCTAssertEqual(reported.count, 1, "\(reported)")
+        guard let merged = reported.first else { return }
+        XCTAssertFalse(merged.covers.isEmpty, "\(merged)")
+        for rule in [merged.ruleID] + merged.covers {
+            XCTAssertEqual(checker.check(source(disabling: rule), project: .empty), [], rule)
+        }
+    }
+
     func testSuppressingACoveredRuleAtItsPlaceSuppressesTheMergedFinding() {
         let text = """
             let a = 1

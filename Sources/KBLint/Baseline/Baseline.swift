@@ -11,6 +11,9 @@
 /// Paths are relative to the folder holding the baseline file (with `../` when a file lies
 /// outside it), so the same file matches whatever directory kblint runs from. The JSON is
 /// versioned, sorted and one key per line, so that it diffs and merges like code.
+///
+/// A merged finding is written under the rule it is reported as; it matches an entry for
+/// any rule it covers too (see `compare`).
 struct Baseline: Sendable, Equatable {
     static let formatVersion = 2
     static let readableVersions = [1, 2]
@@ -46,22 +49,24 @@ struct Baseline: Sendable, Equatable {
         let keyed = Self.keyed(findings, location: location)
         // The line identity of a keyed entry carries the key's occurrence, as when read back.
         self.init(entries: keyed.map {
-            Entry(identity: FindingIdentity(place: $0.identity.place, occurrence: $0.key.occurrence), key: $0.key, message: $0.finding.message)
+            Entry(identity: FindingIdentity(place: $0.identity.place, occurrence: $0.key.occurrence), key: $0.key,
+                  message: findings[$0.index].message)
         })
     }
 
-    /// Each finding (in report order) with its version 1 identity and its key.
+    /// Each finding's index in `findings`, in report order, with its version 1 identity and
+    /// its key.
     private static func keyed(
         _ findings: [Finding], location: BaselineLocation
-    ) -> [(finding: Finding, identity: FindingIdentity, key: BaselineKey)] {
-        let sorted = findings.sorted(by: LintReport.precedes)
-        let identities = FindingFingerprint.identities(of: sorted) { location.key(for: $0.absolutePath) }
+    ) -> [(index: Int, identity: FindingIdentity, key: BaselineKey)] {
+        let order = findings.indices.sorted { LintReport.precedes(findings[$0], findings[$1]) }
+        let identities = FindingFingerprint.identities(of: order.map { findings[$0] }) { location.key(for: $0.absolutePath) }
         var occurrences: [BaselineKey: Int] = [:]
-        return zip(sorted, identities).map { finding, identity in
-            let unnumbered = BaselineKey(finding, path: identity.place.path, line: identity.place.normalizedLine)
+        return zip(order, identities).map { index, identity in
+            let unnumbered = BaselineKey(findings[index], path: identity.place.path, line: identity.place.normalizedLine)
             let occurrence = occurrences[unnumbered, default: 0]
             occurrences[unnumbered] = occurrence + 1
-            return (finding, identity, unnumbered.numbered(occurrence))
+            return (index, identity, unnumbered.numbered(occurrence))
         }
     }
 
@@ -69,24 +74,40 @@ struct Baseline: Sendable, Equatable {
     /// finds the entries that are fixed: entries of a file that was linted (or no longer
     /// exists) that matched no finding. `lintedFiles` are absolute paths; entries of files
     /// this run did not look at (say, with `--staged`) are neither used nor fixed.
+    ///
+    /// A finding that stands for others of the same defect (`Finding.covered`) is accepted by
+    /// an entry for itself or for any of them, each keyed as if it had been reported on its
+    /// own: a baseline written before findings were merged, or when another rule of the
+    /// defect was the one reported, keeps accepting it, and none of its entries is fixed.
     func compare(
         _ findings: [Finding], lintedFiles: [String], location: BaselineLocation
     ) -> BaselineComparison {
-        let keyed = Self.keyed(findings, location: location)
-        let acceptedKeys = Set(entries.compactMap(\.key))
-        let acceptedIdentities = Set(entries.filter { $0.key == nil }.map(\.identity))
-        var newFindings: [Finding] = []
-        var matchedKeys: Set<BaselineKey> = []
-        var matchedIdentities: Set<FindingIdentity> = []
-        for (finding, identity, key) in keyed {
-            if acceptedKeys.contains(key) {
-                matchedKeys.insert(key)
-            } else if acceptedIdentities.contains(identity) {
-                matchedIdentities.insert(identity)
-            } else {
-                newFindings.append(finding)
+        var owners: [Int] = []
+        var aspects: [Finding] = []
+        for (index, finding) in findings.enumerated() {
+            owners.append(index)
+            aspects.append(finding)
+            for covered in finding.covered {
+                owners.append(index)
+                aspects.append(finding.standingIn(for: covered))
             }
         }
+        let acceptedKeys = Set(entries.compactMap(\.key))
+        let acceptedIdentities = Set(entries.filter { $0.key == nil }.map(\.identity))
+        var accepted = Set<Int>()
+        var matchedKeys: Set<BaselineKey> = []
+        var matchedIdentities: Set<FindingIdentity> = []
+        for (aspect, identity, key) in Self.keyed(aspects, location: location) {
+            if acceptedKeys.contains(key) {
+                matchedKeys.insert(key)
+                accepted.insert(owners[aspect])
+            } else if acceptedIdentities.contains(identity) {
+                matchedIdentities.insert(identity)
+                accepted.insert(owners[aspect])
+            }
+        }
+        let newFindings = findings.indices.sorted { LintReport.precedes(findings[$0], findings[$1]) }
+            .filter { !accepted.contains($0) }.map { findings[$0] }
         let lintedKeys = Set(lintedFiles.map(location.key(for:)))
         let fixed = entries.filter { entry in
             let matched = entry.key.map(matchedKeys.contains) ?? matchedIdentities.contains(entry.identity)
@@ -95,7 +116,7 @@ struct Baseline: Sendable, Equatable {
                 || !location.fileExists(forKey: entry.identity.place.path)
         }
         return BaselineComparison(
-            newFindings: newFindings, acceptedCount: keyed.count - newFindings.count,
+            newFindings: newFindings, acceptedCount: findings.count - newFindings.count,
             fixedEntries: fixed)
     }
 

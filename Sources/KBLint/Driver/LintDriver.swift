@@ -221,7 +221,7 @@ struct LintDriver: Sendable {
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
         let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, present: scan.markers)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
-        if selective, !needsSecondPass, !scan.markers.intersects(FileChecker.projectWideMask),
+        if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let declared = scan.declaredTypeNames {
             result.declaredTypeNames = Array(Set(declared))
         } else {
@@ -373,14 +373,21 @@ struct LintDriver: Sendable {
             relatedFiles[path] = resolved
             return resolved
         }
-        let anchors = diagnostics.isEmpty ? [] : FindingAnchor.anchors(
-            of: diagnostics.map(\.range.lowerBound), in: Lexer.tokenize(current))
-        outcome.findings = zip(diagnostics, anchors).map { diagnostic, anchor in
+        // The anchors of every finding, then of the findings each one covers, in order.
+        var anchors = (diagnostics.isEmpty ? [] : FindingAnchor.anchors(
+            of: diagnostics.map(\.range.lowerBound) + diagnostics.flatMap { $0.covered.map(\.range.lowerBound) },
+            in: Lexer.tokenize(current)))[...]
+        outcome.findings = diagnostics.map { diagnostic in
             var finding = Finding(
                 diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath, relatedFile: relatedFile)
-            finding.anchor = anchor
+            finding.anchor = anchors.popFirst()
             return finding
+        }
+        for index in outcome.findings.indices {
+            for covered in outcome.findings[index].covered.indices {
+                outcome.findings[index].covered[covered].anchor = anchors.popFirst()
+            }
         }
         return outcome
     }

@@ -24,6 +24,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     let handlerLookup: HandlerLookup
     /// Constants: the expressions names stand for.
     let constants: ConstantResolver
+    /// Where the file turns a scroll view's inset adjustment off or builds its
+    /// `contentInset` from the safe area.
+    let insetSetups: [ScrollViewInsetSetup]
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
@@ -54,7 +57,12 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         let constants = fileIndex.constants
         self.constants = constants
         localClosureCalls = Self.localClosureCalls(fileIndex)
-        insetAdjustmentNever = Self.insetAdjustmentNever(source, outline, fileIndex.assignments)
+        let insetSetups = ScrollViewInsetSetup.find(source, outline, fileIndex.assignments, constants)
+        self.insetSetups = insetSetups
+        insetAdjustmentNever = Set(insetSetups.compactMap { setup in
+            setup.kind == .adjustmentNever
+                ? TypedReceiver(type: setup.type, receiver: Self.receiverKey(source, names: setup.receiver)) : nil
+        })
 
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
@@ -112,11 +120,15 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
-        // Accessory facts are read off the finished analysis; a project that lacks this
-        // file's facts (pass 1, a file checked on top of the others) gets them too.
+        // Accessory and scroll view inset facts are read off the finished analysis; a project
+        // that lacks this file's facts (pass 1, a file checked on top of the others) gets
+        // them too.
         if !project.contains(path: source.file.path) {
             self.facts.accessories = AccessoryFacts(self)
-            if !self.facts.accessories.isEmpty { self.project = project.including(self.facts) }
+            self.facts.scrollViewInsets = ScrollViewInsetFacts(self)
+            if !self.facts.accessories.isEmpty || !self.facts.scrollViewInsets.isEmpty {
+                self.project = project.including(self.facts)
+            }
         }
     }
 
@@ -326,30 +338,6 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     struct TypedReceiver: Hashable, Sendable {
         let type: Int
         let receiver: [UInt64]
-    }
-
-    /// Whether the type around `index` sets `contentInsetAdjustmentBehavior = .never` on the
-    /// scroll view `receiver` (a `receiverKey`).
-    func setsInsetAdjustmentNever(on receiver: [UInt64], inTypeAt index: Int) -> Bool {
-        guard let type = outline.enclosingType(at: index) else { return false }
-        return insetAdjustmentNever.contains(TypedReceiver(type: type, receiver: receiver))
-    }
-
-    /// The `contentInsetAdjustmentBehavior = .never` assignments of the file, gathered once
-    /// rather than searched for every inset write.
-    static func insetAdjustmentNever(_ source: TokenizedSource, _ outline: Outline,
-                                     _ assignments: [Assignment]) -> Set<TypedReceiver> {
-        var found = Set<TypedReceiver>()
-        for assignment in assignments {
-            guard let last = ExpressionBounds.lastName(source, ofChainEndingAt: assignment.lhs.upperBound - 1),
-                  source.isWord(last, "contentInsetAdjustmentBehavior") else { continue }
-            let names = ExpressionBounds.chainNames(source, assignment.lhs)
-            guard let type = outline.enclosingType(at: assignment.op),
-                  let value = ExpressionBounds.chainNames(source, assignment.rhs).last, source.isWord(value, "never")
-            else { continue }
-            found.insert(TypedReceiver(type: type, receiver: receiverKey(source, names: names.dropLast())))
-        }
-        return found
     }
 
     /// The local binding that name token `name` refers to (see `FileIndex.binding(referencedBy:)`).

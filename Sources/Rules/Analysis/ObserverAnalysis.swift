@@ -290,7 +290,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
         for (index, call) in calls.enumerated()
-        where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") {
+        where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") && !isOtherObserverList(call) {
             removals.append(removal(call, index))
         }
         for registration in registrations where registration.kind == .publisher {
@@ -654,6 +654,16 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
     }
 
+    /// Whether `call` (`x.removeObserver(…)`) is another object's observer list
+    /// (`progressReporter?.removeObserver(self)`): no name of its receiver says center
+    /// (`NotificationCenter.default`, `center`, `notificationCenter`, `nc`).
+    func isOtherObserverList(_ call: CallSite) -> Bool {
+        guard let receiver = call.receiver else { return false }
+        return !ExpressionBounds.chainNames(source, receiver).contains {
+            source.word($0, contains: "enter") || source.isWord($0, "nc")
+        }
+    }
+
     /// Whether the registration's center is a `NotificationCenter()` the code made itself.
     func isLocalCenter(_ call: CallSite) -> Bool {
         guard let receiver = call.receiver else { return false }
@@ -727,8 +737,19 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                 }
             }
         }
+        // `var token: NSObjectProtocol? { didSet { center.removeObserver(oldValue) } }`: every
+        // new value, `nil` included, removes the token the property held.
+        if names.contains(Self.oldValueHash), let scope = outline.scope(at: trigger) {
+            for property in outline.properties {
+                for accessor in property.accessors where accessor.kind == .didSet && outline.scope(scope, isWithin: accessor.scope) {
+                    names.insert(property.nameHash)
+                }
+            }
+        }
         return names
     }
+
+    static let oldValueHash = NameHash.of("oldValue")
 
     // MARK: Lifecycle
 

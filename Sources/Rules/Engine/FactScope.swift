@@ -5,7 +5,8 @@ import Lexer
 /// Nearly every fact of a file is about the types it declares or extends (their lineage,
 /// observers, properties, keyboard layout guide…), and rules look types up by name. The few
 /// facts that are not about the file's own types (keyboard accessors, accessory uses,
-/// IQKeyboardManager switches) need words that `projectWideMarkers` lists. So pass 1
+/// IQKeyboardManager switches, scroll views set up by their owners) need words that
+/// `projectWideMarkers` lists, or all the words of `projectWideMarkersTogether`. So pass 1
 /// analyses the files that hold such words, and only scans the others for the names of the
 /// types they declare; the files pass 2 checks are analysed too. Each check returns the type
 /// names its rules looked up (`FileChecker.checkReportingLookups`); the driver then analyses
@@ -15,9 +16,14 @@ import Lexer
 /// gives, at the cost of a byte scan for most files (most files of most projects have
 /// nothing to do with the keyboard). A test compares both on multi-file projects.
 public enum FactScope {
-    /// Words without which a file holds no fact beyond those about its own types.
+    /// Words without which a file holds no fact beyond those about its own types, apart from
+    /// those of `projectWideMarkersTogether`.
     public static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
-        + ["disabledDistanceHandlingClasses"]
+        + ["disabledDistanceHandlingClasses", "contentInsetAdjustmentBehavior"]
+
+    /// Words that together mark a file that may build another class's `contentInset` from
+    /// the safe area (`ScrollViewInsetFacts`); either alone is everyday layout code.
+    public static let projectWideMarkersTogether: [StaticString] = ["contentInset", "safeArea"]
 
     /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`).
     public static func hash(ofTypeName name: String) -> UInt64 {

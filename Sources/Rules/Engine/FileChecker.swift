@@ -68,12 +68,20 @@ public struct FileChecker: Sendable {
     /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
     /// each file is searched for all of them in one pass.
     public static let catalogueMarkers = MarkerSet(
-        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers)
+        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers
+            + FactScope.projectWideMarkersTogether)
     private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
         (ObjectIdentifier($0), catalogueMarkers.mask(of: $0.requiredMarkers))
     })
     public static let directiveMask = catalogueMarkers.mask(of: [Suppression.marker])
-    public static let projectWideMask = catalogueMarkers.mask(of: FactScope.projectWideMarkers)
+    private static let projectWideMask = catalogueMarkers.mask(of: FactScope.projectWideMarkers)
+    private static let projectWideMaskTogether = catalogueMarkers.mask(of: FactScope.projectWideMarkersTogether)
+
+    /// Whether a file whose `catalogueMarkers` are `present` may hold facts beyond those
+    /// about its own types (see `FactScope`).
+    public static func mayHoldProjectWideFacts(_ present: MarkerSet.Mask) -> Bool {
+        present.intersects(projectWideMask) || present.bits & projectWideMaskTogether.bits == projectWideMaskTogether.bits
+    }
 
     /// The markers of a catalogue rule; nil for a rule outside it.
     public static func markers(of rule: any Rule.Type) -> MarkerSet.Mask? { ruleMasks[ObjectIdentifier(rule)] }

@@ -32,7 +32,8 @@ public struct TypeFacts: Sendable {
     public internal(set) var followsUndockedKeyboard: [FactLocation]
     /// The type hands constraints to the guide's edge-aware `setConstraints(_:activeWhen…:)`.
     public internal(set) var usesEdgeAwareGuideConstraints: Bool
-    /// The type mentions `safeAreaInsets` or `safeAreaLayoutGuide` somewhere.
+    /// The type mentions `safeAreaInsets`, `safeAreaLayoutGuide`, `topLayoutGuide` or
+    /// `bottomLayoutGuide` somewhere.
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool
@@ -118,6 +119,8 @@ public struct FileFacts: Sendable {
     public internal(set) var accessoryViewTypes: [String] = []
     /// Responder and input accessory facts.
     public internal(set) var accessories = AccessoryFacts()
+    /// Scroll view classes whose insets this file's code takes in hand.
+    public internal(set) var scrollViewInsets = ScrollViewInsetFacts()
 
     public init(path: String) { self.path = path }
 }
@@ -130,6 +133,7 @@ extension FileFacts {
         !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
             || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
             || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmpty
+            || !scrollViewInsets.isEmpty
             || types.contains { !$0.keyboardLayoutGuideUses.isEmpty }
     }
 }
@@ -222,6 +226,7 @@ public struct ProjectFacts: Sendable {
     public private(set) var keyboardManagerExcludedTypes: Set<String> = []
     public private(set) var accessoryViewTypes: Set<String> = []
     public private(set) var accessories = AccessoryFacts()
+    public private(set) var scrollViewInsets = ScrollViewInsetFacts()
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
     private(set) var heightAccessorHashes: Set<UInt64> = []
@@ -267,6 +272,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerExcludedTypes.formUnion(file.keyboardManagerExcludedTypes)
         accessoryViewTypes.formUnion(file.accessoryViewTypes)
         accessories.merge(file.accessories)
+        scrollViewInsets.merge(file.scrollViewInsets)
         shadowsKeyboardLayoutGuideEverywhere = shadowsKeyboardLayoutGuideEverywhere || file.extendsViewsWithKeyboardLayoutGuide
         for type in file.types where !type.keyboardLayoutGuideUses.isEmpty {
             let position = keyboardLayoutGuideUsers.firstIndex { $0 >= type.name } ?? keyboardLayoutGuideUsers.endIndex
@@ -339,6 +345,7 @@ public struct ProjectFacts: Sendable {
         keyboardManagerExcludedTypes = []
         accessoryViewTypes = []
         accessories = AccessoryFacts()
+        scrollViewInsets = ScrollViewInsetFacts()
         accessorHashes = [:]
         heightAccessorHashes = []
         framePropertyHashes = [:]

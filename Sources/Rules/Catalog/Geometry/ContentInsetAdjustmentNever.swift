@@ -14,7 +14,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         scroll under the navigation bar, the status bar and the home indicator, and keyboard insets computed \
         for the default behaviour are off by the safe area.
         """,
-        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`) where you set `.never`.",
+        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`, or the older `topLayoutGuide`/`bottomLayoutGuide`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from `safeAreaInsets`.",
         noFixReason: "Restoring `.automatic` changes the insets of every scroll view it applies to, and the alternative, handling the safe area by hand, is new layout code; either way the screen's layout changes beyond one line.",
         triggering: [
             RuleExample("""
@@ -50,8 +50,50 @@ public struct ContentInsetAdjustmentNever: Rule {
                 }()
             }
             """),
+            RuleExample("""
+            final class StoryPager: UIScrollView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    ↓contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+            }
+            """, files: ["StoryViewController.swift": """
+            final class StoryViewController: UIViewController {
+                private let pager = StoryPager(frame: .zero)
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    pager.contentInset = UIEdgeInsets(top: 8, left: 0, bottom: 8, right: 0)
+                }
+            }
+            """]),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class SheetPresentationController: UIPresentationController {
+                func configure(_ scrollView: UIScrollView) {
+                    scrollView.contentInset.bottom = presentingViewController.bottomLayoutGuide.length
+                    scrollView.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """),
+            RuleExample("""
+            final class StoryPager: UIScrollView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+            }
+            """, files: ["StoryViewController.swift": """
+            final class StoryViewController: UIViewController {
+                private lazy var pager: StoryPager = StoryPager(frame: .zero)
+                override func viewSafeAreaInsetsDidChange() {
+                    super.viewSafeAreaInsetsDidChange()
+                    pager.contentInset.bottom = view.safeAreaInsets.bottom
+                }
+            }
+            """]),
             RuleExample("""
             final class TimelineCollectionView: UICollectionView {
                 override init(frame: CGRect, collectionViewLayout layout: UICollectionViewLayout) {
@@ -151,7 +193,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         for assignment in analysis.assignments where !assignment.isCompound {
             guard let last = analysis.chainNames(assignment.lhs).last,
                   source.isWord(last, "contentInsetAdjustmentBehavior"),
-                  Self.isPlainNever(assignment.rhs, in: source),
+                  ScrollViewInsetSetup.isPlainNever(assignment.rhs, in: source),
                   let type = analysis.typeName(at: assignment.op),
                   !(analysis.project.types[type]?.mentionsSafeArea ?? true),
                   !Self.isScrollViewTurningOffItsOwn(assignment, type, analysis) else { continue }
@@ -163,26 +205,13 @@ public struct ContentInsetAdjustmentNever: Rule {
         return diagnostics
     }
 
-    static let scrollViewClasses: Set<String> = ["UIScrollView", "UITableView", "UICollectionView", "UITextView"]
-
-    /// A scroll view subclass that turns off its own adjustment (`contentInsetAdjustmentBehavior
-    /// = .never` on `self`) while an owner in the same file, which names the subclass, works
-    /// with the safe area: the owner builds the insets, which the subclass cannot see.
+    /// A scroll view class that turns off its own adjustment (`contentInsetAdjustmentBehavior
+    /// = .never` on `self`) while code owning an instance of it (or of a subclass), in any
+    /// file, builds that instance's `contentInset` from the safe area: the owner does the
+    /// work the class cannot see.
     static func isScrollViewTurningOffItsOwn(_ assignment: Assignment, _ type: String, _ analysis: FileAnalysis) -> Bool {
-        guard scrollViewClasses.contains(analysis.project.rootClass(of: type)),
-              analysis.namesWithoutSelf(assignment.lhs).count == 1 else { return false }
-        let source = analysis.source
-        let hash = NameHash.of(type)
-        return analysis.outline.types.contains { owner in
-            guard owner.simpleName != type, analysis.project.types[owner.simpleName]?.mentionsSafeArea ?? false else { return false }
-            return owner.extent.contains { source.kind($0) == .identifier && source.nameHash($0) == hash }
-        }
-    }
-
-    /// `.never` or `UIScrollView.ContentInsetAdjustmentBehavior.never`, not a value chosen at
-    /// run time (`enabled ? .always : .never`), which only sometimes turns adjustment off.
-    private static func isPlainNever(_ rhs: Range<Int>, in source: TokenizedSource) -> Bool {
-        guard let last = rhs.last, source.isWord(last, "never") else { return false }
-        return rhs.allSatisfy { source.kind($0) == .identifier || source.kind($0) == .period }
+        guard analysis.namesWithoutSelf(assignment.lhs).count == 1 else { return false }
+        let project = analysis.project
+        return project.scrollViewInsets.insetFromSafeArea.contains { project.type($0, inheritsFrom: type) }
     }
 }

@@ -11,7 +11,9 @@ public struct KeyboardInsetAccumulates: Rule {
         Show and change-frame notifications arrive several times for one visible keyboard: when QuickType \
         or the emoji keyboard toggles, when a third-party keyboard loads, when focus moves between fields. \
         `+=`/`-=` with the keyboard height (or `x = x + height`) applies the height again each time, so the \
-        view drifts further off screen or the inset grows until content is unreachable.
+        view drifts further off screen or the inset grows until content is unreachable. A delta measured \
+        against the moved view's own frame (`view.frame.origin.y -= view.frame.maxY - keyboardTop`, directly \
+        or through a local) is not reported: once the view has moved it measures nothing more.
         """,
         fix: "Assign the absolute value (`constraint.constant = overlap`), or subtract the previously applied height that you stored.",
         noFixReason: "Turning `+=` into `=` is only right when the value held nothing else before; otherwise the handler has to store and subtract the height it added, which needs a new property and a matching hide handler.",
@@ -75,6 +77,16 @@ public struct KeyboardInsetAccumulates: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class AlertView: UIView {
+                @objc func keyboardWillShow(_ notification: Notification) {
+                    guard let keyboardTop = (notification.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect)?.minY else { return }
+                    var overlap = card.frame.maxY - keyboardTop
+                    if overlap < 0 { overlap = 0 }
+                    card.frame.origin.y -= overlap
+                }
+            }
+            """),
             RuleExample("""
             final class LoginViewController: UIViewController {
                 @objc func keyboardWillShow(_ notification: Notification) {
@@ -159,6 +171,7 @@ public struct KeyboardInsetAccumulates: Rule {
             if assignment.isCompound {
                 let op = source.text(at: assignment.op)
                 guard op == "+=" || op == "-=", !mentionsTarget,
+                      !Self.measuresAgainstTheView(sink, assignment.rhs, analysis),
                       !Self.usesStoredKeyboardValue(assignment.rhs, at: assignment.op, analysis),
                       !Self.isGuardedByEquality(assignment, target: target, analysis) else { continue }
             } else if !mentionsTarget || !Self.isMovable(sink, source) {
@@ -200,6 +213,29 @@ public struct KeyboardInsetAccumulates: Rule {
         for index in range where source.kind(index) == .identifier && source.nameHash(index) == last {
             let start = analysis.chainStart(endingAt: index)
             if analysis.receiverKey(start..<(index + 1)) == target { return true }
+        }
+        return false
+    }
+
+    /// Whether the delta of `view.frame.origin.y -= delta` is measured against the moved
+    /// view's own geometry, directly or through the locals it is computed in (`let overlap =
+    /// view.frame.maxY - keyboardTop`): once the view has moved, a repeated notification
+    /// measures no overlap and moves it by nothing.
+    static func measuresAgainstTheView(_ sink: LayoutSink, _ rhs: Range<Int>, _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let geometry = analysis.receiverKey(sink.receiver) + [source.nameHash(sink.member)]
+        var ranges = [rhs]
+        var visited = Set<Int>()
+        while let range = ranges.popLast(), visited.count < 8 {
+            for index in range where source.kind(index) == .identifier {
+                if source.nameHash(index) == geometry[geometry.count - 1] {
+                    let key = analysis.receiverKey(ExpressionBounds.chainStart(source, endingAt: index)..<(index + 1))
+                    if key == geometry { return true }
+                } else if source.kind(index - 1) != .period, let binding = analysis.binding(referencedBy: index),
+                          let value = binding.value, visited.insert(binding.nameToken).inserted {
+                    ranges.append(value)
+                }
+            }
         }
         return false
     }

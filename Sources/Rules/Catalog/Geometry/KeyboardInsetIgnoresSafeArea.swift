@@ -194,7 +194,7 @@ public struct KeyboardInsetIgnoresSafeArea: Rule {
             }
             guard let value, value.isFrame, value.geometry != nil, !value.has(.safeArea) else { continue }
             if sink.kind != .additionalSafeAreaInsets,
-               analysis.setsInsetAdjustmentNever(on: analysis.receiverKey(sink.receiver), inTypeAt: assignment.op) {
+               analysis.contentInsetIsWholeInset(ofReceiver: sink.receiver, at: assignment.op) {
                 continue
             }
             let lhs = analysis.snippet(assignment.lhs)

@@ -12,7 +12,13 @@ public struct VisibleHeightUsesContentInset: Rule {
         Since iOS 11 the system adds the safe area (home indicator, bars) on top of `contentInset`; the \
         effective inset is `adjustedContentInset`. Subtracting `contentInset.top`/`.bottom` from the scroll \
         view's height overestimates the visible area by the safe-area insets (34 points at the bottom of a \
-        Face ID iPhone), so content scrolled "into view" stays under the keyboard or the home indicator.
+        Face ID iPhone), so content scrolled "into view" stays under the keyboard or the home indicator. \
+        The rule decides per scroll view: with `contentInsetAdjustmentBehavior = .never` the two insets are \
+        equal, so it is silent when that view's adjustment is turned off where the arithmetic is, by the \
+        view's own class, or by code owning it (in any file), and in a type nested in one that turns the \
+        adjustment off and builds the `contentInset` from the safe area when it holds the view through a \
+        plain `UIScrollView`/`UICollectionView` reference. Other scroll views of the same file are still \
+        checked.
         """,
         fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
         fixAvailability: .safe,
@@ -39,8 +45,63 @@ public struct VisibleHeightUsesContentInset: Rule {
                 scroll(toFit: visible)
             }
             """),
+            RuleExample("""
+            final class TimelineViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    collectionView.contentInsetAdjustmentBehavior = .never
+                }
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
+                    collectionView.contentInset.top = view.safeAreaInsets.top
+                }
+                func commentsHeight() -> CGFloat {
+                    commentsTable.bounds.height - commentsTable.↓contentInset.bottom
+                }
+            }
+            """),
+            RuleExample("""
+            final class TimelineViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    collectionView.contentInsetAdjustmentBehavior = .never
+                    collectionView.contentInset.bottom = view.safeAreaInsets.bottom
+                }
+            }
+            final class ComposerView: UIView {
+                let textView = UITextView()
+                var visibleHeight: CGFloat { textView.bounds.height - textView.↓contentInset.top }
+            }
+            """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class ReaderViewController: UIViewController {
+                let pager = PagerScrollView()
+                var pageHeight: CGFloat { pager.bounds.height - pager.contentInset.top - pager.contentInset.bottom }
+            }
+            """, files: ["PagerScrollView.swift": """
+            final class PagerScrollView: UIScrollView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+            }
+            """]),
+            RuleExample("""
+            final class ChatCollectionView: UICollectionView {
+                var visibleHeight: CGFloat { bounds.height - contentInset.top - contentInset.bottom }
+            }
+            """, files: ["ChatViewController.swift": """
+            final class ChatViewController: UIViewController {
+                private let chat = ChatCollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    chat.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """]),
             RuleExample("""
             final class TimelineViewController: UIViewController {
                 override func viewDidLoad() {
@@ -132,10 +193,6 @@ public struct VisibleHeightUsesContentInset: Rule {
         let analysis = context.analysis
         let source = analysis.source
         guard Self.mayTrigger(on: source.file.bytes) else { return [] }
-        // A file that turns the system's adjustment off and puts the safe area into
-        // `contentInset` itself makes `contentInset` the whole inset, for every type in it
-        // (a nested type may hold the view through a plain `UIScrollView` reference).
-        if Self.managesSafeAreaItself(analysis) { return [] }
         var reported = Set<Int>()
         var found: [(member: Int, read: Range<Int>, statementStart: Int)] = []
         var diagnostics: [Diagnostic] = []
@@ -162,10 +219,11 @@ public struct VisibleHeightUsesContentInset: Rule {
             let chainStart = analysis.chainStart(endingAt: index)
             guard source.kind(chainStart - 1) == .binaryOperator,
                   source.token(source.code[chainStart - 1], is: "-") else { continue }
-            let receiver = Self.receiverKey(source, analysis.chainStart(endingAt: member)..<member)
+            let receiverRange = analysis.chainStart(endingAt: member)..<member
+            let receiver = Self.receiverKey(source, receiverRange)
             let statementStart = ExpressionBounds.statementStart(source, containing: chainStart)
             guard Self.subtractsFromHeight(analysis, statementStart..<chainStart, receiver: receiver),
-                  !analysis.setsInsetAdjustmentNever(on: receiver, inTypeAt: member),
+                  !analysis.contentInsetIsWholeInset(ofReceiver: receiverRange, at: member),
                   reported.insert(member).inserted else { continue }
             found.append((member, chainStart..<(index + 3), statementStart))
         }
@@ -211,24 +269,5 @@ public struct VisibleHeightUsesContentInset: Rule {
             if receiverKey(source, start..<base) == receiver { return true }
         }
         return false
-    }
-
-    /// Whether the file sets `contentInsetAdjustmentBehavior = .never` and writes a
-    /// `contentInset` from a safe-area term.
-    static func managesSafeAreaItself(_ analysis: FileAnalysis) -> Bool {
-        let source = analysis.source
-        var never = false, addsSafeArea = false
-        for assignment in analysis.assignments {
-            let names = analysis.chainNames(assignment.lhs)
-            if names.last.map({ source.isWord($0, "contentInsetAdjustmentBehavior") }) ?? false,
-               analysis.chainNames(assignment.rhs).last.map({ source.isWord($0, "never") }) ?? false {
-                never = true
-            } else if names.contains(where: { source.isWord($0, "contentInset") }) {
-                if analysis.constantValue(of: assignment.rhs).contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") }) {
-                    addsSafeArea = true
-                }
-            }
-        }
-        return never && addsSafeArea
     }
 }

@@ -12,7 +12,9 @@ public struct ObserverTokenNeverRemoved: Rule {
         `removeObserver(_:)`; releasing the token, or setting the property to nil, does not remove it. \
         A token that is stored and never removed leaves the block running after its owner is gone, and \
         each new registration adds another copy that runs too. Singletons and application delegates, which \
-        live as long as the app, are not reported.
+        live as long as the app, are not reported; nor are a property whose `didSet` removes its `oldValue` \
+        (assigning it, `nil` too, removes the token) and a property the type inherits from a base class \
+        outside the project (not one of Apple's), whose code may remove it.
         """,
         fix: "Pass the stored token to `NotificationCenter.default.removeObserver(_:)` in `deinit` or when observing should stop (e.g. `viewWillDisappear`), then set it to nil.",
         noFixReason: "Where observing should stop (`deinit`, a disappear method, a stop method) decides when the handler stops running, and the matching removal call belongs in a method that may not exist yet.",
@@ -63,6 +65,37 @@ public struct ObserverTokenNeverRemoved: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class GlucoseChartViewController: ChartsTableViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    notificationObservers += [
+                        NotificationCenter.default.addObserver(forName: .readingsChanged, object: nil, queue: .main) { [weak self] _ in
+                            self?.reloadCharts()
+                        },
+                    ]
+                }
+            }
+            """),
+            RuleExample("""
+            final class ComposeController: UIViewController {
+                private var resignObserver: NSObjectProtocol? {
+                    didSet {
+                        if let oldValue { NotificationCenter.default.removeObserver(oldValue) }
+                    }
+                }
+                override func viewDidAppear(_ animated: Bool) {
+                    super.viewDidAppear(animated)
+                    resignObserver = NotificationCenter.default.addObserver(forName: UIApplication.willResignActiveNotification, object: nil, queue: .main) { [weak self] _ in
+                        self?.dismiss(animated: true)
+                    }
+                }
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    resignObserver = nil
+                }
+            }
+            """),
             RuleExample("""
             enum ImageCache {
                 private static var memoryWarningToken: NSObjectProtocol?
@@ -207,7 +240,8 @@ public struct ObserverTokenNeverRemoved: Rule {
             }
             let hash = source.nameHash(property)
             guard !hierarchy.contains(where: { $0.livesForTheApp || $0.removedNames.contains(hash) }),
-                  !Self.isStaticProperty(hash, of: typeName, analysis) else { continue }
+                  !Self.isStaticProperty(hash, of: typeName, analysis),
+                  !Self.mayBeInheritedFromOutside(property, of: typeName, analysis) else { continue }
             let name = source.text(at: property)
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: site.lowerBound..<(site.lowerBound + 1),
@@ -217,6 +251,19 @@ public struct ObserverTokenNeverRemoved: Rule {
         }
         return diagnostics
     }
+
+    /// Whether the property holding the token is not declared in this file's declarations of
+    /// the type and may come from a superclass outside the project (a framework's base
+    /// controller, not one of Apple's), whose code, which nothing here shows, may remove it.
+    static func mayBeInheritedFromOutside(_ property: Int, of typeName: String, _ analysis: FileAnalysis) -> Bool {
+        guard analysis.property(named: property) == nil else { return false }
+        let root = analysis.project.rootClass(of: typeName)
+        guard root != typeName, analysis.project.types[root]?.isDeclared != true else { return false }
+        return !appleFrameworkPrefixes.contains { root.hasPrefix($0) }
+    }
+
+    /// Class name prefixes of Apple's frameworks, whose classes hold no app tokens.
+    static let appleFrameworkPrefixes = ["UI", "NS", "WK", "AV", "MK", "SK", "SCN", "AR", "CL", "PH", "QL", "SF", "GK", "CN", "EK", "MF", "PK"]
 
     /// Whether the type declares the property holding the token `static`: it lives as long as
     /// the app, and so does the observer.

@@ -11,7 +11,9 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
         `addObserver(forName:object:queue:using:)` registers the returned token as the observer, not the \
         object that called it. `removeObserver(self)` or `removeObserver(self, name:object:)` therefore \
         removes nothing: the blocks stay registered, run after the screen is gone, and pile up with every \
-        new registration, so a handler runs twice, then three times.
+        new registration, so a handler runs twice, then three times. `removeObserver(self)` sent to another \
+        object's observer list (`progressReporter?.removeObserver(self)`, no notification center in its \
+        receiver) is not NotificationCenter's and is not reported.
         """,
         fix: "Keep the tokens that `addObserver(forName:…)` returns and pass each one to `removeObserver(_:)`; or register `self` with a selector if `removeObserver(self)` is what you want.",
         noFixReason: "Removing block observers needs their tokens, which the code throws away or keeps under other names; storing them means new properties and matching the tokens to the removal site.",
@@ -74,6 +76,22 @@ public struct RemoveObserverSelfForBlockObservers: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class UploadStatusViewController: UIViewController {
+                private var tokens: [NSObjectProtocol] = []
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    tokens.append(NotificationCenter.default.addObserver(forName: .uploadsChanged, object: nil, queue: .main) { [weak self] _ in
+                        self?.refresh()
+                    })
+                }
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    progressReporter?.removeObserver(self)
+                }
+                deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
+            }
+            """),
             RuleExample("""
             final class KeyboardTracker {
                 static let shared = KeyboardTracker()
