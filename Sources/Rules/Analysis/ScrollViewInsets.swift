@@ -27,8 +27,7 @@ struct ScrollViewInsetSetup: Sendable {
                 guard !assignment.isCompound, isPlainNever(assignment.rhs, in: source) else { continue }
                 found.append(ScrollViewInsetSetup(kind: .adjustmentNever, type: type, receiver: Array(names.dropLast())))
             } else if let inset = names.firstIndex(where: { source.isWord($0, "contentInset") }) {
-                var value = assignment.rhs
-                if let binding = constants.constantBinding(referencedBy: value), let bound = binding.value { value = bound }
+                let value = constants.value(of: assignment.rhs)
                 guard value.contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") })
                 else { continue }
                 found.append(ScrollViewInsetSetup(kind: .insetFromSafeArea, type: type, receiver: Array(names[..<inset])))

@@ -226,10 +226,10 @@ public struct KeyboardInsetAccumulates: Rule {
         let geometry = analysis.receiverKey(sink.receiver) + [source.nameHash(sink.member)]
         var ranges = [rhs]
         var visited = Set<Int>()
-        while let range = ranges.popLast(), visited.count < 8 {
+        while let range = ranges.popLast(), visited.count < Limits.workItems {
             for index in range where source.kind(index) == .identifier {
                 if source.nameHash(index) == geometry[geometry.count - 1] {
-                    let key = analysis.receiverKey(ExpressionBounds.chainStart(source, endingAt: index)..<(index + 1))
+                    let key = analysis.receiverKey(analysis.chainStart(endingAt: index)..<(index + 1))
                     if key == geometry { return true }
                 } else if source.kind(index - 1) != .period, let binding = analysis.binding(referencedBy: index),
                           let value = binding.value, visited.insert(binding.nameToken).inserted {
