@@ -28,6 +28,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
     let animationsByScope: [Int: [Int]]
+    /// Bodies of methods an animation takes by name (`animations: updateLayout`), by function
+    /// body scope: the index in `animations` of the first such animation.
+    let animationOfNamedBody: [Int: Int]
     /// Callees of the file's `Task.sleep(…)` calls, in token order: `deferral(at:)` finds the
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
@@ -51,6 +54,15 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         animationsByScope = Dictionary(grouping: animations.indices) {
             outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
         }
+        var animationOfNamedBody: [Int: Int] = [:]
+        for (index, animation) in animations.enumerated() {
+            for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
+                if let scope = outline[function].scope, animationOfNamedBody[scope] == nil {
+                    animationOfNamedBody[scope] = index
+                }
+            }
+        }
+        self.animationOfNamedBody = animationOfNamedBody
         let constants = fileIndex.constants
         self.constants = constants
         localClosureCalls = Self.localClosureCalls(fileIndex)

@@ -94,6 +94,9 @@ struct KeyboardHandlerFinder: FileIndexReader {
     /// whose body holds them (handlers nest).
     let callsOnSelf: [Bool]
     let assignedProperties: [UInt64?]
+    /// Indices in `calls` of the file's notification registrations: a method they take by
+    /// name handles another notification, not this handler's.
+    let registrationCalls: Set<Int>
 
     /// How many calls deep handlers are followed into functions of the same file.
     static let reachDepth = 3
@@ -110,6 +113,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
         }
         self.propertyObservers = propertyObservers
         callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
+        registrationCalls = Set(fileIndex.registrations.map(\.call))
         assignedProperties = fileIndex.assignments.map { assignment in
             let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
             if names.count == 1 { return source.nameHash(names[0]) }
@@ -291,17 +295,20 @@ struct KeyboardHandlerFinder: FileIndexReader {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in fileIndex.callIndices(in: body) where callsOnSelf[callIndex] {
-                    for function in fileIndex.functions(calledBy: calls[callIndex]) {
-                        guard let scope = outline[function].scope else { continue }
-                        if add(.reached, scope: scope, events: handler.events, registration: nil,
-                               parameter: outline[function].parameters.first?.nameToken,
-                               caller: handlerIndex) {
-                            next.append(handlers.count - 1)
-                        } else if let existing = handlerOfScope[scope], existing != handlerIndex,
-                                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
-                            handlers[existing].caller = handlerIndex
+                for callIndex in fileIndex.callIndices(in: body) {
+                    if callsOnSelf[callIndex] {
+                        for function in fileIndex.functions(calledBy: calls[callIndex]) {
+                            reach(function, from: handlerIndex, into: &next)
                         }
+                    }
+                    // A method passed by name where a closure goes runs as that closure would:
+                    // inside the animation, or later when handed to `async`.
+                    guard let passed = fileIndex.methodsPassedByName[callIndex],
+                          !registrationCalls.contains(callIndex) else { continue }
+                    let callee = calls[callIndex].callee
+                    let deferring = source.wordIndex(callee, in: Self.deferringCalls) != nil ? callee : nil
+                    for function in passed {
+                        reach(function, from: handlerIndex, deferredBy: deferring, into: &next)
                     }
                 }
                 for scope in triggeredObservers(in: body, of: handler.scope) {
@@ -313,6 +320,21 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
             frontier = next
             if frontier.isEmpty { break }
+        }
+    }
+
+    /// Calls that run a closure handed to them later, outside the notification's delivery.
+    static let deferringCalls: [StaticString] = ["async", "asyncAfter", "after"]
+
+    /// Adds `function`, which handler `caller` calls or passes on, as a handler it reaches.
+    mutating func reach(_ function: FunctionID, from caller: Int, deferredBy: Int? = nil, into next: inout [Int]) {
+        guard let scope = outline[function].scope else { return }
+        if add(.reached, scope: scope, events: handlers[caller].events, registration: nil, deferredBy: deferredBy,
+               parameter: outline[function].parameters.first?.nameToken, caller: caller) {
+            next.append(handlers.count - 1)
+        } else if let existing = handlerOfScope[scope], existing != caller,
+                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
+            handlers[existing].caller = caller
         }
     }
 

@@ -28,6 +28,9 @@ final class FileIndex: Sendable {
     let registrations: [ObserverRegistration]
     /// What constants of the file stand for (notification names and keys held in them).
     let constants: ConstantResolver
+    /// Per call (index in `calls`) that passes methods of the caller's type by name where a
+    /// closure goes (`animations: updateLayout`): those methods (see `functions(passedAs:)`).
+    let methodsPassedByName: [Int: [FunctionID]]
 
     init(_ source: TokenizedSource) {
         self.source = source
@@ -61,6 +64,14 @@ final class FileIndex: Sendable {
         self.constants = constants
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
+        var methodsPassedByName: [Int: [FunctionID]] = [:]
+        for (index, call) in matching.calls.enumerated() where call.arguments.contains(where: { $0.closure == nil }) {
+            let passed = call.arguments.flatMap {
+                Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
+            }
+            if !passed.isEmpty { methodsPassedByName[index] = passed }
+        }
+        self.methodsPassedByName = methodsPassedByName
     }
 
     /// The call whose callee is code token `index`.
