@@ -126,4 +126,106 @@ extension KeyboardFlowTests {
                                                with: "func layoutNow() { hint.alpha = 0 }")
         XCTAssertTrue(check(KeyboardGuideManualAnimation.self, fading).isEmpty)
     }
+
+    // MARK: Relays and subjects
+
+    func relayController(_ declaration: String, send: String, subscription: String) -> String {
+        """
+        final class ChatViewController: UIViewController {
+            \(declaration)
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)),
+                                                       name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+        \(subscription)
+            }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                \(send)
+            }
+        }
+        """
+    }
+
+    func testValueRelayedThroughRxRelaysAndSubjects() {
+        let cases: [(declaration: String, send: String, subscription: String)] = [
+            ("private let lift = PublishRelay<CGFloat>()", "lift.accept(end.height)", """
+                    lift.subscribe(onNext: { [weak self] height in
+                        self?.bottomConstraint.constant = height
+                    }).disposed(by: bag)
+            """),
+            ("let lift = BehaviorRelay<CGFloat>(value: 0)", "self.lift.accept(end.height)", """
+                    lift.asDriver()
+                        .map { $0 + 8 }
+                        .drive(onNext: { [weak self] in self?.bottomConstraint.constant = $0 })
+                        .disposed(by: bag)
+            """),
+            ("private let lift: PublishSubject<CGFloat> = PublishSubject()", "lift.onNext(end.height)", """
+                    self.lift.bind { [weak self] height in self?.bottomConstraint.constant = height }.disposed(by: bag)
+            """),
+            ("private let lift = PassthroughSubject<CGFloat, Never>()", "lift.send(end.height)", """
+                    lift.sink { [weak self] height in self?.bottomConstraint.constant = height }.store(in: &cancellables)
+            """),
+            ("private let lift = CurrentValueSubject<CGFloat, Never>(0)", "lift.send(end.height)", """
+                    lift.sink(receiveCompletion: { _ in }, receiveValue: { [weak self] height in
+                        self?.bottomConstraint.constant = height
+                    }).store(in: &cancellables)
+            """),
+        ]
+        for item in cases {
+            let code = relayController(item.declaration, send: item.send, subscription: item.subscription)
+            let send = 1 + code.split(separator: "\n", omittingEmptySubsequences: false)
+                .firstIndex { $0.contains(item.send) }!
+            XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [send], item.declaration)
+            XCTAssertEqual(check(KeyboardHeightNotOverlap.self, code), [send], item.declaration)
+            // Converted and reduced to the overlap before it is sent: clean after the hop.
+            let converted = code.replacingOccurrences(
+                of: "(end.height)", with: "(max(0, view.bounds.maxY - view.convert(end, from: nil).minY))")
+            XCTAssertTrue(check(KeyboardFrameScreenSpace.self, converted).isEmpty, item.declaration)
+            XCTAssertTrue(check(KeyboardHeightNotOverlap.self, converted).isEmpty, item.declaration)
+        }
+    }
+
+    func testRelayedHandlerCodeBelongsToTheRegistration() {
+        let code = relayController("private let shown = PublishRelay<Void>()", send: "shown.accept(())", subscription: """
+                shown.subscribe(onNext: { [weak self] in self?.scrollView.contentInset.bottom = 80 }).disposed(by: bag)
+        """).replacingOccurrences(of: "keyboardWillChangeFrameNotification", with: "keyboardDidShowNotification")
+        XCTAssertEqual(check(KeyboardDidShowForLayout.self, code), [5])
+        let deferred = relayController("private let lift = PassthroughSubject<CGFloat, Never>()", send: "lift.send(end.height)",
+                                       subscription: """
+                lift.receive(on: DispatchQueue.main).sink { [weak self] in self?.bottomConstraint.constant = $0 }.store(in: &bag)
+        """)
+        XCTAssertEqual(check(KeyboardDeferredLayout.self, deferred), [7])
+        XCTAssertTrue(check(KeyboardDeferredLayout.self, deferred.replacingOccurrences(
+            of: "lift.receive(on: DispatchQueue.main).sink", with: "lift.sink")).isEmpty)
+    }
+
+    func testRelaysThatDoNotCarryTheKeyboardValueStayClean() {
+        // Another relay of the type, a value that is not the keyboard's, a relay of another
+        // type with the same name, and an object that is no relay.
+        let other = relayController("""
+        private let lift = PublishRelay<CGFloat>()
+            private let offset = PublishRelay<CGFloat>()
+        """, send: "lift.accept(end.height)", subscription: """
+                offset.subscribe(onNext: { [weak self] in self?.bottomConstraint.constant = $0 }).disposed(by: bag)
+        """)
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, other).isEmpty)
+        let constant = relayController("private let lift = PublishRelay<CGFloat>()", send: "lift.accept(120)", subscription: """
+                lift.subscribe(onNext: { [weak self] in self?.bottomConstraint.constant = $0 }).disposed(by: bag)
+        """)
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, constant).isEmpty)
+        let otherType = relayController("private let lift = PublishRelay<CGFloat>()", send: "lift.accept(end.height)",
+                                        subscription: "") + """
+
+        final class BannerView: UIView {
+            private let lift = PublishRelay<CGFloat>()
+            func bind() { lift.subscribe(onNext: { [weak self] in self?.bottomConstraint.constant = $0 }).disposed(by: bag) }
+        }
+        """
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, otherType).isEmpty)
+        let notARelay = relayController("private let lift = LiftTracker()", send: "lift.send(end.height)", subscription: """
+                lift.sink { [weak self] in self?.bottomConstraint.constant = $0 }
+        """)
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, notARelay).isEmpty)
+    }
 }

@@ -72,11 +72,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         var chainLinks: [(producer: Int, consumer: Int)] = []
+        var relayLinks: [(value: Range<Int>, consumer: Int)] = []
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(fileIndex)
             finder.run()
             let found = finder.handlers
             chainLinks = finder.chainLinks
+            relayLinks = finder.relayLinks
             handlers = found
             Self.markInnermostHandlers(found, outline, into: &handlerAtToken)
             facts.keyboardAccessors = FactCollector.accessors(source, outline)
@@ -93,7 +95,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                     fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
                     projectResults: project.resultTraitHashes, constants: constants)
-                evaluator.build(chainLinks: chainLinks)
+                evaluator.build(chainLinks: chainLinks, relayLinks: relayLinks)
                 return evaluator
             }
             var evaluator = evaluate(merged)
