@@ -228,4 +228,73 @@ extension KeyboardFlowTests {
         """)
         XCTAssertTrue(check(KeyboardFrameScreenSpace.self, notARelay).isEmpty)
     }
+
+    // MARK: Guide anchors held in locals and parameters
+
+    func testGuideAnchorsHeldInLocalsAndParametersAreTheGuides() {
+        let local = """
+        final class SketchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                let keyboardTop = view.keyboardLayoutGuide.topAnchor
+                palette.bottomAnchor.constraint(equalTo: keyboardTop).isActive = true
+                let guide = view.keyboardLayoutGuide
+                let centre = guide.centerXAnchor
+                NSLayoutConstraint.activate([centre.constraint(equalTo: palette.centerXAnchor)])
+            }
+        }
+        """
+        XCTAssertEqual(check(UndockedKeyboardFixedConstraints.self, local), [6, 9])
+        let parameters = """
+        final class SketchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                pin(palette, above: view.keyboardLayoutGuide.topAnchor)
+                centre(palette, in: view.keyboardLayoutGuide)
+            }
+            private func pin(_ bar: UIView, above anchor: NSLayoutYAxisAnchor) {
+                bar.bottomAnchor.constraint(equalTo: anchor).isActive = true
+            }
+            private func centre(_ bar: UIView, in guide: UILayoutGuide) {
+                bar.centerXAnchor.constraint(equalTo: guide.centerXAnchor).isActive = true
+            }
+        }
+        """
+        XCTAssertEqual(check(UndockedKeyboardFixedConstraints.self, parameters), [9, 12])
+    }
+
+    func testOtherAnchorsInLocalsAndParametersAndEdgeAwareGuidesStayClean() {
+        let code = """
+        final class SketchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                let safeBottom = view.safeAreaLayoutGuide.bottomAnchor
+                palette.bottomAnchor.constraint(equalTo: safeBottom).isActive = true
+                pin(palette, above: view.safeAreaLayoutGuide.bottomAnchor)
+                let keyboardLayoutGuide = FloatingPanelGuide()
+                let homeMadeTop = keyboardLayoutGuide.topAnchor
+                palette.bottomAnchor.constraint(equalTo: homeMadeTop).isActive = true
+            }
+            private func pin(_ bar: UIView, above anchor: NSLayoutYAxisAnchor) {
+                bar.bottomAnchor.constraint(equalTo: anchor).isActive = true
+            }
+        }
+        """
+        XCTAssertTrue(check(UndockedKeyboardFixedConstraints.self, code).isEmpty)
+        let edgeAware = """
+        final class SketchViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+                let keyboardTop = view.keyboardLayoutGuide.topAnchor
+                let awayFromTop = palette.bottomAnchor.constraint(equalTo: keyboardTop)
+                view.keyboardLayoutGuide.setConstraints([awayFromTop], activeWhenAwayFrom: .top)
+            }
+        }
+        """
+        XCTAssertTrue(check(UndockedKeyboardFixedConstraints.self, edgeAware).isEmpty)
+    }
 }
