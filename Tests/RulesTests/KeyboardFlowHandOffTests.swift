@@ -297,4 +297,77 @@ extension KeyboardFlowTests {
         """
         XCTAssertTrue(check(UndockedKeyboardFixedConstraints.self, edgeAware).isEmpty)
     }
+
+    // MARK: Accessory views through parameters and enum payloads
+
+    func testAccessoryViewPassedToAParameter() {
+        let code = """
+        final class FormViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                attach(UIToolbar(), to: nameField)
+            }
+            private func attach(_ bar: UIToolbar, to field: UITextField) {
+                field.inputAccessoryView = bar
+            }
+        }
+        """
+        XCTAssertEqual(check(AccessoryToolbarZeroFrame.self, code), [4])
+        // Sized where it is made, or in the helper itself.
+        let sizedBefore = code.replacingOccurrences(of: "attach(UIToolbar(), to: nameField)", with: """
+        let bar = UIToolbar()
+                bar.sizeToFit()
+                attach(bar, to: nameField)
+        """)
+        XCTAssertTrue(check(AccessoryToolbarZeroFrame.self, sizedBefore).isEmpty)
+        let sizedInHelper = code.replacingOccurrences(of: "field.inputAccessoryView = bar", with: """
+        bar.sizeToFit()
+                field.inputAccessoryView = bar
+        """)
+        XCTAssertTrue(check(AccessoryToolbarZeroFrame.self, sizedInHelper).isEmpty)
+        let subview = """
+        final class FormViewController: UIViewController {
+            private func install(_ bar: UIView, on field: UITextField) {
+                field.inputAccessoryView = bar
+                view.addSubview(bar)
+            }
+            private func show(_ bar: UIView, on field: UITextField, hint: UIView) {
+                field.inputAccessoryView = bar
+                view.addSubview(hint)
+            }
+        }
+        """
+        XCTAssertEqual(check(AccessoryViewAddedAsSubview.self, subview), [4])
+    }
+
+    func testAccessoryViewInAnEnumPayload() {
+        let code = """
+        enum FieldAccessory {
+            case toolbar(UIToolbar)
+            case custom(UIView, height: CGFloat)
+        }
+        final class FormViewController: UIViewController {
+            var accessory: FieldAccessory = .toolbar(UIToolbar())
+            func apply() {
+                switch accessory {
+                case .toolbar(let bar): nameField.inputAccessoryView = bar
+                case let .custom(view, _):
+                    nameField.inputAccessoryView = view
+                }
+                if case FieldAccessory.toolbar(let bar) = accessory {
+                    searchField.inputAccessoryView = bar
+                }
+            }
+        }
+        """
+        XCTAssertEqual(check(AccessoryToolbarZeroFrame.self, code), [6])
+        // A sized toolbar in the payload, or a zero toolbar in another case's payload.
+        let sized = code.replacingOccurrences(of: ".toolbar(UIToolbar())",
+                                              with: ".toolbar(UIToolbar(frame: CGRect(x: 0, y: 0, width: 320, height: 44)))")
+        XCTAssertTrue(check(AccessoryToolbarZeroFrame.self, sized).isEmpty)
+        let otherCase = code.replacingOccurrences(of: ".toolbar(UIToolbar())", with: ".custom(UIToolbar(), height: 0)")
+            .replacingOccurrences(of: "case let .custom(view, _):", with: "case let .custom(_, height):")
+            .replacingOccurrences(of: "nameField.inputAccessoryView = view", with: "print(height)")
+        XCTAssertTrue(check(AccessoryToolbarZeroFrame.self, otherCase).isEmpty)
+    }
 }
