@@ -228,9 +228,6 @@ extension FileAnalysis {
         return found
     }
 
-    /// Tokens looked at, going back from an enum case pattern's name to its opening parenthesis.
-    static let maximumPatternLength = 64
-
     /// When the bare name at `name` was bound by an enum case pattern earlier in its function
     /// (`case .toolbar(let bar):`, `case let .custom(bar, _):`, `if case .toolbar(let bar) = …`):
     /// the arguments at that payload position of the file's constructions of that case
@@ -260,7 +257,7 @@ extension FileAnalysis {
     func casePattern(binding token: Int) -> (call: CallSite, position: Int)? {
         var cursor = token - 1
         var steps = 0
-        while cursor > 0, steps < Self.maximumPatternLength, source.kind(cursor) != .leftParen {
+        while cursor > 0, steps < Limits.casePatternLength, source.kind(cursor) != .leftParen {
             steps += 1
             if let open = source.partnerIndex(cursor), open < cursor { cursor = open }
             cursor -= 1

@@ -16,10 +16,6 @@ struct KeyboardLayoutGuideAliases: Sendable {
     /// the expression they hold.
     private(set) var anchorUses: [Int: Int] = [:]
 
-    /// How many functions deep a guide or anchor passed to a parameter is followed (a helper
-    /// passing it on to another).
-    static let maximumParameterHops = 2
-
     init(_ source: TokenizedSource, _ outline: Outline, bindings: [LocalBinding], fileIndex: FileIndex? = nil) {
         for binding in bindings {
             guard let value = binding.value, !value.isEmpty, !binding.isShorthand,
@@ -65,7 +61,7 @@ struct KeyboardLayoutGuideAliases: Sendable {
         let source = fileIndex.source, outline = fileIndex.outline
         let declared = Set(outline.functions.map(\.nameHash))
         let candidates = fileIndex.calls.filter { !$0.arguments.isEmpty && declared.contains(source.nameHash($0.callee)) }
-        for _ in 0..<Self.maximumParameterHops {
+        for _ in 0..<Limits.guideParameterHops {
             var added = false
             for call in candidates {
                 guard let function = fileIndex.function(calledBy: call),
