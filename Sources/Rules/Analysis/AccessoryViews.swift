@@ -218,7 +218,8 @@ extension FileAnalysis {
         else { return [] }
         let declaration = outline.functions[function]
         var found: [Range<Int>] = []
-        for call in calls where source.nameHash(call.callee) == declaration.nameHash {
+        for index in fileIndex.callsByName[declaration.nameHash] ?? [] {
+            let call = calls[index]
             guard fileIndex.function(calledBy: call)?.rawValue == function,
                   let positions = fileIndex.parameterPositions(of: call, for: declaration) else { continue }
             for (index, argument) in call.arguments.enumerated() where positions[index] == position {
@@ -234,7 +235,9 @@ extension FileAnalysis {
     /// (`.toolbar(UIToolbar())`, `Accessory.toolbar(bar)`). Nil when no pattern binds it.
     func payloadArguments(boundAt name: Int) -> [Range<Int>]? {
         guard source.kind(name - 1) != .period, let scope = outline.executableScope(at: name) else { return nil }
-        let body = outline.scopes[outline.functionBody(ofScope: scope)].body
+        // The function around the name (patterns bind in its body), else the getter or closure itself.
+        let function = outline.functionBody(ofScope: scope)
+        let body = outline.scopes[outline.function(ofScope: function) != nil ? function : scope].body
         let hash = source.nameHash(name)
         var candidate = name - 1
         while candidate >= body.lowerBound {
@@ -243,9 +246,10 @@ extension FileAnalysis {
                   let (pattern, position) = casePattern(binding: candidate) else { continue }
             let caseName = source.nameHash(pattern.callee)
             var found: [Range<Int>] = []
-            for call in calls where call.callee != pattern.callee && source.nameHash(call.callee) == caseName
-                && source.kind(call.callee - 1) == .period && position < call.arguments.count {
-                guard casePattern(call) == nil else { continue }
+            for index in fileIndex.callsByName[caseName] ?? [] {
+                let call = calls[index]
+                guard call.callee != pattern.callee, source.kind(call.callee - 1) == .period,
+                      position < call.arguments.count, casePattern(call) == nil else { continue }
                 found.append(call.arguments[position].value)
             }
             return found

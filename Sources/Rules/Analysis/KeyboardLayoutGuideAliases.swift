@@ -59,8 +59,9 @@ struct KeyboardLayoutGuideAliases: Sendable {
     /// uses in the function body stand for them.
     mutating func followParameters(_ fileIndex: FileIndex) {
         let source = fileIndex.source, outline = fileIndex.outline
-        let declared = Set(outline.functions.map(\.nameHash))
-        let candidates = fileIndex.calls.filter { !$0.arguments.isEmpty && declared.contains(source.nameHash($0.callee)) }
+        let candidates = Set(outline.functions.map(\.nameHash)).flatMap { name in
+            (fileIndex.callsByName[name] ?? []).map { fileIndex.calls[$0] }.filter { !$0.arguments.isEmpty }
+        }
         for _ in 0..<Limits.guideParameterHops {
             var added = false
             for call in candidates {

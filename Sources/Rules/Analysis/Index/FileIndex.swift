@@ -17,6 +17,8 @@ final class FileIndex: Sendable {
     let bindings: [LocalBinding]
     /// Callee token → index in `calls`.
     let callAtCallee: [Int: Int]
+    /// Indices in `calls` by the callee's name hash, in call order.
+    let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
     /// Functions (indices into `Outline.functions`) by base name and the simple name of the
@@ -51,6 +53,7 @@ final class FileIndex: Sendable {
         var callAtCallee: [Int: Int] = [:]
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
+        callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline.types[$0].simpleName }
