@@ -202,11 +202,8 @@ extension FileAnalysis {
     /// The name token of the parameter of the enclosing function that the bare name at `name`
     /// refers to, when no local binding of that name is visible there.
     func parameter(referencedBy name: Int) -> Int? {
-        guard source.kind(name - 1) != .period, binding(referencedBy: name) == nil,
-              let scope = outline.executableScope(at: name),
-              let function = outline.function(ofScope: outline.functionBody(ofScope: scope)) else { return nil }
-        let hash = source.nameHash(name)
-        return outline.functions[function].parameters.first { source.nameHash($0.nameToken) == hash }?.nameToken
+        guard source.kind(name - 1) != .period, binding(referencedBy: name) == nil else { return nil }
+        return FileIndex.enclosingParameter(named: name, source, outline)
     }
 
     /// The arguments that the file's calls pass to `parameter` of the function whose body holds

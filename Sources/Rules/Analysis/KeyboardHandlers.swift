@@ -350,7 +350,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
     static let elementClosureLabels: [StaticString] = ["onNext", "receiveValue"]
 
     /// The subscriptions of the file to stored relay and subject properties (see
-    /// `relaySubscriptions`). Each subscribing call walks its own chain once.
+    /// `relaySubscriptions`): one chain walk per mention of such a property.
     static func relaySubscriptions(_ fileIndex: FileIndex) -> [RelayKey: [[Int]]] {
         let source = fileIndex.source, outline = fileIndex.outline
         var relays = Set<RelayKey>()

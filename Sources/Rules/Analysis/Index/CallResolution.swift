@@ -242,15 +242,19 @@ extension FileIndex {
         guard source.kind(name) == .identifier, let type = outline.enclosingType(at: name) else { return [] }
         let hash = source.nameHash(name)
         if constants.propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
-        if value.count == 1, let scope = outline.executableScope(at: name),
-           let function = outline.function(ofScope: outline.functionBody(ofScope: scope)),
-           outline.functions[function].parameters.contains(where: { source.nameHash($0.nameToken) == hash }) {
-            return []
-        }
+        if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
         let own = functionsByTypeName[MethodKey(name: hash, typeName: outline.types[type].simpleName)] ?? []
         return own.compactMap { index in
             let function = outline.functions[index]
             return function.kind == .function && function.scope != nil ? FunctionID(index) : nil
         }
+    }
+
+    /// The name token of the parameter of the function around `name` that is named like it.
+    static func enclosingParameter(named name: Int, _ source: TokenizedSource, _ outline: Outline) -> Int? {
+        guard let scope = outline.executableScope(at: name),
+              let function = outline.function(ofScope: outline.functionBody(ofScope: scope)) else { return nil }
+        let hash = source.nameHash(name)
+        return outline.functions[function].parameters.first { source.nameHash($0.nameToken) == hash }?.nameToken
     }
 }
