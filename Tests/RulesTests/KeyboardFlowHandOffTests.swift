@@ -231,12 +231,19 @@ extension KeyboardFlowTests {
 
     // MARK: Guide anchors held in locals and parameters
 
-    func testGuideAnchorsHeldInLocalsAndParametersAreTheGuides() {
-        let local = """
+    /// A controller whose guide follows undocked keyboards, up to the rest of `viewDidLoad`.
+    var undockedSketch: String {
+        """
         final class SketchViewController: UIViewController {
             override func viewDidLoad() {
                 super.viewDidLoad()
                 view.keyboardLayoutGuide.followsUndockedKeyboard = true
+
+        """
+    }
+
+    func testGuideAnchorsHeldInLocalsAndParametersAreTheGuides() {
+        let local = undockedSketch + """
                 let keyboardTop = view.keyboardLayoutGuide.topAnchor
                 palette.bottomAnchor.constraint(equalTo: keyboardTop).isActive = true
                 let guide = view.keyboardLayoutGuide
@@ -246,11 +253,7 @@ extension KeyboardFlowTests {
         }
         """
         XCTAssertEqual(check(UndockedKeyboardFixedConstraints.self, local), [6, 9])
-        let parameters = """
-        final class SketchViewController: UIViewController {
-            override func viewDidLoad() {
-                super.viewDidLoad()
-                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+        let parameters = undockedSketch + """
                 pin(palette, above: view.keyboardLayoutGuide.topAnchor)
                 centre(palette, in: view.keyboardLayoutGuide)
             }
@@ -266,11 +269,7 @@ extension KeyboardFlowTests {
     }
 
     func testOtherAnchorsInLocalsAndParametersAndEdgeAwareGuidesStayClean() {
-        let code = """
-        final class SketchViewController: UIViewController {
-            override func viewDidLoad() {
-                super.viewDidLoad()
-                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+        let code = undockedSketch + """
                 let safeBottom = view.safeAreaLayoutGuide.bottomAnchor
                 palette.bottomAnchor.constraint(equalTo: safeBottom).isActive = true
                 pin(palette, above: view.safeAreaLayoutGuide.bottomAnchor)
@@ -284,11 +283,7 @@ extension KeyboardFlowTests {
         }
         """
         XCTAssertTrue(check(UndockedKeyboardFixedConstraints.self, code).isEmpty)
-        let edgeAware = """
-        final class SketchViewController: UIViewController {
-            override func viewDidLoad() {
-                super.viewDidLoad()
-                view.keyboardLayoutGuide.followsUndockedKeyboard = true
+        let edgeAware = undockedSketch + """
                 let keyboardTop = view.keyboardLayoutGuide.topAnchor
                 let awayFromTop = palette.bottomAnchor.constraint(equalTo: keyboardTop)
                 view.keyboardLayoutGuide.setConstraints([awayFromTop], activeWhenAwayFrom: .top)
