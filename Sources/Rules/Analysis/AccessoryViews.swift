@@ -38,7 +38,8 @@ struct AccessorySource: Sendable {
     /// The token naming it where it is finally resolved (the property name, the type name of
     /// the construction, or the first token of the expression).
     let token: Int
-    /// Local names (binding name tokens) the value passed through, nearest to the use first.
+    /// Local names (binding name tokens, or parameter name tokens of the file's functions) the
+    /// value passed through, nearest to the use first.
     let locals: [Int]
     /// Same-file helper functions (indices in `Outline.functions`) whose result it is.
     let helpers: [Int]
@@ -111,6 +112,7 @@ extension FileAnalysis {
         var results: [AccessorySource] = []
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
         var visitedGetters = Set<Int>()
+        var visitedParameters = Set<Int>()
         var steps = 0
         while let item = work.popLast(), steps < Limits.workItems {
             steps += 1
@@ -153,6 +155,18 @@ extension FileAnalysis {
                     } else {
                         add(.property(property), declaration.nameToken)
                     }
+                } else if let parameter = parameter(referencedBy: name) {
+                    // A parameter: the views the file's calls of its function pass to it.
+                    let arguments = visitedParameters.insert(parameter).inserted ? arguments(passedTo: parameter, usedAt: name) : []
+                    if arguments.isEmpty {
+                        results.append(AccessorySource(kind: .undeclaredName, token: first, locals: item.locals + [parameter],
+                                                       helpers: item.helpers))
+                    }
+                    for argument in arguments { work.append((argument, item.locals + [parameter], item.helpers)) }
+                } else if let payloads = payloadArguments(boundAt: name) {
+                    // An enum payload bound by a pattern: the views the file wraps in that case.
+                    if payloads.isEmpty { add(.undeclaredName, first) }
+                    for payload in payloads { work.append((payload, item.locals, item.helpers)) }
                 } else {
                     add(.undeclaredName, first)
                 }
@@ -183,6 +197,88 @@ extension FileAnalysis {
             add(.unresolved, first)
         }
         return results
+    }
+
+    /// The name token of the parameter of the enclosing function that the bare name at `name`
+    /// refers to, when no local binding of that name is visible there.
+    func parameter(referencedBy name: Int) -> Int? {
+        guard source.kind(name - 1) != .period, binding(referencedBy: name) == nil else { return nil }
+        return FileIndex.enclosingParameter(named: name, source, outline)
+    }
+
+    /// The arguments that the file's calls pass to `parameter` of the function whose body holds
+    /// `use`.
+    func arguments(passedTo parameter: Int, usedAt use: Int) -> [Range<Int>] {
+        guard let scope = outline.executableScope(at: use).map({ outline.functionBody(ofScope: $0) }),
+              let function = outline.function(ofScope: scope),
+              let position = outline.functions[function].parameters.firstIndex(where: { $0.nameToken == parameter })
+        else { return [] }
+        let declaration = outline.functions[function]
+        var found: [Range<Int>] = []
+        for index in fileIndex.callsByName[declaration.nameHash] ?? [] {
+            let call = calls[index]
+            guard fileIndex.function(calledBy: call)?.rawValue == function,
+                  let positions = fileIndex.parameterPositions(of: call, for: declaration) else { continue }
+            for (index, argument) in call.arguments.enumerated() where positions[index] == position {
+                found.append(argument.value)
+            }
+        }
+        return found
+    }
+
+    /// When the bare name at `name` was bound by an enum case pattern earlier in its function
+    /// (`case .toolbar(let bar):`, `case let .custom(bar, _):`, `if case .toolbar(let bar) = …`):
+    /// the arguments at that payload position of the file's constructions of that case
+    /// (`.toolbar(UIToolbar())`, `Accessory.toolbar(bar)`). Nil when no pattern binds it.
+    func payloadArguments(boundAt name: Int) -> [Range<Int>]? {
+        guard source.kind(name - 1) != .period, let scope = outline.executableScope(at: name) else { return nil }
+        // The function around the name (patterns bind in its body), else the getter or closure itself.
+        let function = outline.functionBody(ofScope: scope)
+        let body = outline.scopes[outline.function(ofScope: function) != nil ? function : scope].body
+        let hash = source.nameHash(name)
+        var candidate = name - 1
+        while candidate >= body.lowerBound {
+            defer { candidate -= 1 }
+            guard source.kind(candidate) == .identifier, source.nameHash(candidate) == hash,
+                  let (pattern, position) = casePattern(binding: candidate) else { continue }
+            let caseName = source.nameHash(pattern.callee)
+            var found: [Range<Int>] = []
+            for index in fileIndex.callsByName[caseName] ?? [] {
+                let call = calls[index]
+                guard call.callee != pattern.callee, source.kind(call.callee - 1) == .period,
+                      position < call.arguments.count, casePattern(call) == nil else { continue }
+                found.append(call.arguments[position].value)
+            }
+            return found
+        }
+        return nil
+    }
+
+    /// The case pattern call whose payload binds the name at `token`, with the payload position.
+    func casePattern(binding token: Int) -> (call: CallSite, position: Int)? {
+        var cursor = token - 1
+        var steps = 0
+        while cursor > 0, steps < Limits.casePatternLength, source.kind(cursor) != .leftParen {
+            steps += 1
+            if let open = source.partnerIndex(cursor), open < cursor { cursor = open }
+            cursor -= 1
+        }
+        guard source.kind(cursor) == .leftParen, let call = call(at: cursor - 1), call.openParen == cursor,
+              casePattern(call) != nil,
+              let position = call.arguments.firstIndex(where: { $0.value.contains(token) }) else { return nil }
+        let value = call.arguments[position].value
+        let binds = value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil)
+        return binds ? (call, position) : nil
+    }
+
+    /// The `case` keyword of a call that is an enum case pattern (`case .x(…)`, `case let .x(…)`,
+    /// `case Kind.x(…)`), if it is one.
+    func casePattern(_ call: CallSite) -> Int? {
+        guard source.kind(call.callee - 1) == .period else { return nil }
+        var before = call.start - 1
+        if call.receiver == nil { before -= 1 }
+        if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
+        return source.isWord(before, "case") ? before : nil
     }
 
     /// The type name token of a construction call: `Bar(…)`, `Bar.init(…)`, `Module.Bar(…)`.
@@ -355,7 +451,9 @@ extension FileAnalysis {
                   source.nameHash(name) == target else { continue }
             let binding = binding(referencedBy: name)
             if let local = found.locals.first {
-                if let binding, binding.nameToken == local { result.append(index) }
+                if binding.map({ $0.nameToken == local }) ?? (parameter(referencedBy: name) == local) {
+                    result.append(index)
+                }
                 continue
             }
             guard binding == nil, case .property(let property) = found.kind,

@@ -98,12 +98,14 @@ extension FileAnalysis {
         return isAnimationOptionsInit(call)
     }
 
-    /// The animation whose closure contains code token `index` (innermost).
+    /// The animation whose closure contains code token `index` (innermost), or that takes the
+    /// method whose body contains it by name (`animations: updateLayout`).
     func animation(enclosing index: Int) -> AnimationCall? {
         var current = outline.scope(at: index)
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
+            if let named = animationOfNamedBody[scope] { return animations[named] }
             if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
                 let found = firstIndex(in: animations, atOrAfter: call) { $0.call }
                 if found < animations.count, animations[found].call == call { return animations[found] }
@@ -111,6 +113,17 @@ extension FileAnalysis {
             current = outline.scopes[scope].parent
         }
         return nil
+    }
+
+    /// The code an animation animates: its closure arguments and the bodies of the methods it
+    /// takes by name.
+    func animatedBodies(of animation: AnimationCall) -> [Range<Int>] {
+        let call = calls[animation.call]
+        var bodies = [call.callee..<(call.end + 1)]
+        for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
+            if let scope = outline[function].scope { bodies.append(outline.scopes[scope].body) }
+        }
+        return bodies
     }
 
     /// Whether an animation is called later than `index` in the same function or closure body.

@@ -31,6 +31,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     let insetAdjustmentNever: Set<TypedReceiver>
     /// Animation indices by the executable scope of their call, in call order.
     let animationsByScope: [Int: [Int]]
+    /// Bodies of methods an animation takes by name (`animations: updateLayout`), by function
+    /// body scope: the index in `animations` of the first such animation.
+    let animationOfNamedBody: [Int: Int]
     /// Callees of the file's `Task.sleep(…)` calls, in token order: `deferral(at:)` finds the
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
@@ -54,6 +57,15 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         animationsByScope = Dictionary(grouping: animations.indices) {
             outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
         }
+        var animationOfNamedBody: [Int: Int] = [:]
+        for (index, animation) in animations.enumerated() {
+            for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
+                if let scope = outline[function].scope, animationOfNamedBody[scope] == nil {
+                    animationOfNamedBody[scope] = index
+                }
+            }
+        }
+        self.animationOfNamedBody = animationOfNamedBody
         let constants = fileIndex.constants
         self.constants = constants
         localClosureCalls = Self.localClosureCalls(fileIndex)
@@ -68,11 +80,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         var chainLinks: [(producer: Int, consumer: Int)] = []
+        var relayLinks: [(value: Range<Int>, consumer: Int)] = []
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(fileIndex)
             finder.run()
             let found = finder.handlers
             chainLinks = finder.chainLinks
+            relayLinks = finder.relayLinks
             handlers = found
             Self.markInnermostHandlers(found, outline, into: &handlerAtToken)
             facts.keyboardAccessors = FactCollector.accessors(source, outline)
@@ -89,7 +103,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                     fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
                     projectResults: project.resultTraitHashes, constants: constants)
-                evaluator.build(chainLinks: chainLinks)
+                evaluator.build(chainLinks: chainLinks, relayLinks: relayLinks)
                 return evaluator
             }
             var evaluator = evaluate(merged)

@@ -94,6 +94,15 @@ struct KeyboardHandlerFinder: FileIndexReader {
     /// whose body holds them (handlers nest).
     let callsOnSelf: [Bool]
     let assignedProperties: [UInt64?]
+    /// Indices in `calls` of the file's notification registrations: a method they take by
+    /// name handles another notification, not this handler's.
+    let registrationCalls: Set<Int>
+    /// Values a handler sends into a relay or subject (`heightRelay.accept(h)`) and the
+    /// closure of a subscription that receives them first: (value, consumer).
+    var relayLinks: [(value: Range<Int>, consumer: Int)] = []
+    /// Per relay or subject property: the subscriptions to it in this file, each as the
+    /// indices in `calls` of its chain from the property up to the subscribing call.
+    let relaySubscriptions: [RelayKey: [[Int]]]
 
     /// How many calls deep handlers are followed into functions of the same file.
     static let reachDepth = 3
@@ -110,6 +119,8 @@ struct KeyboardHandlerFinder: FileIndexReader {
         }
         self.propertyObservers = propertyObservers
         callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
+        registrationCalls = Set(fileIndex.registrations.map(\.call))
+        relaySubscriptions = Self.relaySubscriptions(fileIndex)
         assignedProperties = fileIndex.assignments.map { assignment in
             let names = ExpressionBounds.chainNames(source, assignment.lhs, upTo: 3)
             if names.count == 1 { return source.nameHash(names[0]) }
@@ -291,17 +302,21 @@ struct KeyboardHandlerFinder: FileIndexReader {
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
                 let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
-                for callIndex in fileIndex.callIndices(in: body) where callsOnSelf[callIndex] {
-                    for function in fileIndex.functions(calledBy: calls[callIndex]) {
-                        guard let scope = outline[function].scope else { continue }
-                        if add(.reached, scope: scope, events: handler.events, registration: nil,
-                               parameter: outline[function].parameters.first?.nameToken,
-                               caller: handlerIndex) {
-                            next.append(handlers.count - 1)
-                        } else if let existing = handlerOfScope[scope], existing != handlerIndex,
-                                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
-                            handlers[existing].caller = handlerIndex
+                for callIndex in fileIndex.callIndices(in: body) {
+                    relay(callIndex, from: handlerIndex, into: &next)
+                    if callsOnSelf[callIndex] {
+                        for function in fileIndex.functions(calledBy: calls[callIndex]) {
+                            reach(function, from: handlerIndex, into: &next)
                         }
+                    }
+                    // A method passed by name where a closure goes runs as that closure would:
+                    // inside the animation, or later when handed to `async`.
+                    guard let passed = fileIndex.methodsPassedByName[callIndex],
+                          !registrationCalls.contains(callIndex) else { continue }
+                    let callee = calls[callIndex].callee
+                    let deferring = source.wordIndex(callee, in: Self.deferringCalls) != nil ? callee : nil
+                    for function in passed {
+                        reach(function, from: handlerIndex, deferredBy: deferring, into: &next)
                     }
                 }
                 for scope in triggeredObservers(in: body, of: handler.scope) {
@@ -313,6 +328,131 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
             frontier = next
             if frontier.isEmpty { break }
+        }
+    }
+
+    /// A relay or subject property of a type: its type's simple name (declarations and
+    /// extensions share it) and the property's name.
+    struct RelayKey: Hashable {
+        let typeName: String
+        let name: UInt64
+    }
+
+    /// Types whose values relay what is sent into them (`accept`, `onNext`, `send`) to their
+    /// subscribers: RxRelay relays, RxSwift subjects, Combine subjects.
+    static let relayTypes: [StaticString] = [
+        "PublishRelay", "BehaviorRelay", "ReplayRelay", "PublishSubject", "BehaviorSubject", "ReplaySubject",
+        "PassthroughSubject", "CurrentValueSubject",
+    ]
+    static let relaySends: [StaticString] = ["accept", "onNext", "send"]
+    static let relaySubscribers: [StaticString] = ["subscribe", "bind", "drive", "emit", "sink"]
+    /// Labels of the closure that receives the elements when a call takes several.
+    static let elementClosureLabels: [StaticString] = ["onNext", "receiveValue"]
+
+    /// The subscriptions of the file to stored relay and subject properties (see
+    /// `relaySubscriptions`): one chain walk per mention of such a property.
+    static func relaySubscriptions(_ fileIndex: FileIndex) -> [RelayKey: [[Int]]] {
+        let source = fileIndex.source, outline = fileIndex.outline
+        var relays = Set<RelayKey>()
+        for property in outline.properties where !property.isStatic && property.kind != .computed {
+            guard let owner = property.owner else { continue }
+            let declared = Array(property.type) + Array(property.initializer ?? 0..<0)
+            guard declared.contains(where: { source.wordIndex($0, in: relayTypes) != nil }) else { continue }
+            relays.insert(RelayKey(typeName: outline.types[owner].simpleName, name: property.nameHash))
+        }
+        guard !relays.isEmpty else { return [:] }
+        let relayNames = Set(relays.map(\.name))
+        var found: [RelayKey: [[Int]]] = [:]
+        // Forward from each mention of a relay (`relay.map { … }.subscribe(…)`): a chain
+        // continued after a trailing closure on the next line has no receiver to go back to.
+        for name in source.code.indices where source.kind(name) == .identifier && relayNames.contains(source.nameHash(name)) {
+            let qualified = source.kind(name - 1) == .period
+            guard !qualified || relayName(fileIndex, (name - 2)..<(name + 1)) == name
+                    || relayName(fileIndex, (name - 3)..<(name + 1)) == name,
+                  let key = relayKey(fileIndex, name), relays.contains(key) else { continue }
+            let chain = fileIndex.chain(from: name).calls
+            guard let last = chain.lastIndex(where: { source.wordIndex(fileIndex.calls[$0].callee, in: relaySubscribers) != nil })
+            else { continue }
+            found[key, default: []].append(Array(chain[...last]))
+        }
+        return found
+    }
+
+    /// The property token the receiver chain `range` starts from: `relay`, `self.relay`,
+    /// `self?.relay`.
+    static func relayName(_ fileIndex: FileIndex, _ range: Range<Int>) -> Int? {
+        let source = fileIndex.source
+        var name = range.lowerBound
+        if source.isWord(name, "self") {
+            name += 1
+            if source.kind(name) == .postfixQuestionMark || source.kind(name) == .exclamationMark { name += 1 }
+            guard source.kind(name) == .period else { return nil }
+            name += 1
+        }
+        return range.contains(name) && source.kind(name) == .identifier ? name : nil
+    }
+
+    static func relayKey(_ fileIndex: FileIndex, _ name: Int) -> RelayKey? {
+        guard let type = fileIndex.outline.enclosingType(at: name) else { return nil }
+        return RelayKey(typeName: fileIndex.outline.types[type].simpleName, name: fileIndex.source.nameHash(name))
+    }
+
+    /// The closure of `call` that receives the chain's elements: the one labelled `onNext:` or
+    /// `receiveValue:`, else the first unlabelled one (trailing closures included).
+    func elementClosure(of call: CallSite) -> Int? {
+        let closures = call.arguments.filter { $0.closure != nil }
+        if let labelled = closures.first(where: { argument in
+            argument.label.map { source.wordIndex($0, in: Self.elementClosureLabels) != nil } ?? false
+        }) {
+            return labelled.closure
+        }
+        return closures.first { $0.label == nil }?.closure ?? call.trailingClosures.first?.closure
+    }
+
+    /// When call `index` of handler `sender` sends a value into a relay or subject of its type
+    /// (`heightRelay.accept(h)`, `subject.onNext(h)`, `frames.send(h)`), the closures that
+    /// receive it in this file's subscriptions become handlers that `sender` reaches, and the
+    /// first of each chain receives the value.
+    mutating func relay(_ index: Int, from sender: Int, into next: inout [Int]) {
+        let call = calls[index]
+        guard !relaySubscriptions.isEmpty, source.wordIndex(call.callee, in: Self.relaySends) != nil,
+              call.arguments.count == 1, call.arguments[0].label == nil, let receiver = call.receiver,
+              let name = Self.relayName(fileIndex, receiver), name == receiver.upperBound - 1,
+              let key = Self.relayKey(fileIndex, name), let chains = relaySubscriptions[key] else { return }
+        for chain in chains {
+            var deferredBy: Int?
+            // The closure whose result is the chain's current element (nil: the value sent).
+            var element: Int?
+            for link in chain {
+                let linked = calls[link]
+                if source.wordIndex(linked.callee, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? linked.callee }
+                guard let closure = elementClosure(of: linked) else { continue }
+                if add(.reached, scope: outline.closures[closure].scope, events: handlers[sender].events, registration: nil,
+                       deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first, caller: sender) {
+                    next.append(handlers.count - 1)
+                }
+                if let element {
+                    chainLinks.append((element, closure))
+                } else {
+                    relayLinks.append((call.arguments[0].value, closure))
+                }
+                if source.wordIndex(linked.callee, in: Self.transforms) != nil { element = closure }
+            }
+        }
+    }
+
+    /// Calls that run a closure handed to them later, outside the notification's delivery.
+    static let deferringCalls: [StaticString] = ["async", "asyncAfter", "after"]
+
+    /// Adds `function`, which handler `caller` calls or passes on, as a handler it reaches.
+    mutating func reach(_ function: FunctionID, from caller: Int, deferredBy: Int? = nil, into next: inout [Int]) {
+        guard let scope = outline[function].scope else { return }
+        if add(.reached, scope: scope, events: handlers[caller].events, registration: nil, deferredBy: deferredBy,
+               parameter: outline[function].parameters.first?.nameToken, caller: caller) {
+            next.append(handlers.count - 1)
+        } else if let existing = handlerOfScope[scope], existing != caller,
+                  handlers[existing].form == .notificationReader, handlers[existing].caller == nil {
+            handlers[existing].caller = caller
         }
     }
 

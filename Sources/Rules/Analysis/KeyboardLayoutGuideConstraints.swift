@@ -67,6 +67,10 @@ extension FileAnalysis {
 
     /// The anchor reference whose `…Anchor` name is code token `end` (`owner.xAnchor`).
     func anchorReference(endingAt end: Int, aliases: KeyboardLayoutGuideAliases) -> AnchorReference? {
+        // A local or parameter holding one of the guide's anchors: it stands for the guide there.
+        if let anchor = aliases.anchorUses[end] {
+            return AnchorReference(anchor: anchor, owner: end, isKeyboardLayoutGuide: true)
+        }
         guard source.kind(end) == .identifier, source.word(end, hasSuffix: "Anchor") else { return nil }
         guard source.kind(end - 1) == .period, ExpressionBounds.isChainPiece(source, end - 2) else {
             return AnchorReference(anchor: end, owner: nil, isKeyboardLayoutGuide: false)

@@ -445,7 +445,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
 
     /// Builds the flow: bindings, reassignments and parameters, in up to `Limits.valueHops`
     /// passes so that values passed to functions declared earlier in the file reach them.
-    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = []) {
+    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = [],
+                        relayLinks: [(value: Range<Int>, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [LocalDeclaration: [KeyboardValueFlow.Entry]] = [:]
         func enter(_ value: KeyboardValue, parameter token: Int, hash: UInt64, scope: Int) {
@@ -564,12 +565,15 @@ struct KeyboardValueEvaluator: FileIndexReader {
             // Parameters of same-file functions that receive keyboard values.
             if iteration == Limits.valueHops - 1 { break }
             var changed = collectResults()
-            // Publisher chains: the consumer's parameter (or `$0`) is the producer's result.
-            for link in chainLinks {
+            // Publisher chains: the consumer's parameter (or `$0`) is the producer's result, or
+            // the value sent into the relay it subscribes to.
+            let links = chainLinks.map { link -> (Range<Int>, Int) in
                 let producer = outline.closures[link.producer]
-                let consumer = outline.closures[link.consumer]
                 let body = outline.scopes[producer.scope].body
-                let result = (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body)
+                return (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body, link.consumer)
+            } + relayLinks.map { ($0.value, $0.consumer) }
+            for (result, consumerIndex) in links {
+                let consumer = outline.closures[consumerIndex]
                 guard let value = value(of: result), value.isKeyboard else { continue }
                 let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
                 let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")

@@ -42,4 +42,10 @@ public enum Limits {
     /// Links a walk along a keyboard handler's callers follows (a handler calling a helper
     /// calling another…).
     public static let handlerCallers = 16
+    /// Functions a keyboard layout guide or one of its anchors is followed into through
+    /// parameters (a helper passing it on to another).
+    public static let guideParameterHops = 2
+    /// Tokens looked at going back from a name bound in an enum case pattern to the pattern's
+    /// opening parenthesis (`case .toolbar(let bar)`).
+    public static let casePatternLength = 64
 }

@@ -215,3 +215,44 @@ extension FileIndex {
         return source.firstTopLevel(in: type) { source.kind($0) == .arrow } != nil
     }
 }
+
+extension FileIndex {
+    // MARK: Methods passed by name
+
+    /// The methods of the caller's type that an argument names without calling them
+    /// (`animations: updateLayout`, `execute: self.relayout`): Swift hands the method over as
+    /// the closure, so its body runs where a closure literal's would. A name that a local, a
+    /// parameter of the enclosing function or a property of the type declares is a value, not
+    /// a method.
+    static func functions(passedAs argument: Argument, _ source: TokenizedSource, _ outline: Outline,
+                          _ constants: ConstantResolver, _ functionsByTypeName: [MethodKey: [Int]]) -> [FunctionID] {
+        guard argument.closure == nil else { return [] }
+        let value = argument.value
+        let name: Int
+        if value.count == 1 {
+            name = value.lowerBound
+            guard constants.binding(referencedBy: name) == nil else { return [] }
+        } else if value.count == 3, source.isWord(value.lowerBound, "self"), source.kind(value.lowerBound + 1) == .period {
+            name = value.lowerBound + 2
+        } else {
+            return []
+        }
+        guard source.kind(name) == .identifier, let type = outline.enclosingType(at: name) else { return [] }
+        let hash = source.nameHash(name)
+        if constants.propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
+        if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
+        let own = functionsByTypeName[MethodKey(name: hash, typeName: outline.types[type].simpleName)] ?? []
+        return own.compactMap { index in
+            let function = outline.functions[index]
+            return function.kind == .function && function.scope != nil ? FunctionID(index) : nil
+        }
+    }
+
+    /// The name token of the parameter of the function around `name` that is named like it.
+    static func enclosingParameter(named name: Int, _ source: TokenizedSource, _ outline: Outline) -> Int? {
+        guard let scope = outline.executableScope(at: name),
+              let function = outline.function(ofScope: outline.functionBody(ofScope: scope)) else { return nil }
+        let hash = source.nameHash(name)
+        return outline.functions[function].parameters.first { source.nameHash($0.nameToken) == hash }?.nameToken
+    }
+}

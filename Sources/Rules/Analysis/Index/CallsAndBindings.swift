@@ -230,7 +230,10 @@ struct MatchingBuilder {
     /// Whether the colon at `colon` ends a `case …:` or `default:` label of a switch.
     func endsCaseLabel(colon: Int) -> Bool {
         if source.isWord(colon - 1, "default") { return true }
-        let start = ExpressionBounds.statementStart(source, containing: colon - 1)
+        // A pattern's payload (`case .toolbar(let bar):`) holds `let`, which starts no statement here.
+        var last = colon - 1
+        if source.kind(last) == .rightParen, let open = source.partnerIndex(last) { last = open - 1 }
+        let start = ExpressionBounds.statementStart(source, containing: last)
         return source.isWord(start, "case") || source.isWord(start, "default")
     }
 

@@ -17,6 +17,8 @@ final class FileIndex: Sendable {
     let bindings: [LocalBinding]
     /// Callee token → index in `calls`.
     let callAtCallee: [Int: Int]
+    /// Indices in `calls` by the callee's name hash, in call order.
+    let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
     /// Functions (indices into `Outline.functions`) by base name and the simple name of the
@@ -28,6 +30,9 @@ final class FileIndex: Sendable {
     let registrations: [ObserverRegistration]
     /// What constants of the file stand for (notification names and keys held in them).
     let constants: ConstantResolver
+    /// Per call (index in `calls`) that passes methods of the caller's type by name where a
+    /// closure goes (`animations: updateLayout`): those methods (see `functions(passedAs:)`).
+    let methodsPassedByName: [Int: [FunctionID]]
 
     init(_ source: TokenizedSource) {
         self.source = source
@@ -48,6 +53,7 @@ final class FileIndex: Sendable {
         var callAtCallee: [Int: Int] = [:]
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
+        callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline.types[$0].simpleName }
@@ -61,6 +67,14 @@ final class FileIndex: Sendable {
         self.constants = constants
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
+        var methodsPassedByName: [Int: [FunctionID]] = [:]
+        for (index, call) in matching.calls.enumerated() where call.arguments.contains(where: { $0.closure == nil }) {
+            let passed = call.arguments.flatMap {
+                Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
+            }
+            if !passed.isEmpty { methodsPassedByName[index] = passed }
+        }
+        self.methodsPassedByName = methodsPassedByName
     }
 
     /// The call whose callee is code token `index`.

@@ -180,7 +180,9 @@ public struct KeyboardGuideManualAnimation: Rule {
             let call = analysis.calls[animation.call]
             // Only an animation that lays the views out again animates the guide's constraints;
             // one that fades or moves something else has nothing to do with the guide.
-            guard analysis.calls(in: call.callee..<(call.end + 1)).contains(where: { Self.laysOutGuideOwner($0, analysis) }),
+            guard analysis.animatedBodies(of: animation).contains(where: { body in
+                analysis.calls(in: body).contains { Self.laysOutGuideOwner($0, analysis) }
+            }),
                   !Self.runsOnlyWithoutGuide(call.callee, analysis) else { continue }
             report(call.callee, "UIView.animate")
         }

@@ -327,7 +327,9 @@ public struct AccessoryToolbarZeroFrame: Rule {
             guard source.nameHash(name) == hash else { return false }
             switch holder {
             case .local(let token):
-                guard let binding = analysis.binding(referencedBy: name) else { return false }
+                guard let binding = analysis.binding(referencedBy: name) else {
+                    return analysis.parameter(referencedBy: name) == token
+                }
                 return binding.nameToken == token
             case .property(let property):
                 return analysis.binding(referencedBy: name) == nil && analysis.property(named: name) == property
