@@ -428,6 +428,68 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Removal.swift": removing]).isEmpty)
     }
 
+    func testLifecyclePhasesReachHelpersDeclaredInOtherFiles() {
+        let helpers = """
+        extension CartViewController {
+            func beginObserving() {
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            func endObserving() {
+                NotificationCenter.default.removeObserver(self, name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc func keyboardMoves(_ note: Notification) { bottom.constant = 0 }
+        }
+        """
+        func controller(_ body: String) -> String {
+            """
+            final class CartViewController: UIViewController {
+            \(body)
+            }
+            """
+        }
+        let onAppear = controller("""
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                beginObserving()
+            }
+        """)
+        XCTAssertEqual(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": onAppear]), [3])
+        // Removed in the mirrored phase through the other helper.
+        let mirrored = controller("""
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                self.beginObserving()
+            }
+            override func viewWillDisappear(_ animated: Bool) {
+                super.viewWillDisappear(animated)
+                endObserving()
+            }
+        """)
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": mirrored]).isEmpty)
+        // Added once: nothing to balance.
+        let once = controller("""
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                beginObserving()
+            }
+        """)
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": once]).isEmpty)
+        // Another type's appear method calling a method of the same name on itself, or
+        // calling this type's helper on an instance, says nothing about this type.
+        let otherType = """
+        final class CheckoutViewController: UIViewController {
+            let cart = CartViewController()
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                beginObserving()
+                cart.beginObserving()
+            }
+            func beginObserving() {}
+        }
+        """
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Checkout.swift": otherType]).isEmpty)
+    }
+
     // MARK: Accessory views
 
     func testSettableAccessoryOfAViewThatBecomesFirstResponder() {

@@ -110,10 +110,12 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         FactCollector.collectTypes(
             source, outline, calls: fileIndex.calls, assignments: fileIndex.assignments, bindings: fileIndex.bindings,
             into: &facts)
-        observers = ObserverAnalysisBuilder(fileIndex).build()
+        let observers = ObserverAnalysisBuilder(fileIndex).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
+        // The facts hold this file's own phases; rules also see those other files give.
+        self.observers = observers.seedingPhases(from: self.project, outline)
         // Accessory facts are read off the finished analysis; a project that lacks this
         // file's facts (pass 1, a file checked on top of the others) gets them too.
         if !project.contains(path: source.file.path) {

@@ -38,6 +38,10 @@ public struct ObserverTypeFacts: Sendable {
     /// The type lives as long as the app: a singleton (`static let shared = Type()`) or an
     /// application delegate. Its observers never need removing.
     var livesForTheApp = false
+    /// Method name hashes the type's code calls on `self` from lifecycle methods (or their
+    /// helpers) in a file that does not declare them, with the phases of those calls: an
+    /// extension in another file that declares the method runs it in those phases.
+    var lifecycleCalls: [UInt64: Set<LifecyclePhase>] = [:]
 
     mutating func merge(_ other: ObserverTypeFacts) {
         selectorKeys.formUnion(other.selectorKeys)
@@ -53,6 +57,7 @@ public struct ObserverTypeFacts: Sendable {
         keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
         livesForTheApp = livesForTheApp || other.livesForTheApp
         removesOnDisappear = removesOnDisappear || other.removesOnDisappear
+        lifecycleCalls.merge(other.lifecycleCalls) { $0.union($1) }
     }
 }
 
@@ -118,6 +123,9 @@ enum ObserverFactCollector {
         for (typeIndex, type) in outline.types.enumerated()
         where livesForTheApp(typeIndex, staticProperties[typeIndex] ?? [], source, outline) {
             byName[type.simpleName, default: ObserverTypeFacts()].livesForTheApp = true
+        }
+        for (name, calls) in analysis.lifecycle.phasesOfCallsLeavingFile {
+            byName[name, default: ObserverTypeFacts()].lifecycleCalls = calls
         }
         for index in facts.types.indices {
             if let observers = byName[facts.types[index].name] { facts.types[index].observers.merge(observers) }

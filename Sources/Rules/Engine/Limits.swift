@@ -8,4 +8,7 @@ public enum Limits {
     /// Links a walk along a keyboard handler's callers follows (a handler calling a helper
     /// calling another…).
     public static let handlerCallers = 16
+    /// Levels of helpers a lifecycle phase is carried through (`viewWillAppear` calling
+    /// `startObserving` calling `addKeyboardObservers`).
+    public static let lifecycleHelperLevels = 3
 }
