@@ -80,7 +80,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 var evaluator = KeyboardValueEvaluator(
                     fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
-                    projectResults: project.resultTraitHashes, constants: constants)
+                    projectResults: project.resultTraitHashes, projectArguments: project.keyboardArguments,
+                    constants: constants)
                 evaluator.build(chainLinks: chainLinks)
                 return evaluator
             }
@@ -97,6 +98,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 evaluator = evaluate(merged)
             }
             facts.keyboardResults = evaluator.resultFacts()
+            facts.keyboardArguments = evaluator.argumentFacts()
             facts.constantTypeNames = animations.compactMap { animation in
                 guard let duration = animation.duration?.value, duration.count == 3,
                       source.kind(duration.lowerBound) == .identifier, source.kind(duration.lowerBound + 1) == .period
@@ -379,9 +381,15 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         ExpressionBounds.chainNames(source, range)
     }
 
-    /// The simple name of the type whose body contains `index` (the extended type for
-    /// extensions).
+    /// The qualified name of the type whose body contains `index` (the extended type for
+    /// extensions): the key of its project facts.
     func typeName(at index: Int) -> String? {
+        outline.enclosingType(at: index).map { outline.types[$0].qualifiedName }
+    }
+
+    /// The simple name of the type whose body contains `index`, as other code writes it
+    /// (`Bar()`): what accessory facts, which start from such names, are keyed by.
+    func simpleTypeName(at index: Int) -> String? {
         outline.enclosingType(at: index).map { outline.types[$0].simpleName }
     }
 

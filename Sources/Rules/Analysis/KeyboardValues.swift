@@ -109,6 +109,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
     let results: ResultExpressions
     /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
     let projectResults: [UInt64: KeyboardValue.Traits]
+    /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
+    let projectArguments: [UInt64: [KeyboardArgumentFact]]
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
@@ -119,13 +121,15 @@ struct KeyboardValueEvaluator: FileIndexReader {
 
     init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
          heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
-         projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
+         projectResults: [UInt64: KeyboardValue.Traits] = [:],
+         projectArguments: [UInt64: [KeyboardArgumentFact]] = [:], constants: ConstantResolver) {
         self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
         self.accessors = accessors
         self.heightAccessors = heightAccessors
         self.frameProperties = frameProperties
         self.projectResults = projectResults
+        self.projectArguments = projectArguments
         self.constants = constants
         results = ResultExpressions(fileIndex.source, fileIndex.outline)
     }
@@ -439,6 +443,23 @@ struct KeyboardValueEvaluator: FileIndexReader {
                         value: KeyboardValue(traits: .curve, origin: parameter.nameToken), isPropertyWrite: false))
                 } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
                     flow.infoParameters[scope, default: []].insert(source.nameHash(parameter.nameToken))
+                }
+            }
+        }
+        // Parameters that receive keyboard values from calls in other files.
+        for function in outline.functions {
+            guard let facts = projectArguments[function.nameHash], let scope = function.scope else { continue }
+            for fact in facts {
+                guard let positions = parameterPositions(of: fact.call, for: function) else { continue }
+                for (position, passed) in fact.arguments {
+                    let parameter = function.parameters[positions[position]]
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope, value: passed.value(at: parameter.nameToken),
+                        isPropertyWrite: false))
+                    if let bottom = fact.insetBottoms[position] {
+                        _ = KeyboardValueCarriers.merge(bottom.value(at: parameter.nameToken), into: &carriers.insetBottoms,
+                                                        at: parameter.nameToken)
+                    }
                 }
             }
         }

@@ -150,7 +150,7 @@ struct HandlerLookup: Sendable {
             guard case .function(let function) = outline.scopes[handler.scope].kind, handler.caller == nil else { continue }
             let declaration = outline.functions[function]
             byMethodName[declaration.nameHash, default: []].append(index)
-            let typeName = declaration.owner.map { outline.types[$0].simpleName }
+            let typeName = declaration.owner.map { outline.types[$0].qualifiedName }
             byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
         }
     }
@@ -203,7 +203,7 @@ struct ObserverAnalysis: Sendable {
         var seeds: [Int: Set<LifecyclePhase>] = [:]
         for (index, function) in outline.functions.enumerated() where function.kind == .function {
             guard let owner = function.owner,
-                  let phases = project.observerFacts(of: outline.types[owner].simpleName).lifecycleCalls[function.nameHash]
+                  let phases = project.observerFacts(of: outline.types[owner].qualifiedName).lifecycleCalls[function.nameHash]
             else { continue }
             seeds[index] = phases
         }
@@ -215,9 +215,9 @@ struct ObserverAnalysis: Sendable {
 }
 
 extension FileAnalysis {
-    /// The simple name of type declaration `type` (nil for nil).
+    /// The qualified name of type declaration `type` (nil for nil).
     func typeName(ofType type: Int?) -> String? {
-        type.map { outline.types[$0].simpleName }
+        type.map { outline.types[$0].qualifiedName }
     }
 
     /// The method (a function declared directly in a type) whose body contains `index`,
@@ -788,7 +788,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     func method(containing index: Int) -> Int? { outline.method(containing: index) }
 
-    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].simpleName } }
+    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].qualifiedName } }
 
     /// Which methods of the file run in which lifecycle phase by their own name, and the calls
     /// on `self` between methods of one type that carry a phase on to helpers.

@@ -69,7 +69,7 @@ enum ObserverFactCollector {
         let path = source.file.path
         for registration in analysis.registered {
             guard let type = registration.type else { continue }
-            let name = outline.types[type].simpleName
+            let name = outline.types[type].qualifiedName
             let phases = analysis.phases(ofMethod: registration.method)
             if registration.kind == .selector, let observer = registration.observer, observer.count == 1,
                source.isWord(observer.lowerBound, "self") {
@@ -90,7 +90,7 @@ enum ObserverFactCollector {
         func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
-            let name = outline.types[type].simpleName
+            let name = outline.types[type].qualifiedName
             if !removal.removesSelf { byName[name, default: ObserverTypeFacts()].removesTokens = true }
             if analysis.phases(ofMethod: removal.method).contains(where: \.isDisappear) {
                 byName[name, default: ObserverTypeFacts()].removesOnDisappear = true
@@ -113,7 +113,7 @@ enum ObserverFactCollector {
                 guard let event = KeyboardVocabulary.notification(source, at: index)
                         ?? KeyboardVocabulary.message(source, at: index),
                       let type = outline.enclosingType(at: index) else { continue }
-                byName[outline.types[type].simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
+                byName[outline.types[type].qualifiedName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
             }
         }
         var staticProperties: [Int: [Int]] = [:]
@@ -122,7 +122,7 @@ enum ObserverFactCollector {
         }
         for (typeIndex, type) in outline.types.enumerated()
         where livesForTheApp(typeIndex, staticProperties[typeIndex] ?? [], source, outline) {
-            byName[type.simpleName, default: ObserverTypeFacts()].livesForTheApp = true
+            byName[type.qualifiedName, default: ObserverTypeFacts()].livesForTheApp = true
         }
         for (name, calls) in analysis.lifecycle.phasesOfCallsLeavingFile {
             byName[name, default: ObserverTypeFacts()].lifecycleCalls = calls

@@ -173,7 +173,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         let source = analysis.source
         let hash = NameHash.of(type)
         return analysis.outline.types.contains { owner in
-            guard owner.simpleName != type, analysis.project.types[owner.simpleName]?.mentionsSafeArea ?? false else { return false }
+            guard owner.qualifiedName != type, analysis.project.types[owner.qualifiedName]?.mentionsSafeArea ?? false else { return false }
             return owner.extent.contains { source.kind($0) == .identifier && source.nameHash($0) == hash }
         }
     }
