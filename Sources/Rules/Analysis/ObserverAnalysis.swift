@@ -861,10 +861,12 @@ struct LifecycleGraph: Sendable {
         return found
     }
 
-    /// A method name rather than a type's initializer (`UIView(…)`).
+    /// A method name rather than a type's initializer (`UIView(…)`): it does not start with
+    /// an ASCII capital. Read off the byte, as pass 1 asks it of every call on `self`.
     static func mayNameMethod(_ source: TokenizedSource, _ callee: Int) -> Bool {
-        guard source.kind(callee) == .identifier, let first = source.text(at: callee).unicodeScalars.first else { return false }
-        return !first.properties.isUppercase
+        guard source.kind(callee) == .identifier else { return false }
+        let first = source.file.bytes[Int(source.code[callee].start)]
+        return !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
     }
 }
 
