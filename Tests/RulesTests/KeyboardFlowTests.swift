@@ -428,6 +428,175 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Removal.swift": removing]).isEmpty)
     }
 
+    func testLifecyclePhasesReachHelpersDeclaredInOtherFiles() {
+        let helpers = """
+        extension CartViewController {
+            func beginObserving() {
+                NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            func endObserving() {
+                NotificationCenter.default.removeObserver(self, name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc func keyboardMoves(_ note: Notification) { bottom.constant = 0 }
+        }
+        """
+        func controller(_ body: String) -> String {
+            """
+            final class CartViewController: UIViewController {
+            \(body)
+            }
+            """
+        }
+        let onAppear = controller("""
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                beginObserving()
+            }
+        """)
+        XCTAssertEqual(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": onAppear]), [3])
+        // Removed in the mirrored phase through the other helper.
+        let mirrored = controller("""
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                self.beginObserving()
+            }
+            override func viewWillDisappear(_ animated: Bool) {
+                super.viewWillDisappear(animated)
+                endObserving()
+            }
+        """)
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": mirrored]).isEmpty)
+        // Added once: nothing to balance.
+        let once = controller("""
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                beginObserving()
+            }
+        """)
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Cart.swift": once]).isEmpty)
+        // Another type's appear method calling a method of the same name on itself, or
+        // calling this type's helper on an instance, says nothing about this type.
+        let otherType = """
+        final class CheckoutViewController: UIViewController {
+            let cart = CartViewController()
+            override func viewWillAppear(_ animated: Bool) {
+                super.viewWillAppear(animated)
+                beginObserving()
+                cart.beginObserving()
+            }
+            func beginObserving() {}
+        }
+        """
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, helpers, files: ["Checkout.swift": otherType]).isEmpty)
+    }
+
+    func testNestedTypesOfOneSimpleNameKeepTheirOwnFacts() {
+        let chat = """
+        enum Chat {
+            final class ListView: UIView {
+                let tableView = UITableView()
+                func configure() {
+                    tableView.contentInsetAdjustmentBehavior = .never
+                }
+            }
+        }
+        """
+        let feed = """
+        enum Feed {
+            final class ListView: UIView {
+                let tableView = UITableView()
+                override func safeAreaInsetsDidChange() {
+                    super.safeAreaInsetsDidChange()
+                    tableView.contentInset.bottom = safeAreaInsets.bottom
+                }
+            }
+        }
+        """
+        XCTAssertEqual(check(ContentInsetAdjustmentNever.self, chat, files: ["Feed.swift": feed]), [5])
+        // The same type's extension in another file handles the safe area.
+        let chatExtension = """
+        extension Chat.ListView {
+            override func safeAreaInsetsDidChange() {
+                super.safeAreaInsetsDidChange()
+                tableView.contentInset.bottom = safeAreaInsets.bottom
+            }
+        }
+        """
+        XCTAssertTrue(check(ContentInsetAdjustmentNever.self, chat, files: ["Chat+SafeArea.swift": chatExtension]).isEmpty)
+    }
+
+    func testSuperclassesResolveFromTheSubclassScope() {
+        func screens(removingIn module: String) -> String {
+            """
+            enum Checkout {
+                class Base: UIViewController {\(module == "Checkout" ? removal : "")}
+            }
+            enum Account {
+                class Base: UIViewController {\(module == "Account" ? removal : "")}
+            }
+            """
+        }
+        let removal = """
+
+                override func viewWillDisappear(_ animated: Bool) {
+                    super.viewWillDisappear(animated)
+                    NotificationCenter.default.removeObserver(self)
+                }
+
+        """
+        let code = """
+        extension Checkout {
+            final class PaymentScreen: Base {
+                override func viewWillAppear(_ animated: Bool) {
+                    super.viewWillAppear(animated)
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardMoves(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+                }
+                @objc func keyboardMoves(_ note: Notification) { bottom.constant = 0 }
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Bases.swift": screens(removingIn: "Checkout")]).isEmpty)
+        XCTAssertEqual(check(KeyboardObserverLifecycleUnbalanced.self, code, files: ["Bases.swift": screens(removingIn: "Account")]), [5])
+    }
+
+    func testValuesPassedToHelpersDeclaredInOtherFiles() {
+        let helpers = """
+        extension UIScrollView {
+            func applyKeyboardInsets(_ insets: UIEdgeInsets, animated: Bool = false) {
+                contentInset = insets
+            }
+            func applyKeyboardBottom(to bottom: CGFloat) {
+                contentInset.bottom = bottom
+            }
+        }
+        """
+        func screen(_ line: String) -> String {
+            """
+            final class NotesViewController: UIViewController {
+                let textView = UITextView()
+                @objc func keyboardMoves(_ note: Notification) {
+                    guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                    let overlap = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                    let safe = max(0, overlap - view.safeAreaInsets.bottom)
+                    \(line)
+                }
+            }
+            """
+        }
+        let raw = screen("textView.applyKeyboardInsets(UIEdgeInsets(top: 0, left: 0, bottom: overlap, right: 0))")
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, helpers, files: ["Notes.swift": raw]), [3])
+        XCTAssertEqual(check(KeyboardInsetIgnoresSafeArea.self, helpers, files: ["Notes.swift": screen("textView.applyKeyboardBottom(to: overlap)")]), [6])
+        // Safe-area math before the call keeps the helper clean.
+        let safe = screen("textView.applyKeyboardInsets(UIEdgeInsets(top: 0, left: 0, bottom: safe, right: 0), animated: true)")
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, helpers, files: ["Notes.swift": safe]).isEmpty)
+        // Labels the helper does not take mean another function.
+        let otherLabels = screen("textView.applyKeyboardBottom(overlap)")
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, helpers, files: ["Notes.swift": otherLabels]).isEmpty)
+        // A call on `self` means a method of the caller's own type, not the extension's.
+        let onSelf = screen("applyKeyboardBottom(to: overlap)")
+        XCTAssertTrue(check(KeyboardInsetIgnoresSafeArea.self, helpers, files: ["Notes.swift": onSelf]).isEmpty)
+    }
+
     // MARK: Accessory views
 
     func testSettableAccessoryOfAViewThatBecomesFirstResponder() {

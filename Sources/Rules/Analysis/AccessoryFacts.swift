@@ -124,7 +124,7 @@ public struct AccessoryFacts: Sendable {
             for found in analysis.accessorySources(of: use.expression) {
                 if let name = analysis.typeName(of: found) {
                     accessoryUses.append(AccessoryUse(typeName: name, location: location))
-                } else if found.kind == .undeclaredName, let owner = analysis.typeName(at: found.token) {
+                } else if found.kind == .undeclaredName, let owner = analysis.simpleTypeName(at: found.token) {
                     inheritedAccessoryUses.append(InheritedAccessoryUse(
                         typeName: owner, property: source.text(at: found.token), location: location))
                 }
@@ -133,7 +133,7 @@ public struct AccessoryFacts: Sendable {
         for assignment in analysis.assignments where analysis.isSelfSizingSetting(assignment) {
             let names = analysis.namesWithoutSelf(assignment.lhs)
             if names.count == 1 {
-                if let type = analysis.typeName(at: assignment.op) { selfSizingTypes.insert(type) }
+                if let type = analysis.simpleTypeName(at: assignment.op) { selfSizingTypes.insert(type) }
             } else if names.count == 2 {
                 let holder = names[0]
                 if let binding = analysis.binding(referencedBy: holder), let value = binding.value {

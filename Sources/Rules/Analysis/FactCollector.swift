@@ -131,7 +131,7 @@ enum FactCollector {
             source, outline, enabled: scansTypeBodies, importsGuidePackage: importsGuidePackage,
             aliases: mentionsKeyboard ? KeyboardLayoutGuideAliases(fileIndex) : nil)
         for (typeIndex, type) in outline.types.enumerated() {
-            var typeFacts = TypeFacts(name: type.simpleName)
+            var typeFacts = TypeFacts(name: type.qualifiedName)
             typeFacts.isDeclared = type.kind != .extension
             typeFacts.isClass = type.kind == .class || type.kind == .actor
             typeFacts.inheritance = type.inheritance
@@ -149,8 +149,8 @@ enum FactCollector {
             typeFacts.keyboardLayoutGuideUses = bodies.guideUses[typeIndex]
             typeFacts.followsUndockedKeyboard = bodies.followsUndocked[typeIndex]
             typeFacts.usesEdgeAwareGuideConstraints = bodies.edgeAware[typeIndex]
-            if byName[type.simpleName] == nil { order.append(type.simpleName) }
-            byName[type.simpleName, default: TypeFacts(name: type.simpleName)].merge(typeFacts)
+            if byName[type.qualifiedName] == nil { order.append(type.qualifiedName) }
+            byName[type.qualifiedName, default: TypeFacts(name: type.qualifiedName)].merge(typeFacts)
         }
         facts.types = order.compactMap { byName[$0] }
 
@@ -164,7 +164,7 @@ enum FactCollector {
                 facts.keyboardManagerSwitches.append(KeyboardManagerSwitch(
                     location: FactLocation(path: path, range: source.byteRange(assignment.lhs)),
                     isEnabled: source.isWord(value, "true"),
-                    typeName: outline.enclosingType(at: assignment.op).map { outline.types[$0].simpleName }))
+                    typeName: outline.enclosingType(at: assignment.op).map { outline.types[$0].qualifiedName }))
             }
             if source.isWord(last, "inputAccessoryView"), let type = constructedType(source, assignment.rhs) {
                 facts.accessoryViewTypes.append(type)

@@ -102,7 +102,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 var evaluator = KeyboardValueEvaluator(
                     fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
-                    projectResults: project.resultTraitHashes, constants: constants)
+                    projectResults: project.resultTraitHashes, projectArguments: project.keyboardArguments,
+                    constants: constants)
                 evaluator.build(chainLinks: chainLinks, relayLinks: relayLinks)
                 return evaluator
             }
@@ -119,6 +120,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 evaluator = evaluate(merged)
             }
             facts.keyboardResults = evaluator.resultFacts()
+            facts.keyboardArguments = evaluator.argumentFacts()
             facts.constantTypeNames = animations.compactMap { animation in
                 guard let duration = animation.duration?.value, duration.count == 3,
                       source.kind(duration.lowerBound) == .identifier, source.kind(duration.lowerBound + 1) == .period
@@ -130,10 +132,12 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             evaluator = nil
         }
         FactCollector.collectTypes(fileIndex, into: &facts)
-        observers = ObserverAnalysisBuilder(fileIndex).build()
+        let observers = ObserverAnalysisBuilder(fileIndex).build()
         ObserverFactCollector.collect(observers, source, outline, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
+        // The facts hold this file's own phases; rules also see those other files give.
+        self.observers = observers.seedingPhases(from: self.project, outline)
         // Accessory and scroll view inset facts are read off the finished analysis; a project
         // that lacks this file's facts (pass 1, a file checked on top of the others) gets
         // them too.
@@ -370,9 +374,15 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         ExpressionBounds.chainNames(source, range)
     }
 
-    /// The simple name of the type whose body contains `index` (the extended type for
-    /// extensions).
+    /// The qualified name of the type whose body contains `index` (the extended type for
+    /// extensions): the key of its project facts.
     func typeName(at index: Int) -> String? {
+        outline.enclosingType(at: index).map { outline.types[$0].qualifiedName }
+    }
+
+    /// The simple name of the type whose body contains `index`, as other code writes it
+    /// (`Bar()`): what accessory facts, which start from such names, are keyed by.
+    func simpleTypeName(at index: Int) -> String? {
         outline.enclosingType(at: index).map { outline.types[$0].simpleName }
     }
 

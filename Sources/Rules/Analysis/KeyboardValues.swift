@@ -134,18 +134,22 @@ struct KeyboardValueEvaluator: FileIndexReader {
     let results: ResultExpressions
     /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
     let projectResults: [UInt64: KeyboardValue.Traits]
+    /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
+    let projectArguments: [UInt64: [KeyboardArgumentFact]]
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
     init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
          heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
-         projectResults: [UInt64: KeyboardValue.Traits] = [:], constants: ConstantResolver) {
+         projectResults: [UInt64: KeyboardValue.Traits] = [:],
+         projectArguments: [UInt64: [KeyboardArgumentFact]] = [:], constants: ConstantResolver) {
         self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
         self.accessors = accessors
         self.heightAccessors = heightAccessors
         self.frameProperties = frameProperties
         self.projectResults = projectResults
+        self.projectArguments = projectArguments
         self.constants = constants
         results = ResultExpressions(fileIndex.source, fileIndex.outline)
     }
@@ -472,6 +476,23 @@ struct KeyboardValueEvaluator: FileIndexReader {
                           hash: source.nameHash(token), scope: scope)
                 } else if !parameter.type.contains(where: { source.isWord($0, "Notification") }) {
                     flow.infoParameters[scope, default: []].insert(source.nameHash(token))
+                }
+            }
+        }
+        // Parameters that receive keyboard values from calls in other files.
+        for function in outline.functions {
+            guard let facts = projectArguments[function.nameHash], let scope = function.scope else { continue }
+            for fact in facts {
+                guard let positions = parameterPositions(of: fact.call, for: function) else { continue }
+                for (position, passed) in fact.arguments {
+                    let parameter = function.parameters[positions[position]]
+                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
+                        token: parameter.nameToken, scope: scope, value: passed.value(at: parameter.nameToken),
+                        isPropertyWrite: false))
+                    if let bottom = fact.insetBottoms[position] {
+                        _ = KeyboardValueCarriers.merge(bottom.value(at: parameter.nameToken), into: &carriers.insetBottoms,
+                                                        at: parameter.nameToken)
+                    }
                 }
             }
         }

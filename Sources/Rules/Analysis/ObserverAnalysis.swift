@@ -150,7 +150,7 @@ struct HandlerLookup: Sendable {
             guard case .function(let function) = outline.scopes[handler.scope].kind, handler.caller == nil else { continue }
             let declaration = outline.functions[function]
             byMethodName[declaration.nameHash, default: []].append(index)
-            let typeName = declaration.owner.map { outline.types[$0].simpleName }
+            let typeName = declaration.owner.map { outline.types[$0].qualifiedName }
             byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
         }
     }
@@ -171,21 +171,53 @@ struct ObserverAnalysis: Sendable {
     /// Per type name: name hashes of values that are cancelled or emptied (`task?.cancel()`,
     /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
     let cancelledNames: [String: [UInt64: [Int?]]]
+    /// Which methods run in which lifecycle phases, from this file's code.
+    let lifecycle: LifecycleGraph
     /// Method function index → the lifecycle phases it runs in, directly or as a helper
-    /// called (up to `Limits.valueHops` levels) from lifecycle methods of its type.
-    let phasesOfMethod: [Int: Set<LifecyclePhase>]
+    /// called from lifecycle methods of its type, here or (`seedingPhases`) in other files.
+    private(set) var phasesOfMethod: [Int: Set<LifecyclePhase>]
+
+    init(registered: [RegisteredObserver], removals: [ObserverRemoval], subscriptions: [KeyboardSubscription],
+         tasks: [NotificationTask], removedNames: [String: Set<UInt64>], cancelledNames: [String: [UInt64: [Int?]]],
+         lifecycle: LifecycleGraph) {
+        self.registered = registered
+        self.removals = removals
+        self.subscriptions = subscriptions
+        self.tasks = tasks
+        self.removedNames = removedNames
+        self.cancelledNames = cancelledNames
+        self.lifecycle = lifecycle
+        phasesOfMethod = lifecycle.phases
+    }
 
     /// The lifecycle phases method `function` runs in (empty: not known to run in any).
     func phases(ofMethod function: Int?) -> Set<LifecyclePhase> {
         guard let function else { return [] }
         return phasesOfMethod[function] ?? []
     }
+
+    /// The same analysis where methods also run in the phases the project's code in other
+    /// files calls them from (`ObserverTypeFacts.lifecycleCalls`): a `viewWillAppear` in one
+    /// file calling a helper an extension declares in another.
+    func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
+        var seeds: [Int: Set<LifecyclePhase>] = [:]
+        for (index, function) in outline.functions.enumerated() where function.kind == .function {
+            guard let owner = function.owner,
+                  let phases = project.observerFacts(of: outline.types[owner].qualifiedName).lifecycleCalls[function.nameHash]
+            else { continue }
+            seeds[index] = phases
+        }
+        guard !seeds.isEmpty else { return self }
+        var seeded = self
+        seeded.phasesOfMethod = lifecycle.propagated(seeds: seeds)
+        return seeded
+    }
 }
 
 extension FileAnalysis {
-    /// The simple name of type declaration `type` (nil for nil).
+    /// The qualified name of type declaration `type` (nil for nil).
     func typeName(ofType type: Int?) -> String? {
-        type.map { outline.types[$0].simpleName }
+        type.map { outline.types[$0].qualifiedName }
     }
 
     /// The method (a function declared directly in a type) whose body contains `index`,
@@ -341,7 +373,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         return ObserverAnalysis(
             registered: registered, removals: removals, subscriptions: subscriptions,
             tasks: notificationTasks(registered),
-            removedNames: removedNames, cancelledNames: cancelledNames, phasesOfMethod: lifecyclePhases())
+            removedNames: removedNames, cancelledNames: cancelledNames, lifecycle: lifecycleGraph())
     }
 
     /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
@@ -755,28 +787,54 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     func method(containing index: Int) -> Int? { outline.method(containing: index) }
 
-    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].simpleName } }
+    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].qualifiedName } }
 
-    /// Lifecycle phases of every method: its own, or those of the methods of the same type
-    /// that call it (up to `Limits.valueHops` levels).
-    func lifecyclePhases() -> [Int: Set<LifecyclePhase>] {
-        var phases: [Int: Set<LifecyclePhase>] = [:]
+    /// Which methods of the file run in which lifecycle phase by their own name, and the calls
+    /// on `self` between methods of one type that carry a phase on to helpers.
+    func lifecycleGraph() -> LifecycleGraph {
+        var graph = LifecycleGraph()
         for (index, function) in outline.functions.enumerated() where function.owner != nil {
-            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { phases[index] = [phase] }
+            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { graph.ownPhases[index] = [phase] }
         }
-        // Calls from methods to methods of the same type name, on self or unqualified.
-        var callers: [Int: [Int]] = [:]
-        let methodNames = Set(outline.functions.lazy.filter { $0.owner != nil && $0.kind == .function }.map(\.nameHash))
-        for call in calls where methodNames.contains(source.nameHash(call.callee)) && call.isOnSelf(source) {
-            guard let caller = method(containing: call.callee) else { continue }
-            let callerType = typeName(outline.functions[caller].owner)
+        // Calls from methods to methods of the same type name, on self or unqualified; those
+        // that mean no method of the type here may mean one its code in another file declares.
+        for call in calls where call.isOnSelf(source) {
+            guard let caller = method(containing: call.callee),
+                  let callerType = typeName(outline.functions[caller].owner) else { continue }
+            var resolved = false
             for target in fileIndex.functions(calledBy: call).map(\.rawValue)
-            where target != caller && outline.functions[target].owner != nil
-                && typeName(outline.functions[target].owner) == callerType {
-                callers[target, default: []].append(caller)
+            where outline.functions[target].owner != nil && typeName(outline.functions[target].owner) == callerType {
+                resolved = true
+                if target != caller { graph.callers[target, default: []].append(caller) }
+            }
+            if !resolved, LifecycleGraph.mayNameMethod(source, call.callee) {
+                graph.callsLeavingFile.append((caller, callerType, source.nameHash(call.callee)))
             }
         }
-        for _ in 0..<Limits.valueHops {
+        graph.phases = graph.propagated(seeds: [:])
+        return graph
+    }
+}
+
+/// The lifecycle phases methods run in: their own (`viewWillAppear`), or those of the
+/// methods of the same type that call them (`Limits.lifecycleHelperLevels` levels), with the
+/// calls that reach methods of the type declared in other files.
+struct LifecycleGraph: Sendable {
+    /// Method function index → the phase its own name gives it.
+    var ownPhases: [Int: Set<LifecyclePhase>] = [:]
+    /// Method → the methods of its type in this file that call it.
+    var callers: [Int: [Int]] = [:]
+    /// Calls on `self` from a method of a type to a name no method of that type in this file
+    /// has: the type's code in another file (an extension) may declare it.
+    var callsLeavingFile: [(caller: Int, typeName: String, name: UInt64)] = []
+    /// Method → the phases it runs in, from this file alone.
+    var phases: [Int: Set<LifecyclePhase>] = [:]
+
+    /// `ownPhases` and `seeds` (phases from calls in other files), carried along `callers`.
+    func propagated(seeds: [Int: Set<LifecyclePhase>]) -> [Int: Set<LifecyclePhase>] {
+        var phases = ownPhases
+        for (method, seeded) in seeds { phases[method, default: []].formUnion(seeded) }
+        for _ in 0..<Limits.lifecycleHelperLevels {
             var changed = false
             for (target, list) in callers {
                 var union = phases[target] ?? []
@@ -789,6 +847,25 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             if !changed { break }
         }
         return phases
+    }
+
+    /// Per type name: the method names this file calls from methods with a lifecycle phase
+    /// without declaring them, with the phases the calls run in (pass-1 facts).
+    var phasesOfCallsLeavingFile: [String: [UInt64: Set<LifecyclePhase>]] {
+        var found: [String: [UInt64: Set<LifecyclePhase>]] = [:]
+        for call in callsLeavingFile {
+            guard let callerPhases = phases[call.caller], !callerPhases.isEmpty else { continue }
+            found[call.typeName, default: [:]][call.name, default: []].formUnion(callerPhases)
+        }
+        return found
+    }
+
+    /// A method name rather than a type's initializer (`UIView(…)`): it does not start with
+    /// an ASCII capital. Read off the byte, as pass 1 asks it of every call on `self`.
+    static func mayNameMethod(_ source: TokenizedSource, _ callee: Int) -> Bool {
+        guard source.kind(callee) == .identifier else { return false }
+        let first = source.file.bytes[Int(source.code[callee].start)]
+        return !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
     }
 }
 

@@ -38,6 +38,10 @@ public struct ObserverTypeFacts: Sendable {
     /// The type lives as long as the app: a singleton (`static let shared = Type()`) or an
     /// application delegate. Its observers never need removing.
     var livesForTheApp = false
+    /// Method name hashes the type's code calls on `self` from lifecycle methods (or their
+    /// helpers) in a file that does not declare them, with the phases of those calls: an
+    /// extension in another file that declares the method runs it in those phases.
+    var lifecycleCalls: [UInt64: Set<LifecyclePhase>] = [:]
 
     mutating func merge(_ other: ObserverTypeFacts) {
         selectorKeys.formUnion(other.selectorKeys)
@@ -53,6 +57,7 @@ public struct ObserverTypeFacts: Sendable {
         keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
         livesForTheApp = livesForTheApp || other.livesForTheApp
         removesOnDisappear = removesOnDisappear || other.removesOnDisappear
+        lifecycleCalls.merge(other.lifecycleCalls) { $0.union($1) }
     }
 }
 
@@ -64,7 +69,7 @@ enum ObserverFactCollector {
         let path = source.file.path
         for registration in analysis.registered {
             guard let type = registration.type else { continue }
-            let name = outline.types[type].simpleName
+            let name = outline.types[type].qualifiedName
             let phases = analysis.phases(ofMethod: registration.method)
             if registration.kind == .selector, let observer = registration.observer, observer.count == 1,
                source.isWord(observer.lowerBound, "self") {
@@ -85,7 +90,7 @@ enum ObserverFactCollector {
         func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
-            let name = outline.types[type].simpleName
+            let name = outline.types[type].qualifiedName
             if !removal.removesSelf { byName[name, default: ObserverTypeFacts()].removesTokens = true }
             if analysis.phases(ofMethod: removal.method).contains(where: \.isDisappear) {
                 byName[name, default: ObserverTypeFacts()].removesOnDisappear = true
@@ -108,7 +113,7 @@ enum ObserverFactCollector {
                 guard let event = KeyboardVocabulary.notification(source, at: index)
                         ?? KeyboardVocabulary.message(source, at: index),
                       let type = outline.enclosingType(at: index) else { continue }
-                byName[outline.types[type].simpleName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
+                byName[outline.types[type].qualifiedName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
             }
         }
         var staticProperties: [Int: [Int]] = [:]
@@ -117,7 +122,10 @@ enum ObserverFactCollector {
         }
         for (typeIndex, type) in outline.types.enumerated()
         where livesForTheApp(typeIndex, staticProperties[typeIndex] ?? [], source, outline) {
-            byName[type.simpleName, default: ObserverTypeFacts()].livesForTheApp = true
+            byName[type.qualifiedName, default: ObserverTypeFacts()].livesForTheApp = true
+        }
+        for (name, calls) in analysis.lifecycle.phasesOfCallsLeavingFile {
+            byName[name, default: ObserverTypeFacts()].lifecycleCalls = calls
         }
         for index in facts.types.indices {
             if let observers = byName[facts.types[index].name] { facts.types[index].observers.merge(observers) }

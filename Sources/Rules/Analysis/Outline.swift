@@ -498,8 +498,11 @@ private struct OutlineBuilder {
         let (start, _, available) = modifiers(before: keyword)
         let typeIndex = outline.types.count
         let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
+        let name = nameParts.joined(separator: ".")
+        let parentType = stack.last.map { Int(outline.typeOfScope[$0]) } ?? -1
         outline.types.append(TypeDeclaration(
-            kind: kind, name: nameParts.joined(separator: "."), simpleName: nameParts.last ?? "",
+            kind: kind, name: name, simpleName: nameParts.last ?? "",
+            qualifiedName: parentType >= 0 ? outline.types[parentType].qualifiedName + "." + name : name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
         if let brace { declaredBraces[brace] = .type(typeIndex) }
         if let available { recordAvailability(start, end, available) }

@@ -8,6 +8,11 @@ struct TypeDeclaration: Sendable {
     let name: String
     /// The last component of `name`: what other code calls the type.
     let simpleName: String
+    /// `name` inside the types around the declaration (`ChatModule.ListView` for a class
+    /// `ListView` declared in `enum ChatModule`): what project facts are keyed by, so that
+    /// nested types of the same simple name stay apart. Extensions are written at file
+    /// level, so theirs is `name`.
+    let qualifiedName: String
     let nameToken: Int
     /// Inherited types and conformances, as written (`UIViewController`, `Foo.Bar`).
     let inheritance: [String]

@@ -25,9 +25,10 @@ public enum FactScope {
     /// the safe area (`ScrollViewInsetFacts`); either alone is everyday layout code.
     public static let projectWideMarkersTogether: [StaticString] = ["contentInset", "safeArea"]
 
-    /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`).
+    /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`); of its
+    /// last component for a qualified or dotted name (the scan records each component).
     public static func hash(ofTypeName name: String) -> UInt64 {
-        var name = name
+        var name = TypeTable.simpleName(of: name)
         return name.withUTF8 { NameHash.ofName($0, 0, $0.count) }
     }
 

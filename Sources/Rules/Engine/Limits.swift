@@ -48,4 +48,7 @@ public enum Limits {
     /// Tokens looked at going back from a name bound in an enum case pattern to the pattern's
     /// opening parenthesis (`case .toolbar(let bar)`).
     public static let casePatternLength = 64
+    /// Levels of helpers a lifecycle phase is carried through (`viewWillAppear` calling
+    /// `startObserving` calling `addKeyboardObservers`).
+    public static let lifecycleHelperLevels = 3
 }

@@ -12,7 +12,7 @@ public struct FactLocation: Sendable, Hashable {
 
 /// What the project says about one type, across its declaration and extensions.
 public struct TypeFacts: Sendable {
-    /// The simple name (`ChatViewController`).
+    /// The qualified name (`ChatViewController`, `ChatModule.ListView` for a nested type).
     public let name: String
     /// `true` once a `class`/`struct`/`enum`/`actor`/`protocol` declaration was seen (not only
     /// extensions).
@@ -102,6 +102,9 @@ public struct FileFacts: Sendable {
     /// Methods and computed properties whose result is keyboard geometry (an overlap, a
     /// height) by name, with what it carries: code in other files calling them gets it.
     var keyboardResults: [String: KeyboardValue.Traits] = [:]
+    /// Keyboard values this file's handlers pass to functions it does not declare: the file
+    /// declaring the function gets them as parameter values.
+    var keyboardArguments: [KeyboardArgumentFact] = []
     /// Types whose number constants this file reads as animation durations
     /// (`AnimationTiming.standard`): their files are analysed before pass 2.
     public internal(set) var constantTypeNames: [String] = []
@@ -131,6 +134,7 @@ extension FileFacts {
     /// facts from the other files that hold some.
     var hasFactsBeyondTypes: Bool {
         !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
+            || !keyboardResults.isEmpty || !keyboardArguments.isEmpty
             || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
             || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmpty
             || !scrollViewInsets.isEmpty
@@ -146,7 +150,8 @@ extension AccessoryFacts {
     }
 }
 
-/// The project's types by simple name.
+/// The project's types by qualified name (`ChatModule.ListView`): nested types of the same
+/// simple name stay apart.
 public struct TypeTable: Sendable {
     /// The merge of the files the project was built from.
     private(set) var facts: [String: TypeFacts] = [:]
@@ -154,11 +159,16 @@ public struct TypeTable: Sendable {
     /// entries, where copying `facts` for every checked file made a run quadratic in the size
     /// of the project. An entry without paths stands for a type no file declares any more.
     private(set) var layered: [String: TypeFacts] = [:]
+    /// Qualified names of nested types by their simple name (`ListView` →
+    /// `ChatModule.ListView`): code outside the outer type may still write the simple name.
+    private(set) var nestedBySimpleName: [String: [String]] = [:]
 
     /// Where the lookups of one check are written down (`FileChecker.checkReportingLookups`);
     /// nil everywhere else.
     var lookups: TypeLookups?
 
+    /// The type of qualified name `name`; for a name no type has, the nested types of that
+    /// simple name (merged when several have it: the name alone cannot tell them apart).
     public subscript(name: String) -> TypeFacts? {
         lookups?.names.insert(name)
         return unrecorded(name)
@@ -166,6 +176,16 @@ public struct TypeTable: Sendable {
 
     /// `self[name]` without writing the lookup down: merging facts is not a question a rule asks.
     private func unrecorded(_ name: String) -> TypeFacts? {
+        if let type = exactly(name) { return type }
+        var found: TypeFacts?
+        for qualified in nestedBySimpleName[name] ?? [] {
+            guard let type = exactly(qualified) else { continue }
+            if found == nil { found = type } else { found!.merge(type) }
+        }
+        return found
+    }
+
+    private func exactly(_ name: String) -> TypeFacts? {
         if let type = layered[name] { return type.paths.isEmpty ? nil : type }
         return facts[name]
     }
@@ -179,6 +199,33 @@ public struct TypeTable: Sendable {
     /// analyse every file declaring a type of the same name.
     public func keyboardFacts(of name: String) -> TypeFacts? { unrecorded(name) }
 
+    /// The qualified name that `written` means inside type `context` (a qualified name):
+    /// a type nested in `context` or in one of the types around it, innermost first, else a
+    /// type of that name anywhere (`self[written]`). Nil when no project type has it.
+    public func resolve(_ written: String, from context: String?) -> String? {
+        lookups?.names.insert(written)
+        var scope = context ?? ""
+        var steps = 0
+        while !scope.isEmpty, steps < Limits.enclosingScopes {
+            steps += 1
+            let candidate = scope + "." + written
+            if exactly(candidate) != nil { return candidate }
+            scope = scope.lastIndex(of: ".").map { String(scope[..<$0]) } ?? ""
+        }
+        return self[written]?.name
+    }
+
+    /// The last component of a qualified or written name (`ListView` of `ChatModule.ListView`).
+    public static func simpleName(of name: String) -> String {
+        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+    }
+
+    private mutating func index(_ name: String) {
+        guard name.contains(".") else { return }
+        let simple = Self.simpleName(of: name)
+        if !(nestedBySimpleName[simple]?.contains(name) ?? false) { nestedBySimpleName[simple, default: []].append(name) }
+    }
+
     /// Every type the files declare or extend (for tests).
     var names: [String] {
         facts.keys.filter { layered[$0] == nil } + layered.compactMap { $0.value.paths.isEmpty ? nil : $0.key }
@@ -186,10 +233,12 @@ public struct TypeTable: Sendable {
 
     mutating func merge(_ type: TypeFacts) {
         facts[type.name, default: TypeFacts(name: type.name)].merge(type)
+        index(type.name)
     }
 
     mutating func layer(_ type: TypeFacts) {
-        var merged = unrecorded(type.name) ?? TypeFacts(name: type.name)
+        index(type.name)
+        var merged = exactly(type.name) ?? TypeFacts(name: type.name)
         merged.merge(type)
         layered[type.name] = merged
     }
@@ -233,6 +282,8 @@ public struct ProjectFacts: Sendable {
     /// `keyboardResults` of every file by name hash (the first file to name one wins).
     private(set) var resultTraitHashes: [UInt64: KeyboardValue.Traits] = [:]
     private(set) var framePropertyHashes: [UInt64: KeyboardUserInfoKey] = [:]
+    /// `keyboardArguments` of every file by the hash of the called name.
+    private(set) var keyboardArguments: [UInt64: [KeyboardArgumentFact]] = [:]
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
 
@@ -262,6 +313,7 @@ public struct ProjectFacts: Sendable {
             let hash = NameHash.of(name)
             if resultTraitHashes[hash] == nil { resultTraitHashes[hash] = traits }
         }
+        for fact in file.keyboardArguments { keyboardArguments[NameHash.of(fact.call.name), default: []].append(fact) }
         for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
             keyboardFrameProperties[name] = key
             let hash = NameHash.of(name)
@@ -349,6 +401,8 @@ public struct ProjectFacts: Sendable {
         accessorHashes = [:]
         heightAccessorHashes = []
         framePropertyHashes = [:]
+        keyboardArguments = [:]
+        resultTraitHashes = [:]
         keyboardLayoutGuideUsers = []
         for index in filesWithFactsBeyondTypes where !excludedFiles.contains(index) {
             mergeFactsBeyondTypes(of: files[index])
@@ -361,12 +415,16 @@ public struct ProjectFacts: Sendable {
     public static let maximumSuperclassDepth = 32
 
     /// The project superclass chain of `name` (first inherited name that is a project
-    /// class), nearest first, bounded against cycles.
+    /// class), nearest first, bounded against cycles. Each superclass is named as the project
+    /// declares it (qualified, resolved from the scope of the subclass's declaration), or as
+    /// written when the project does not declare it (`UIViewController`).
     public func superclasses(of name: String) -> [String] {
         var chain: [String] = []
         var current = name
-        while chain.count < Self.maximumSuperclassDepth, let facts = types[current], let parent = facts.superclass,
-              !chain.contains(parent), parent != name {
+        while chain.count < Self.maximumSuperclassDepth, let facts = types[current], let written = facts.superclass {
+            let outer = facts.name.lastIndex(of: ".").map { String(facts.name[..<$0]) }
+            let parent = types.resolve(written, from: outer) ?? written
+            guard !chain.contains(parent), parent != name, parent != facts.name else { break }
             chain.append(parent)
             current = parent
         }

@@ -7,7 +7,7 @@ struct FunctionID: Hashable, Sendable {
     init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
-/// A method by name hash and the simple name of its type: what a selector or a call on
+/// A method by name hash and the qualified name of its type: what a selector or a call on
 /// `self` can mean.
 struct MethodKey: Hashable, Sendable {
     let name: UInt64
@@ -118,7 +118,7 @@ extension FileIndex {
     /// The functions of this file that `call` can mean: the same base name, and parameters
     /// that take its arguments (see `parameterPositions(of:for:)`). A call on `self` or
     /// without receiver prefers the functions of the caller's type (its declaration and
-    /// extensions in the file, by simple name) and falls back to the others; a call on
+    /// extensions in the file, by qualified name) and falls back to the others; a call on
     /// another receiver can mean any of them (an extension method of `UIScrollView`, a
     /// helper type's method). In declaration order.
     func functions(calledBy call: CallSite) -> [FunctionID] {
@@ -134,7 +134,7 @@ extension FileIndex {
             }
         }
         if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
-           let own = functionsByTypeName[MethodKey(name: name, typeName: outline.types[type].simpleName)] {
+           let own = functionsByTypeName[MethodKey(name: name, typeName: outline.types[type].qualifiedName)] {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
@@ -156,22 +156,52 @@ extension FileIndex {
     /// trailing closure takes the next parameter that has no default or is of function
     /// type, each further trailing closure the parameter of its label.
     func parameterPositions(of call: CallSite, for function: FunctionDeclaration) -> [Int]? {
+        parameterPositions(
+            arguments: call.arguments.count, trailingClosures: call.trailingClosures.count, for: function,
+            isUnlabelled: { call.arguments[$0].label == nil },
+            matches: { argument, parameter in
+                let label = argument.isTrailing ? call.trailingClosures[argument.index].label : call.arguments[argument.index].label
+                guard let label else { return parameter.label == "_" }
+                return parameter.label == source.text(at: label)
+            })
+    }
+
+    /// `parameterPositions(of:for:)` for a call known by its argument labels only (a call in
+    /// another file, `CallShape`).
+    func parameterPositions(of shape: CallShape, for function: FunctionDeclaration) -> [Int]? {
+        parameterPositions(
+            arguments: shape.labels.count, trailingClosures: shape.trailingLabels.count, for: function,
+            isUnlabelled: { shape.labels[$0] == nil },
+            matches: { argument, parameter in
+                (argument.isTrailing ? shape.trailingLabels[argument.index] : shape.labels[argument.index]) ?? "_" == parameter.label
+            })
+    }
+
+    /// An argument of a call: in the parentheses, or a trailing closure.
+    struct ArgumentReference {
+        let index: Int
+        let isTrailing: Bool
+    }
+
+    /// The resolver behind both forms: `arguments` in parentheses then `trailingClosures`,
+    /// `isUnlabelled(i)` for the parenthesised ones, `matches` whether an argument's label
+    /// is a parameter's.
+    private func parameterPositions(
+        arguments: Int, trailingClosures: Int, for function: FunctionDeclaration,
+        isUnlabelled: (Int) -> Bool, matches: (ArgumentReference, Parameter) -> Bool
+    ) -> [Int]? {
         let parameters = function.parameters
         var positions: [Int] = []
-        positions.reserveCapacity(call.arguments.count + call.trailingClosures.count)
+        positions.reserveCapacity(arguments + trailingClosures)
         var next = 0
         var variadic: Int?
-        func matches(_ label: Int?, _ parameter: Parameter) -> Bool {
-            guard let label else { return parameter.label == "_" }
-            return parameter.label == source.text(at: label)
-        }
-        for argument in call.arguments {
-            if let open = variadic, argument.label == nil {
+        for argument in 0..<arguments {
+            if let open = variadic, isUnlabelled(argument) {
                 positions.append(open)
                 continue
             }
             variadic = nil
-            while next < parameters.count, !matches(argument.label, parameters[next]) {
+            while next < parameters.count, !matches(ArgumentReference(index: argument, isTrailing: false), parameters[next]) {
                 guard parameters[next].hasDefault || parameters[next].isVariadic else { return nil }
                 next += 1
             }
@@ -180,14 +210,14 @@ extension FileIndex {
             if parameters[next].isVariadic { variadic = next }
             next += 1
         }
-        for (position, trailing) in call.trailingClosures.enumerated() {
+        for position in 0..<trailingClosures {
             if position == 0 {
                 while next < parameters.count, parameters[next].hasDefault || parameters[next].isVariadic,
                       !isFunctionType(parameters[next].type) {
                     next += 1
                 }
             } else {
-                while next < parameters.count, !matches(trailing.label, parameters[next]) {
+                while next < parameters.count, !matches(ArgumentReference(index: position, isTrailing: true), parameters[next]) {
                     guard parameters[next].hasDefault || parameters[next].isVariadic else { return nil }
                     next += 1
                 }

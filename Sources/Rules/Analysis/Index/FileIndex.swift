@@ -21,7 +21,7 @@ final class FileIndex: Sendable {
     let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
-    /// Functions (indices into `Outline.functions`) by base name and the simple name of the
+    /// Functions (indices into `Outline.functions`) by base name and the qualified name of the
     /// type whose declaration or extension declares them (nil: file level): what a call on
     /// `self` can mean, looked up rather than searched.
     let functionsByTypeName: [MethodKey: [Int]]
@@ -56,7 +56,7 @@ final class FileIndex: Sendable {
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
-            let typeName = function.owner.map { outline.types[$0].simpleName }
+            let typeName = function.owner.map { outline.types[$0].qualifiedName }
             functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
         }
         self.functionsByTypeName = functionsByTypeName

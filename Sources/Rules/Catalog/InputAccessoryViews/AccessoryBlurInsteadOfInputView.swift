@@ -169,7 +169,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         }
         for call in blurs {
             let token = analysis.calls[call].callee
-            guard let typeName = analysis.typeName(at: token), let use = accessoryClasses[typeName],
+            guard let typeName = analysis.simpleTypeName(at: token), let use = accessoryClasses[typeName],
                   project.rootClass(of: typeName) != "UIInputView" else { continue }
             flag(token, "`\(typeName)`", use: use)
         }

@@ -187,7 +187,7 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
             guard property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                   let owner = property.owner, !Self.returnsNil(property, analysis),
                   reported.insert(owner).inserted else { continue }
-            let name = analysis.outline.types[owner].simpleName
+            let name = analysis.outline.types[owner].qualifiedName
             guard let user = project.keyboardLayoutGuideUserSharingCode(with: name),
                   let guide = analysis.keyboardLayoutGuideLocation(ofType: user) else { continue }
             let inherited = user == name ? "" : project.superclasses(of: name).contains(user)

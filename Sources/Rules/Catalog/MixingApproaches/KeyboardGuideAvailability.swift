@@ -187,8 +187,8 @@ public struct KeyboardGuideAvailability: Rule {
         guard !uses.isEmpty else { return [] }
         var seen = Set<String>()
         var diagnostics: [Diagnostic] = []
-        for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
-            for use in uses[type.simpleName] ?? [] {
+        for type in analysis.outline.types where seen.insert(type.qualifiedName).inserted {
+            for use in uses[type.qualifiedName] ?? [] {
                 // Below 15.0 there is no guide to use.
                 guard let target = context.applicableTarget(of: Self.metadata, at: use),
                       target >= Self.introducedVersion else { continue }
@@ -196,7 +196,7 @@ public struct KeyboardGuideAvailability: Rule {
                 let reason = guarded ? "it is guarded by iOS \(target) availability" : "the deployment target is iOS \(target)"
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(use),
-                    message: "`\(type.simpleName)` uses `keyboardLayoutGuide` where iOS 15.0–15.3 can run it (\(reason)): those releases leave the guide stale after view controller transitions (FB9733654)",
+                    message: "`\(type.qualifiedName)` uses `keyboardLayoutGuide` where iOS 15.0–15.3 can run it (\(reason)): those releases leave the guide stale after view controller transitions (FB9733654)",
                     suggestion: "Guard it with `if #available(iOS 15.4, *)` and keep the notification-based layout as the fallback, or raise the deployment target to iOS 15.4.",
                     fix: Self.raisedGuard(around: use, analysis)))
                 break

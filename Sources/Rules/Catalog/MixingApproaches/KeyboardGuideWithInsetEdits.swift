@@ -234,7 +234,7 @@ public struct KeyboardGuideWithInsetEdits: Rule {
             guard let sink = analysis.layoutSink(of: assignment), Self.movesContent(sink.kind),
                   !Self.isReset(assignment.rhs, analysis),
                   let type = analysis.outline.enclosingType(at: assignment.op) else { continue }
-            let name = analysis.outline.types[type].simpleName
+            let name = analysis.outline.types[type].qualifiedName
             let user: String
             if let cached = users[name] {
                 guard let cached else { continue }

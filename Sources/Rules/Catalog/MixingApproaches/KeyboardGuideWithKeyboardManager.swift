@@ -202,8 +202,8 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
         let optingOut = Self.typesOptingOut(analysis)
         var seen = Set<String>()
         var diagnostics: [Diagnostic] = []
-        for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
-            let name = type.simpleName
+        for type in analysis.outline.types where seen.insert(type.qualifiedName).inserted {
+            let name = type.qualifiedName
             guard let use = uses[name]?.first, !Self.isExcluded(name, project), !optingOut.contains(name) else {
                 continue
             }
@@ -223,7 +223,9 @@ public struct KeyboardGuideWithKeyboardManager: Rule {
     /// switching the manager off in its own code.
     static func isExcluded(_ name: String, _ project: ProjectFacts) -> Bool {
         let lineage = [name] + project.superclasses(of: name)
-        if lineage.contains(where: project.keyboardManagerExcludedTypes.contains) { return true }
+        // The list holds names as written (`Cell.self`), which may leave out outer types.
+        if lineage.contains(where: { project.keyboardManagerExcludedTypes.contains($0)
+            || project.keyboardManagerExcludedTypes.contains(TypeTable.simpleName(of: $0)) }) { return true }
         return project.keyboardManagerSwitches.contains { switchFact in
             !switchFact.isEnabled && switchFact.typeName.map(lineage.contains) == true
         }

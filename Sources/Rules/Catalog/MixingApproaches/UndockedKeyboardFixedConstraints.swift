@@ -179,8 +179,8 @@ public struct UndockedKeyboardFixedConstraints: Rule {
         var fixedByType: [String: [AnchorConstraint]]?
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
-        for type in analysis.outline.types where seen.insert(type.simpleName).inserted {
-            let name = type.simpleName
+        for type in analysis.outline.types where seen.insert(type.qualifiedName).inserted {
+            let name = type.qualifiedName
             guard let facts = project.types.keyboardFacts(of: name), let follows = facts.followsUndockedKeyboard.first,
                   !facts.usesEdgeAwareGuideConstraints, project.usesKeyboardLayoutGuide(name) else { continue }
             // Directly activated constraints to the guide, grouped by type once per file.

@@ -403,12 +403,12 @@ public struct ObserverCapturesSelfStrongly: Rule {
         let declaration = analysis.outline.types[type]
         switch declaration.kind {
         case .class, .actor:
-            return declaration.simpleName
+            return declaration.qualifiedName
         case .extension:
-            if let facts = analysis.project.types[declaration.simpleName], facts.isDeclared {
-                return facts.isClass ? declaration.simpleName : nil
+            if let facts = analysis.project.types[declaration.qualifiedName], facts.isDeclared {
+                return facts.isClass ? declaration.qualifiedName : nil
             }
-            let name = declaration.simpleName
+            let name = declaration.qualifiedName
             return name.hasPrefix("UI") || name.hasPrefix("NS") ? name : nil
         case .struct, .enum, .protocol:
             return nil

@@ -1,0 +1,54 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// Project facts are keyed by qualified type names, so nested types of the same simple name
+/// stay apart, and names written in a type resolve from its scope.
+final class QualifiedTypeNameTests: XCTestCase {
+    let orders = """
+    enum Orders {
+        class Screen: UIViewController {
+            func setUp() { table.contentInset.bottom = view.safeAreaInsets.bottom }
+        }
+        final class Detail: Screen {}
+    }
+    extension Orders.Screen {
+        func reload() {}
+    }
+    """
+    let profile = """
+    enum Profile {
+        class Screen: UIViewController {}
+        final class Detail: Screen {}
+    }
+    final class Screen: UIView {}
+    """
+
+    func testNestedTypesOfOneSimpleNameStayApart() {
+        let outline = analyze(orders).outline
+        XCTAssertEqual(outline.types.map(\.qualifiedName), ["Orders", "Orders.Screen", "Orders.Detail", "Orders.Screen"])
+        XCTAssertEqual(outline.types.map(\.simpleName), ["Orders", "Screen", "Detail", "Screen"])
+
+        let project = ProjectFacts(merging: [analyze(orders, path: "Orders.swift").facts,
+                                             analyze(profile, path: "Profile.swift").facts])
+        XCTAssertEqual(project.types["Orders.Screen"]?.mentionsSafeArea, true)
+        XCTAssertEqual(project.types["Orders.Screen"]?.paths, ["Orders.swift"])
+        XCTAssertEqual(project.types["Profile.Screen"]?.mentionsSafeArea, false)
+        // The top-level type of that simple name is the one the bare name means.
+        XCTAssertEqual(project.types["Screen"]?.superclass, "UIView")
+        // A simple name only nested types have stands for all of them.
+        XCTAssertEqual(project.types["Detail"]?.paths, ["Orders.swift", "Profile.swift"])
+    }
+
+    func testNamesResolveFromTheScopeTheyAreWrittenIn() {
+        let project = ProjectFacts(merging: [analyze(orders, path: "Orders.swift").facts,
+                                             analyze(profile, path: "Profile.swift").facts])
+        XCTAssertEqual(project.types.resolve("Screen", from: "Orders"), "Orders.Screen")
+        XCTAssertEqual(project.types.resolve("Screen", from: "Profile.Detail"), "Profile.Screen")
+        XCTAssertEqual(project.types.resolve("Screen", from: nil), "Screen")
+        XCTAssertNil(project.types.resolve("UIViewController", from: "Orders"))
+        XCTAssertEqual(project.superclasses(of: "Orders.Detail"), ["Orders.Screen", "UIViewController"])
+        XCTAssertEqual(project.superclasses(of: "Profile.Detail"), ["Profile.Screen", "UIViewController"])
+        XCTAssertEqual(FactScope.hash(ofTypeName: "Orders.Screen"), FactScope.hash(ofTypeName: "Screen"))
+    }
+}
