@@ -84,7 +84,7 @@ extension FileAnalysis {
     /// The class of the scroll view a receiver names: the type itself for an empty receiver,
     /// else what the property or local it names holds (its annotation or construction).
     func scrollViewClass(of receiver: [Int], inType type: Int) -> String? {
-        if receiver.isEmpty { return outline.types[type].simpleName }
+        if receiver.isEmpty { return outline.types[type].qualifiedName }
         guard receiver.count == 1 else { return nil }
         return accessorySources(of: tokenRange(receiver[0])).compactMap(typeName(of:)).first
     }
