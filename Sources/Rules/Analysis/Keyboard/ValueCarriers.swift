@@ -211,3 +211,18 @@ extension FileAnalysis {
         return evaluator.carriers.insetBottoms[entry.token]
     }
 }
+
+extension FileAnalysis {
+    /// The expressions the file's functions and computed properties return, with their names.
+    var resultExpressions: [(name: String, range: Range<Int>)] {
+        guard let results = evaluator?.results else { return [] }
+        var found: [(name: String, range: Range<Int>)] = []
+        for (function, expressions) in results.functions {
+            found += expressions.map { (outline.functions[function].name, $0) }
+        }
+        for (property, expressions) in results.properties {
+            found += expressions.map { (outline.properties[property].name, $0) }
+        }
+        return found
+    }
+}
