@@ -906,4 +906,47 @@ final class KeyboardFlowTests: XCTestCase {
         XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [8])
         XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [4])
     }
+
+    func testBoundsOfAGetterAreThoseOfWhatItReturns() {
+        let code = """
+        extension UIApplication {
+            static var frontWindow: UIWindow? { shared.windows.first }
+            static var display: UIScreen { UIScreen.main }
+        }
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let inWindow = UIApplication.frontWindow!.bounds.height - end.minY
+                let onScreen = UIApplication.display.bounds.height - end.minY
+                print(inWindow, onScreen)
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [2, 3])
+        // A window's bounds are the keyboard's space; the main screen's are not the view's.
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [9])
+    }
+
+    func testSwiftUIBodyObservingTheKeyboardIsNoAccessor() {
+        let modifier = """
+        struct KeyboardPadding: ViewModifier {
+            @State private var lift: CGFloat = 0
+            func body(content: Content) -> some View {
+                content.padding(.bottom, lift).onReceive(NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)) { note in
+                    lift = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect)?.height ?? 0
+                }
+            }
+        }
+        """
+        let form = """
+        struct CommentForm: View {
+            var body: some View {
+                TextField("Comment", text: $text).font(.body).frame(height: 44).scrollDismissesKeyboard(.interactively)
+            }
+            var rowHeight: CGFloat { UIFont.preferredFont(forTextStyle: .body).lineHeight + bounds.height }
+        }
+        """
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
+        XCTAssertTrue(check(KeyboardHeightNotOverlap.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
+    }
 }

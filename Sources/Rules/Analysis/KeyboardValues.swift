@@ -186,8 +186,9 @@ struct KeyboardValueEvaluator: FileIndexReader {
     }
 
     /// The keyboard value of the expression in `range`, or nil when it carries none. Values
-    /// that only hold a window-space rect or a safe-area term are kept too: they change how
-    /// keyboard values combined with them are judged.
+    /// that only hold a window-space rect, a safe-area term, the main screen's geometry or a
+    /// screen-wide API are kept too: they change how keyboard values combined with them are
+    /// judged.
     func value(of range: Range<Int>) -> KeyboardValue? {
         var value = scan(range, level: .full)
         if value.has(.screenSpace), Self.isComparison(range, source) {
@@ -319,6 +320,9 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
                     // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
                     state.value.traits.insert(.mainScreen)
+                } else if source.isWord(index, "bounds"), let getter = screenWideGetter(receiverOf: index) {
+                    // A getter's bounds are those of what it returns.
+                    state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
                 } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
                     // A window's bounds are window space: keyboard-space math.
                     state.value.traits.insert(.windowSpace)

@@ -123,6 +123,16 @@ extension KeyboardValueEvaluator {
     }
 }
 
+extension KeyboardValueEvaluator {
+    /// The screen-wide API returned by the getter that member `index` is read on
+    /// (`UIApplication.mainWindow?.bounds`).
+    func screenWideGetter(receiverOf index: Int) -> Int? {
+        var receiver = index - 2
+        while source.kind(receiver) == .postfixQuestionMark || source.kind(receiver) == .exclamationMark { receiver -= 1 }
+        return screenWideGetter(usedAt: receiver)
+    }
+}
+
 extension FileAnalysis {
     /// The screen-wide API tokens whose value meets a keyboard frame value after a hop: held in
     /// a local (`let screenHeight = UIScreen.main.bounds.height`) or given by a getter, then

@@ -244,8 +244,8 @@ public struct KeyboardFrameScreenSpace: Rule {
                   combinesGeometry(value, range) else { continue }
             report(value, "it is combined with \(Self.geometry(in: value)) in `\(analysis.source.text(at: binding.nameToken))` without conversion")
         }
-        // What a helper or accessor returns is judged like a binding of it.
-        for (name, range) in analysis.resultExpressions {
+        // The number or rect a helper or accessor returns is judged like a binding of it.
+        for (name, range) in analysis.geometryResultExpressions {
             guard let value = analysis.keyboardValue(of: range), combinesGeometry(value, range) else { continue }
             report(value, "it is combined with \(Self.geometry(in: value)) in the result of `\(name)` without conversion")
         }
