@@ -918,13 +918,16 @@ final class KeyboardFlowTests: XCTestCase {
                 guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
                 let inWindow = UIApplication.frontWindow!.bounds.height - end.minY
                 let onScreen = UIApplication.display.bounds.height - end.minY
-                print(inWindow, onScreen)
+                print(inWindow)
+                bottom.constant = onScreen
             }
         }
         """
         XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [2, 3])
         // A window's bounds are the keyboard's space; the main screen's are not the view's.
         XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [9])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code.replacingOccurrences(of: "bottom.constant = onScreen", with: "")).isEmpty,
+                      "screen math that reaches no layout stays with the main-screen rule")
     }
 
     func testSwiftUIBodyObservingTheKeyboardIsNoAccessor() {
@@ -948,5 +951,14 @@ final class KeyboardFlowTests: XCTestCase {
         """
         XCTAssertTrue(check(KeyboardFrameScreenSpace.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
         XCTAssertTrue(check(KeyboardHeightNotOverlap.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
+    }
+
+    func testDockDetectionAgainstTheMainScreenIsOnlyAMainScreenFinding() {
+        let code = handler("""
+                let dockTop = UIScreen.main.bounds.height - end.height
+                isDocked = end.minY >= dockTop
+        """)
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [4])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code).isEmpty)
     }
 }

@@ -386,7 +386,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
             baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
         guard baseValue.isFrame else {
-            if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
+            // The main screen's height is the screen's, not a view's.
+            if source.isWord(index, "height") || source.isWord(index, "maxY"), !baseValue.has(.mainScreen) {
+                result.traits.insert(.viewGeometry)
+            }
             return
         }
         let onIntersection = chain.mentionsIntersection

@@ -226,9 +226,12 @@ public struct KeyboardFrameScreenSpace: Rule {
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
                 fix: Self.convertFix(member, analysis)))
         }
-        /// Whether `value` of `range` mixes the raw frame with view or main-screen geometry.
-        func combinesGeometry(_ value: KeyboardValue, _ range: Range<Int>) -> Bool {
-            (value.has(.viewGeometry) || value.has(.mainScreen)) && !Self.measuresAgainstWindowOnly(range, analysis.source)
+        /// Whether `value` of `range` mixes the raw frame with view geometry (or, in a result
+        /// that leaves for callers this file cannot see, with the main screen's: math that
+        /// stays in a local is judged where it reaches a layout sink).
+        func combinesGeometry(_ value: KeyboardValue, _ range: Range<Int>, isResult: Bool = false) -> Bool {
+            (value.has(.viewGeometry) || isResult && value.has(.mainScreen))
+                && !Self.measuresAgainstWindowOnly(range, analysis.source)
         }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }
@@ -246,7 +249,7 @@ public struct KeyboardFrameScreenSpace: Rule {
         }
         // The number or rect a helper or accessor returns is judged like a binding of it.
         for (name, range) in analysis.geometryResultExpressions {
-            guard let value = analysis.keyboardValue(of: range), combinesGeometry(value, range) else { continue }
+            guard let value = analysis.keyboardValue(of: range), combinesGeometry(value, range, isResult: true) else { continue }
             report(value, "it is combined with \(Self.geometry(in: value)) in the result of `\(name)` without conversion")
         }
         return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
