@@ -290,7 +290,9 @@ final class AnalysisKeyboardTests: XCTestCase {
             let plain = view.convert(frame, from: nil).height - footerHeight
         }
         """)
-        XCTAssertFalse(analysis.boundValue("onScreen")?.has(.screenSpace) ?? true, "screen minus screen is consistent")
+        // The main screen is not the view's window: the frame stays unconverted.
+        XCTAssertTrue(analysis.boundValue("onScreen")?.has([.screenSpace, .mainScreen]) ?? false)
+        XCTAssertNotNil(analysis.boundValue("onScreen")?.screenAPI, "the screen API reaches the frame through the local")
         XCTAssertTrue(analysis.boundValue("inView")?.has([.screenSpace, .viewGeometry]) ?? false)
         XCTAssertTrue(analysis.boundValue("padded")?.has(.safeArea) ?? false, "project names that say safe area count")
         XCTAssertFalse(analysis.boundValue("plain")?.has(.safeArea) ?? true)

@@ -934,4 +934,200 @@ final class KeyboardFlowTests: XCTestCase {
         """
         XCTAssertEqual(check(KeyboardDidShowForLayout.self, code), [5, 11])
     }
+
+    // MARK: Accessors and getters
+
+    func testNotificationAccessorMeasuringAgainstTheMainScreen() {
+        let accessor = """
+        extension Notification {
+            var coveredHeight: CGFloat {
+                guard let end = userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return 0 }
+                let bottom = UIScreen.main.bounds.maxY
+                return bottom - end.origin.y
+            }
+        }
+        """
+        let controller = """
+        final class PaymentViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                NotificationCenter.default.addObserver(self, selector: #selector(moved(_:)), name: UIResponder.keyboardWillChangeFrameNotification, object: nil)
+            }
+            @objc func moved(_ note: Notification) {
+                payButtonBottom.constant = note.coveredHeight
+            }
+        }
+        """
+        // Reported where the screen and the raw frame are read, in this file and from another.
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, accessor), [4])
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, accessor), [5])
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, accessor, files: ["Pay.swift": controller]), [4])
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, accessor, files: ["Pay.swift": controller]), [5])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, controller, files: ["Notification+Keyboard.swift": accessor]).isEmpty)
+        XCTAssertTrue(check(KeyboardMathUsesMainScreen.self, controller, files: ["Notification+Keyboard.swift": accessor]).isEmpty)
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, accessor + "\n" + controller), [5])
+    }
+
+    func testNotificationAccessorWithRealConversionStaysClean() {
+        let converted = """
+        extension Notification {
+            func coveredHeight(in view: UIView) -> CGFloat {
+                guard let end = userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return 0 }
+                let local = view.convert(end, from: nil)
+                return max(0, view.bounds.maxY - local.minY)
+            }
+            var isKeyboardOnScreen: Bool {
+                guard let end = userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return false }
+                let scale = UIScreen.main.bounds.width
+                print(scale)
+                return end.minY < UIScreen.main.bounds.height
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, converted).isEmpty)
+        // The comparison meets the frame in its own statement; the width held in a local never does.
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, converted), [11])
+    }
+
+    func testStaticGetterReturningAWindowIsReportedInItsBody() {
+        let code = """
+        enum Screens {
+            static var current: UIWindow? { UIApplication.shared.keyWindow }
+            static func top() -> UIWindow? { current }
+        }
+        final class FormViewController: UIViewController {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                Screens.current?.rootViewController = self
+            }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let local = view.convert(end, from: Screens.top())
+                bottom.constant = max(0, view.bounds.maxY - local.minY)
+            }
+            @objc func keyboardWillHide(_ note: Notification) {
+                _ = Screens.current
+            }
+        }
+        """
+        // Once, in the getter's body, however many keyboard uses reach it (through another getter too).
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [2])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code).isEmpty)
+    }
+
+    func testGettersOutsideKeyboardCodeOrOfOtherReceiversAreLeftAlone() {
+        let code = """
+        final class FormViewController: UIViewController {
+            var current: UIWindow? { UIApplication.shared.windows.first }
+            var hostWindow: UIWindow? { view.window }
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                current?.makeKeyAndVisible()
+            }
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let current = view.window
+                let local = view.convert(end, from: current)
+                let other = view.convert(end, from: hostWindow)
+                bottom.constant = max(0, view.bounds.maxY - local.minY, view.bounds.maxY - other.minY)
+            }
+        }
+        """
+        XCTAssertTrue(check(KeyboardMathUsesMainScreen.self, code).isEmpty)
+    }
+
+    // MARK: Duration floors
+
+    func testDurationFloorIsAFallbackWhenCheckingFallbacks() {
+        let code = handler("""
+                let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0
+                UIView.animate(withDuration: max(0.25, duration)) { self.view.layoutIfNeeded() }
+                let later = max(duration, 0.3)
+                UIView.animate(withDuration: later) { self.view.layoutIfNeeded() }
+        """)
+        let fallbacks: [String: OptionValue] = ["check_fallbacks": .bool(true)]
+        let found = RuleExamplesTests.diagnostics(KeyboardDurationHardcoded.self, code: code, options: fallbacks)
+        XCTAssertEqual(found.map { RuleExamplesTests.describe([$0], in: code).prefix(2) }, ["5:", "6:"])
+        XCTAssertTrue(check(KeyboardDurationHardcoded.self, code).isEmpty, "off by default")
+    }
+
+    func testMaxOverOtherNumbersIsNoDurationFloor() {
+        let code = handler("""
+                let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0
+                let lift = max(0, view.bounds.maxY - view.convert(end, from: nil).minY)
+                let pause = max(0, duration)
+                UIView.animate(withDuration: pause) { self.bottom.constant = max(8, lift - self.view.safeAreaInsets.bottom) }
+        """)
+        let found = RuleExamplesTests.diagnostics(KeyboardDurationHardcoded.self, code: code,
+                                                  options: ["check_fallbacks": .bool(true)])
+        XCTAssertTrue(found.isEmpty, RuleExamplesTests.describe(found, in: code))
+    }
+
+    func testComparisonAgainstTheMainScreenIsABoolNotGeometry() {
+        let code = handler("""
+                let onScreen = end.minY < UIScreen.main.bounds.height
+                footer.isHidden = onScreen
+                let shown = end.minY < view.bounds.maxY
+                isKeyboardShown = shown
+                bottom.constant = end.minY < view.bounds.maxY ? view.bounds.maxY - end.minY : 0
+        """)
+        // Only the ternary's number is geometry.
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [8])
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [4])
+    }
+
+    func testBoundsOfAGetterAreThoseOfWhatItReturns() {
+        let code = """
+        extension UIApplication {
+            static var frontWindow: UIWindow? { shared.windows.first }
+            static var display: UIScreen { UIScreen.main }
+        }
+        final class FormViewController: UIViewController {
+            @objc func keyboardMoves(_ note: Notification) {
+                guard let end = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect else { return }
+                let inWindow = UIApplication.frontWindow!.bounds.height - end.minY
+                let onScreen = UIApplication.display.bounds.height - end.minY
+                print(inWindow)
+                bottom.constant = onScreen
+            }
+        }
+        """
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [2, 3])
+        // A window's bounds are the keyboard's space; the main screen's are not the view's.
+        XCTAssertEqual(check(KeyboardFrameScreenSpace.self, code), [9])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code.replacingOccurrences(of: "bottom.constant = onScreen", with: "")).isEmpty,
+                      "screen math that reaches no layout stays with the main-screen rule")
+    }
+
+    func testSwiftUIBodyObservingTheKeyboardIsNoAccessor() {
+        let modifier = """
+        struct KeyboardPadding: ViewModifier {
+            @State private var lift: CGFloat = 0
+            func body(content: Content) -> some View {
+                content.padding(.bottom, lift).onReceive(NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)) { note in
+                    lift = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect)?.height ?? 0
+                }
+            }
+        }
+        """
+        let form = """
+        struct CommentForm: View {
+            var body: some View {
+                TextField("Comment", text: $text).font(.body).frame(height: 44).scrollDismissesKeyboard(.interactively)
+            }
+            var rowHeight: CGFloat { UIFont.preferredFont(forTextStyle: .body).lineHeight + bounds.height }
+        }
+        """
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
+        XCTAssertTrue(check(KeyboardHeightNotOverlap.self, form, files: ["KeyboardPadding.swift": modifier]).isEmpty)
+    }
+
+    func testDockDetectionAgainstTheMainScreenIsOnlyAMainScreenFinding() {
+        let code = handler("""
+                let dockTop = UIScreen.main.bounds.height - end.height
+                isDocked = end.minY >= dockTop
+        """)
+        XCTAssertEqual(check(KeyboardMathUsesMainScreen.self, code), [4])
+        XCTAssertTrue(check(KeyboardFrameScreenSpace.self, code).isEmpty)
+    }
 }

@@ -25,14 +25,18 @@ enum FactCollector {
             }
             return nil
         }
+        /// An opaque type (`some View`: a SwiftUI body that observes the keyboard) is no value.
+        func isOpaque(_ type: Range<Int>) -> Bool {
+            source.isWord(type.lowerBound, "some") || source.isWord(type.lowerBound, "any")
+        }
         for property in outline.properties where property.kind == .computed && !property.type.isEmpty {
-            guard let scope = property.bodyScope, !geometryNames.contains(property.name),
+            guard let scope = property.bodyScope, !geometryNames.contains(property.name), !isOpaque(property.type),
                   let key = firstKey(scope) else { continue }
             found[property.name] = key
         }
         for function in outline.functions where function.kind == .function {
             guard let scope = function.scope, let returnType = function.returnType, !returnType.isEmpty,
-                  !source.isWord(returnType.lowerBound, "Void"), !geometryNames.contains(function.name),
+                  !source.isWord(returnType.lowerBound, "Void"), !isOpaque(returnType), !geometryNames.contains(function.name),
                   let key = firstKey(scope) else { continue }
             found[function.name] = key
         }

@@ -30,6 +30,9 @@ struct KeyboardValue: Sendable, Hashable {
         static let windowSpace = Traits(rawValue: 1 << 11)
         /// A view's geometry (`bounds`, `frame`) takes part.
         static let viewGeometry = Traits(rawValue: 1 << 12)
+        /// The main screen's geometry (`UIScreen.main.bounds`) takes part: the device's screen,
+        /// not this view's window, so a keyboard frame measured against it stays unconverted.
+        static let mainScreen = Traits(rawValue: 1 << 13)
 
         /// Traits that make an expression a keyboard value.
         static let keyboardSources: Traits = [.frameEnd, .frameBegin, .duration, .curve, .isLocal]
@@ -51,6 +54,9 @@ struct KeyboardValue: Sendable, Hashable {
     var beginOrigin: Int?
     /// The first token that brought the animation curve in.
     var curveOrigin: Int?
+    /// The first screen-wide API (`UIScreen.main`, `keyWindow`, `windows.first`) that took
+    /// part, directly or through a local or a getter returning it.
+    var screenAPI: Int?
 
     var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
     var isFrame: Bool { !traits.intersection(.frame).isEmpty }
@@ -64,6 +70,7 @@ struct KeyboardValue: Sendable, Hashable {
         if origin == nil { origin = other.origin }
         if beginOrigin == nil { beginOrigin = other.beginOrigin }
         if curveOrigin == nil { curveOrigin = other.curveOrigin }
+        if screenAPI == nil { screenAPI = other.screenAPI }
     }
 
     init(traits: Traits, screenGeometry: Int? = nil, geometry: Int? = nil, origin: Int? = nil) {
@@ -132,6 +139,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
     let frameProperties: [UInt64: KeyboardUserInfoKey]
     let constants: ConstantResolver
     let results: ResultExpressions
+    let screenWideGetters: ScreenWideGetters
     /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
     let projectResults: [UInt64: KeyboardValue.Traits]
     /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
@@ -152,9 +160,17 @@ struct KeyboardValueEvaluator: FileIndexReader {
         self.projectArguments = projectArguments
         self.constants = constants
         results = ResultExpressions(fileIndex.source, fileIndex.outline)
+        screenWideGetters = ScreenWideGetters(fileIndex.source, fileIndex.outline, results)
     }
 
     enum Level { case full, atoms, flat }
+
+    /// Whether the expression is a comparison (a `Bool`): a comparison at its top level that
+    /// is not the condition of a ternary (`end.minY < maxY ? overlap : 0` is a number).
+    static func isComparison(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
+        source.firstTopLevel(in: range) { source.wordIndexOperator($0, in: ["<", ">", "<=", ">=", "==", "!="]) } != nil
+            && source.firstTopLevel(in: range) { source.kind($0) == .infixQuestionMark } == nil
+    }
 
     static let geometryMembers: [StaticString] = [
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
@@ -194,11 +210,19 @@ struct KeyboardValueEvaluator: FileIndexReader {
     }
 
     /// The keyboard value of the expression in `range`, or nil when it carries none. Values
-    /// that only hold a window-space rect or a safe-area term are kept too: they change how
-    /// keyboard values combined with them are judged.
+    /// that only hold a window-space rect, a safe-area term, the main screen's geometry or a
+    /// screen-wide API are kept too: they change how keyboard values combined with them are
+    /// judged.
     func value(of range: Range<Int>) -> KeyboardValue? {
-        let value = scan(range, level: .full)
-        return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) ? value : nil
+        var value = scan(range, level: .full)
+        if value.has(.screenSpace), Self.isComparison(range, source) {
+            // A comparison is a `Bool`, in no coordinate space: names holding it carry no
+            // unconverted geometry on.
+            value.traits.remove(.screenSpace)
+            value.screenGeometry = nil
+        }
+        return value.isKeyboard || value.has(.windowSpace) || value.has(.safeArea) || value.has(.mainScreen)
+            || value.screenAPI != nil ? value : nil
     }
 
     /// A left-to-right scan in progress: the next token, the bracket depth there and what the
@@ -264,6 +288,9 @@ struct KeyboardValueEvaluator: FileIndexReader {
             }
             guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
+            if state.value.screenAPI == nil {
+                state.value.screenAPI = ScreenWideAPI.at(index, source).map(\.range.lowerBound) ?? screenWideGetter(usedAt: index)
+            }
             // convert(_:from:) / convert(_:to:)
             if level != .flat, source.isWord(index, "convert"), let callIndex = fileIndex.callAtCallee[index],
                let close = calls[callIndex].closeParen, let first = calls[callIndex].arguments.first {
@@ -309,9 +336,12 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 } else if isSafeAreaTerm(index) {
                     state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
-                    // `UIScreen.main.bounds` is in screen space, like the keyboard frame (the
-                    // main-screen rule reports it).
-                    state.value.traits.insert(.windowSpace)
+                    // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
+                    // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
+                    state.value.traits.insert(.mainScreen)
+                } else if source.isWord(index, "bounds"), let getter = screenWideGetter(receiverOf: index) {
+                    // A getter's bounds are those of what it returns.
+                    state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
                 } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
                     // A window's bounds are window space: keyboard-space math.
                     state.value.traits.insert(.windowSpace)
@@ -375,7 +405,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
             baseValue.merge(scan((open + 1)..<close, level: .atoms))
         }
         guard baseValue.isFrame else {
-            if source.isWord(index, "height") || source.isWord(index, "maxY") { result.traits.insert(.viewGeometry) }
+            // The main screen's height is the screen's, not a view's.
+            if source.isWord(index, "height") || source.isWord(index, "maxY"), !baseValue.has(.mainScreen) {
+                result.traits.insert(.viewGeometry)
+            }
             return
         }
         let onIntersection = chain.mentionsIntersection

@@ -211,3 +211,27 @@ extension FileAnalysis {
         return evaluator.carriers.insetBottoms[entry.token]
     }
 }
+
+extension FileAnalysis {
+    /// Declared types of results that can hold keyboard geometry (optional or not).
+    static let geometryResultTypes: [StaticString] = [
+        "CGFloat", "CGRect", "CGPoint", "CGSize", "UIEdgeInsets", "NSDirectionalEdgeInsets", "Double", "Float", "Int",
+    ]
+
+    /// The expressions the file's functions and computed properties of a geometry type
+    /// (`geometryResultTypes`) return, with their names.
+    var geometryResultExpressions: [(name: String, range: Range<Int>)] {
+        guard let results = evaluator?.results else { return [] }
+        func isGeometry(_ type: Range<Int>?) -> Bool {
+            type.map { !$0.isEmpty && source.wordIndex($0.lowerBound, in: Self.geometryResultTypes) != nil } ?? false
+        }
+        var found: [(name: String, range: Range<Int>)] = []
+        for (function, expressions) in results.functions where isGeometry(outline.functions[function].returnType) {
+            found += expressions.map { (outline.functions[function].name, $0) }
+        }
+        for (property, expressions) in results.properties where isGeometry(outline.properties[property].type) {
+            found += expressions.map { (outline.properties[property].name, $0) }
+        }
+        return found
+    }
+}

@@ -22,7 +22,7 @@ public struct KeyboardDurationHardcoded: Rule {
         options: [
             RuleOption(name: "check_fallbacks", defaultValue: .bool(false), summary: """
             Also flag literal fallbacks for the duration key (`?? 0.25`, a variable initialised with a literal \
-            and overwritten by the key, a default assigned in `guard … else`).
+            and overwritten by the key, a default assigned in `guard … else`, a floor such as `max(0.25, duration)`).
             """),
         ],
         triggering: [
@@ -257,7 +257,7 @@ public struct KeyboardDurationHardcoded: Rule {
     }
 
     /// Literal fallbacks for the duration key: `?? 0.25`, `var d = 0.3` overwritten by the key,
-    /// and defaults assigned in a `guard … else`.
+    /// defaults assigned in a `guard … else`, and floors (`max(0.25, duration)`).
     func fallbacks(_ analysis: FileAnalysis) -> [Diagnostic] {
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
@@ -274,6 +274,14 @@ public struct KeyboardDurationHardcoded: Rule {
             // The left operand: back to the `=` of the binding or the statement start.
             while left > start, source.kind(left) != .equal { left -= 1 }
             if analysis.keyboardValue(of: (left + 1)..<index)?.has(.duration) == true { report(literal.token) }
+        }
+        // Floors: `max(0.25, duration)` lengthens a short (or zero) keyboard duration to a guess.
+        for call in analysis.calls where call.receiver == nil && source.isWord(call.callee, "max") && call.arguments.count >= 2 {
+            guard call.arguments.contains(where: { analysis.keyboardValue(of: $0.value)?.has(.duration) == true })
+            else { continue }
+            for argument in call.arguments {
+                if let literal = analysis.literalNumber(argument.value), literal.value != 0 { report(literal.token) }
+            }
         }
         for binding in analysis.bindings where binding.isVariable {
             guard let value = binding.value, let literal = analysis.literalNumber(value), literal.value != 0 else { continue }

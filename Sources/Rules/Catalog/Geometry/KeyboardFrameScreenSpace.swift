@@ -226,28 +226,38 @@ public struct KeyboardFrameScreenSpace: Rule {
                 suggestion: "Convert the keyboard frame with `view.convert(_:from:)` (from `nil` or the window) before reading its geometry.",
                 fix: Self.convertFix(member, analysis)))
         }
+        /// Whether `value` of `range` mixes the raw frame with view geometry (or, in a result
+        /// that leaves for callers this file cannot see, with the main screen's: math that
+        /// stays in a local is judged where it reaches a layout sink).
+        func combinesGeometry(_ value: KeyboardValue, _ range: Range<Int>, isResult: Bool = false) -> Bool {
+            (value.has(.viewGeometry) || isResult && value.has(.mainScreen))
+                && !Self.measuresAgainstWindowOnly(range, analysis.source)
+        }
         for assignment in analysis.assignments {
             guard let value = analysis.keyboardValue(of: assignment) else { continue }
             if Self.measuresAgainstWindowOnly(assignment.rhs, analysis.source) { continue }
             if analysis.layoutSink(of: assignment) != nil {
                 report(value, "it sets `\(analysis.snippet(assignment.lhs))` without conversion")
-            } else if value.has(.viewGeometry), !Self.isComparison(assignment.rhs, analysis.source) {
-                report(value, "it is combined with view geometry without conversion")
+            } else if combinesGeometry(value, assignment.rhs) {
+                report(value, "it is combined with \(Self.geometry(in: value)) without conversion")
             }
         }
         for binding in analysis.bindings {
-            guard let range = binding.value, let value = analysis.keyboardValue(of: binding), value.has(.viewGeometry),
-                  !Self.isComparison(range, analysis.source),
-                  !Self.measuresAgainstWindowOnly(range, analysis.source) else { continue }
-            report(value, "it is combined with view geometry in `\(analysis.source.text(at: binding.nameToken))` without conversion")
+            guard let range = binding.value, let value = analysis.keyboardValue(of: binding),
+                  combinesGeometry(value, range) else { continue }
+            report(value, "it is combined with \(Self.geometry(in: value)) in `\(analysis.source.text(at: binding.nameToken))` without conversion")
+        }
+        // The number or rect a helper or accessor returns is judged like a binding of it.
+        for (name, range) in analysis.geometryResultExpressions {
+            guard let value = analysis.keyboardValue(of: range), combinesGeometry(value, range, isResult: true) else { continue }
+            report(value, "it is combined with \(Self.geometry(in: value)) in the result of `\(name)` without conversion")
         }
         return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 
-    /// Whether the expression is a comparison (a `Bool`), which needs no common space to be
-    /// harmless in the sense of this rule.
-    static func isComparison(_ range: Range<Int>, _ source: TokenizedSource) -> Bool {
-        source.firstTopLevel(in: range) { source.wordIndexOperator($0, in: ["<", ">", "<=", ">=", "==", "!="]) } != nil
+    /// What the keyboard frame was measured against.
+    static func geometry(in value: KeyboardValue) -> String {
+        value.has(.mainScreen) ? "the main screen's geometry" : "view geometry"
     }
 
     /// Whether every `.frame`/`.bounds` read in the expression is a window's

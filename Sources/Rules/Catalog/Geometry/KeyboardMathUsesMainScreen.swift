@@ -154,61 +154,46 @@ public struct KeyboardMathUsesMainScreen: Rule {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard else { return [] }
         let source = analysis.source
+        let meetingFrames = analysis.screenAPIsMeetingKeyboardFrames()
+        var reported = Set<Int>()
         var diagnostics: [Diagnostic] = []
+        /// Whether the code at `index` is keyboard code: in a handler, or in a statement that
+        /// meets a keyboard frame.
+        func isKeyboardCode(_ index: Int) -> Bool {
+            if analysis.isInKeyboardHandler(index) { return true }
+            let start = ExpressionBounds.statementStart(source, containing: index)
+            let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
+            return analysis.keyboardValue(of: start..<end)?.isFrame == true
+        }
         for index in source.code.indices where source.kind(index) == .identifier {
-            guard let (range, name) = Self.screenWideAPI(at: index, source) else { continue }
-            let inHandler = analysis.isInKeyboardHandler(index)
-            if !inHandler {
-                // Outside handlers only when it meets a keyboard frame in the same expression.
-                let start = ExpressionBounds.statementStart(source, containing: index)
-                let end = ExpressionBounds.end(source, from: start, stopAtComma: false)
-                guard analysis.keyboardValue(of: start..<end)?.isFrame == true else { continue }
+            let api: Int
+            var getter: String?
+            if ScreenWideAPI.at(index, source) != nil {
+                guard meetingFrames.contains(index) || isKeyboardCode(index) else { continue }
+                api = index
+            } else if let returned = analysis.screenWideGetter(usedAt: index), isKeyboardCode(index) {
+                // A getter returning the API (`UIApplication.mainWindow`): reported once, in its body.
+                api = returned
+                getter = source.text(at: index)
+            } else {
+                continue
             }
-            if Self.isInsideRectConstruction(index, source) { continue }
-            if let conversion = Self.conversion(around: index, analysis) {
+            guard let (range, name) = ScreenWideAPI.at(api, source), reported.insert(api).inserted else { continue }
+            if Self.isInsideRectConstruction(api, source) { continue }
+            if let conversion = Self.conversion(around: api, analysis) {
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: range,
                     message: "`\(conversion)` converts from the coordinate space of `UIScreen.main`, the device's built-in screen; on an external display or another scene's screen the keyboard frame belongs to the window's own screen",
                     suggestion: "Convert from the window's screen: `view.window?.windowScene?.screen.coordinateSpace`."))
                 continue
             }
+            let subject = getter.map { "`\(name)`, returned by `\($0)` and used" } ?? "`\(name)`"
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: range,
-                message: "`\(name)` in keyboard code is the device's built-in screen or another scene's window, not necessarily this view's: keyboard geometry measured against it is wrong under Split View, Slide Over, Stage Manager and external displays",
+                message: "\(subject) in keyboard code is the device's built-in screen or another scene's window, not necessarily this view's: keyboard geometry measured against it is wrong under Split View, Slide Over, Stage Manager and external displays",
                 suggestion: "Use the view's window and its scene's screen (`view.window?.windowScene?.screen`), or convert the keyboard frame into the view."))
         }
-        return diagnostics
-    }
-
-    /// `UIScreen.main`, `….keyWindow`, `….windows.first`/`….windows[0]`, `….delegate?.window`
-    /// at `index`: the tokens to report and how to name them.
-    static func screenWideAPI(at index: Int, _ source: TokenizedSource) -> (Range<Int>, String)? {
-        if source.isWord(index, "UIScreen"), source.kind(index + 1) == .period, source.isWord(index + 2, "main") {
-            // Pixel scale and display properties are not geometry.
-            if source.kind(index + 3) == .period,
-               source.wordIndex(index + 4, in: ["scale", "nativeScale", "brightness", "traitCollection",
-                                                "maximumFramesPerSecond"]) != nil {
-                return nil
-            }
-            return (index..<(index + 3), "UIScreen.main")
-        }
-        guard source.kind(index - 1) == .period else { return nil }
-        if source.isWord(index, "keyWindow") { return (index..<(index + 1), "keyWindow") }
-        if source.isWord(index, "windows") {
-            if source.kind(index + 1) == .period, source.isWord(index + 2, "first") {
-                return (index..<(index + 1), "windows.first")
-            }
-            if source.kind(index + 1) == .leftSquare, source.isZeroLiteral(index + 2) {
-                return (index..<(index + 1), "windows[0]")
-            }
-            return nil
-        }
-        if source.isWord(index, "window") {
-            var before = index - 2
-            while source.kind(before) == .postfixQuestionMark || source.kind(before) == .exclamationMark { before -= 1 }
-            if source.isWord(before, "delegate") { return (index..<(index + 1), "UIApplication.shared.delegate?.window") }
-        }
-        return nil
+        return diagnostics.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 
     /// Whether `index` is inside the arguments of a `CGRect(…)`:
