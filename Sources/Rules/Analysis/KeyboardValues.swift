@@ -519,9 +519,9 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 guard let positions = parameterPositions(of: fact.call, for: function) else { continue }
                 for (position, passed) in fact.arguments {
                     let parameter = function.parameters[positions[position]]
-                    parameterEntries[source.nameHash(parameter.nameToken), default: []].append(.init(
-                        token: parameter.nameToken, scope: scope, value: passed.value(at: parameter.nameToken),
-                        isPropertyWrite: false))
+                    let declaration = LocalDeclaration(token: parameter.nameToken, nameHash: source.nameHash(parameter.nameToken))
+                    parameterEntries[declaration, default: []].append(.init(
+                        token: parameter.nameToken, scope: scope, value: passed.value(at: parameter.nameToken)))
                     if let bottom = fact.insetBottoms[position] {
                         _ = KeyboardValueCarriers.merge(bottom.value(at: parameter.nameToken), into: &carriers.insetBottoms,
                                                         at: parameter.nameToken)
