@@ -123,15 +123,22 @@ struct ConstantResolver: Sendable {
     }
 
     /// The property of the enclosing type that the name at `index` (bare or after `self.`)
-    /// refers to, when no local binding of that name is visible there.
+    /// refers to, when no local binding of that name is visible there: declared in the type's
+    /// own body or, for code in an extension, in the file's declaration of the type (stored
+    /// properties live there).
     func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
-        guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index),
-              let candidates = propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: source.nameHash(index))]
+        guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
+        let name = source.nameHash(index)
+        let declaration = outline.types[type]
+        let owners = [type] + (typesBySimpleName[declaration.simpleName] ?? []).filter {
+            $0 != type && outline.types[$0].qualifiedName == declaration.qualifiedName
+        }
+        guard let property = owners.lazy.compactMap({ self.propertiesByOwnerAndName[Outline.OwnedName(owner: $0, name: name)]?.first }).first
         else { return nil }
         let qualified = source.kind(index - 1) == .period
         if qualified, !source.isWord(index - 2, "self") { return nil }
         if !qualified, binding(referencedBy: index) != nil { return nil }
-        return candidates.first.map { outline.properties[$0] }
+        return outline.properties[property]
     }
 
     /// The keyboard userInfo key held by the constant named at `index`

@@ -81,6 +81,17 @@ public struct ContentInsetAdjustmentNever: Rule {
             }
             """),
             RuleExample("""
+            final class OrderFormViewController: UIViewController {
+                @IBOutlet private weak var tableView: UITableView!
+            }
+
+            private extension OrderFormViewController {
+                func configureTableView() {
+                    tableView.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """),
+            RuleExample("""
             final class ProductFormViewController: UIViewController {
                 @IBOutlet private weak var tableView: UITableView!
                 override func viewDidLoad() {
