@@ -19,6 +19,19 @@ public struct DisplayLinkStrongTarget: Rule {
         noFixReason: "Invalidating the link on a stop path changes when the callback stops, and the right path (`viewWillDisappear`, `willMove(toWindow:)`, a stop method) or a weak proxy type depends on the object's lifecycle.",
         triggering: [
             RuleExample("""
+            final class ScreenRecorder: NSObject {
+                private var displayLink: CADisplayLink?
+                func start() {
+                    displayLink = ↓CADisplayLink(target: self, selector: #selector(capture))
+                    displayLink?.add(to: .main, forMode: .common)
+                }
+                func stop() {
+                    displayLink?.remove(from: .main, forMode: .common)
+                }
+                @objc private func capture() {}
+            }
+            """),
+            RuleExample("""
             final class KeyboardTrackingView: UIView {
                 private var displayLink: CADisplayLink?
                 func startTracking() {
@@ -193,6 +206,24 @@ public struct DisplayLinkStrongTarget: Rule {
 
     public init() {}
 
+    /// Whether the file pauses the link held in `property` (`isPaused = true`) or removes it
+    /// from its run loop (`remove(from:forMode:)`): the callback stops, the retain stays.
+    static func isStoppedWithoutInvalidation(_ property: Int, _ analysis: FileAnalysis) -> Bool {
+        let source = analysis.source
+        let name = analysis.outline.properties[property].nameHash
+        let removed = analysis.calls.contains { call in
+            guard source.isWord(call.callee, "remove"), analysis.argument(call, "from") != nil,
+                  let receiver = call.receiver else { return false }
+            return analysis.chainNames(receiver).last.map { source.nameHash($0) == name } ?? false
+        }
+        return removed || analysis.assignments.contains { assignment in
+            let names = analysis.chainNames(assignment.lhs)
+            return names.count >= 2 && source.isWord(names[names.count - 1], "isPaused")
+                && source.nameHash(names[names.count - 2]) == name
+                && assignment.rhs.count == 1 && source.isWord(assignment.rhs.lowerBound, "true")
+        }
+    }
+
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let source = analysis.source
@@ -247,6 +278,8 @@ public struct DisplayLinkStrongTarget: Rule {
                 message = "`CADisplayLink(target: self, …)` retains `\(typeName)` and \(link) is invalidated only in `deinit`, which cannot run while the link is alive"
             } else if invalidatedBeforeRecreation {
                 message = "`CADisplayLink(target: self, …)` retains `\(typeName)` and \(link) is invalidated only before the next link replaces it, so the last one keeps `\(typeName)` alive and runs forever"
+            } else if case .property(let property) = holder, Self.isStoppedWithoutInvalidation(property, analysis) {
+                message = "`CADisplayLink(target: self, …)` retains `\(typeName)` and \(link) is never invalidated: pausing it or removing it from its run loop stops the callback but keeps `\(typeName)` alive"
             } else {
                 message = "`CADisplayLink(target: self, …)` retains `\(typeName)` and \(link) is never invalidated, so `\(typeName)` never deallocates and the callback runs forever"
             }
