@@ -84,9 +84,9 @@ public struct AccessoryFacts: Sendable {
         let outline = analysis.outline
         // Any class may be the superclass that declares an accessory property.
         for (index, property) in outline.properties.enumerated() where !property.isStatic {
-            guard let owner = property.owner, outline.types[owner].kind == .class,
+            guard let owner = property.owner, outline[owner].kind == .class,
                   let name = analysis.viewTypeName(ofProperty: index) else { continue }
-            propertyTypes[outline.types[owner].simpleName, default: [:]][property.name] = name
+            propertyTypes[outline[owner].simpleName, default: [:]][property.name] = name
         }
         guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
         func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
@@ -99,11 +99,11 @@ public struct AccessoryFacts: Sendable {
         where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
             let answer = analysis.getterScope(of: index).map { analysis.booleanAnswer(of: $0) } ?? .depends
-            record(answer, for: outline.types[owner].simpleName, at: property.nameToken)
+            record(answer, for: outline[owner].simpleName, at: property.nameToken)
         }
         for function in outline.functions where function.hasModifier("override") {
             guard let owner = function.owner, let scope = function.scope else { continue }
-            let typeName = outline.types[owner].simpleName
+            let typeName = outline[owner].simpleName
             if function.name == "canBecomeFirstResponder" {
                 record(analysis.booleanAnswer(of: scope), for: typeName, at: function.nameToken)
             }

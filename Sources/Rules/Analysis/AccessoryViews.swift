@@ -7,8 +7,8 @@ struct AccessoryOverride: Sendable {
     let property: Int
     let nameToken: Int
     let isViewController: Bool
-    /// Index in `Outline.types` of the declaration (or extension) that holds it.
-    let type: Int
+    /// The type declaration (or extension) that holds it.
+    let type: TypeID
     /// The scope that computes the value (implicit getter or `get`); nil without a body.
     let getter: Int?
     /// Whether the override also has a `set` (a read-write slot filled from outside).
@@ -390,15 +390,15 @@ extension FileAnalysis {
         var steps = 0
         while let current = type, steps < Limits.enclosingScopes {
             steps += 1
-            let simpleName = outline.types[current].simpleName
+            let simpleName = outline[current].simpleName
             if let found = outline.properties.indices.first(where: {
                 let property = outline.properties[$0]
                 guard property.nameHash == hash, let owner = property.owner else { return false }
-                return outline.types[owner].simpleName == simpleName
+                return outline[owner].simpleName == simpleName
             }) {
                 return found
             }
-            guard let scope = outline.types[current].scope, let parent = outline.scopes[scope].parent else { break }
+            guard let scope = outline[current].scope, let parent = outline.scopes[scope].parent else { break }
             type = outline.enclosingType(at: outline.scopes[parent].open)
         }
         return nil

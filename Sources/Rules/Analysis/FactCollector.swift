@@ -115,7 +115,7 @@ enum FactCollector {
         var numberConstants = [[String: Double]](repeating: [:], count: outline.types.count)
         // One pass over the properties (one per type was quadratic in generated files).
         for property in outline.properties {
-            guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
+            guard let owner = property.owner?.rawValue, owner >= 0, owner < outline.types.count else { continue }
             if property.isConstant, let initializer = property.initializer,
                let number = ConstantResolver.number(source, initializer) {
                 numberConstants[owner][property.name] = number
@@ -168,7 +168,7 @@ enum FactCollector {
                 facts.keyboardManagerSwitches.append(KeyboardManagerSwitch(
                     location: FactLocation(path: path, range: source.byteRange(assignment.lhs)),
                     isEnabled: source.isWord(value, "true"),
-                    typeName: outline.enclosingType(at: assignment.op).map { outline.types[$0].qualifiedName }))
+                    typeName: outline.enclosingType(at: assignment.op).map { outline[$0].qualifiedName }))
             }
             if source.isWord(last, "inputAccessoryView"), let type = constructedType(source, assignment.rhs) {
                 facts.accessoryViewTypes.append(type)
@@ -241,7 +241,7 @@ enum FactCollector {
             guard !importsGuidePackage, let aliases, aliases.refersToKeyboardLayoutGuide(source, at: index),
                   source.kind(index + 1) == .period,
                   source.wordIndex(index + 2, in: guideMembers) != nil,
-                  let type = outline.enclosingType(at: index), type < count, extents[type].contains(index)
+                  let type = outline.enclosingType(at: index)?.rawValue, type < count, extents[type].contains(index)
             else { continue }
             let path = source.file.path
             found.guideUses[type].append(FactLocation(path: path, range: source.byteRange(index..<(index + 1))))

@@ -354,7 +354,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
 
     /// A scroll view (a `receiverKey`) in a type declaration.
     struct TypedReceiver: Hashable, Sendable {
-        let type: Int
+        let type: TypeID
         let receiver: [UInt64]
     }
 
@@ -377,13 +377,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// The qualified name of the type whose body contains `index` (the extended type for
     /// extensions): the key of its project facts.
     func typeName(at index: Int) -> String? {
-        outline.enclosingType(at: index).map { outline.types[$0].qualifiedName }
+        outline.enclosingType(at: index).map { outline[$0].qualifiedName }
     }
 
     /// The simple name of the type whose body contains `index`, as other code writes it
     /// (`Bar()`): what accessory facts, which start from such names, are keyed by.
     func simpleTypeName(at index: Int) -> String? {
-        outline.enclosingType(at: index).map { outline.types[$0].simpleName }
+        outline.enclosingType(at: index).map { outline[$0].simpleName }
     }
 
     /// Whether the type containing `index` uses UIKit's keyboard layout guide (in this file

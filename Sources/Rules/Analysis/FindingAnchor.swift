@@ -74,7 +74,7 @@ public struct FindingAnchor: Sendable, Hashable {
             steps += 1
             switch outline.scopes[current].kind {
             case .type(let type):
-                names.append(outline.types[type].name)
+                names.append(outline[type].name)
             case .function(let function):
                 let declaration = outline.functions[function]
                 names.append(declaration.name + "(" + declaration.labels.map { $0 + ":" }.joined() + ")")

@@ -358,7 +358,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             guard let owner = property.owner else { continue }
             let declared = Array(property.type) + Array(property.initializer ?? 0..<0)
             guard declared.contains(where: { source.wordIndex($0, in: relayTypes) != nil }) else { continue }
-            relays.insert(RelayKey(typeName: outline.types[owner].simpleName, name: property.nameHash))
+            relays.insert(RelayKey(typeName: outline[owner].simpleName, name: property.nameHash))
         }
         guard !relays.isEmpty else { return [:] }
         let relayNames = Set(relays.map(\.name))
@@ -394,7 +394,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     static func relayKey(_ fileIndex: FileIndex, _ name: Int) -> RelayKey? {
         guard let type = fileIndex.outline.enclosingType(at: name) else { return nil }
-        return RelayKey(typeName: fileIndex.outline.types[type].simpleName, name: fileIndex.source.nameHash(name))
+        return RelayKey(typeName: fileIndex.outline[type].simpleName, name: fileIndex.source.nameHash(name))
     }
 
     /// The closure of `call` that receives the chain's elements: the one labelled `onNext:` or

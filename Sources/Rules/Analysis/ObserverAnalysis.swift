@@ -84,7 +84,7 @@ struct RegisteredObserver: Sendable {
     /// The method of a type that contains the registration (through closures), if any.
     let method: Int?
     /// The type whose body contains the registration.
-    let type: Int?
+    let type: TypeID?
     /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
     let store: TokenStore
 
@@ -104,7 +104,7 @@ struct ObserverRemoval: Sendable {
     /// code does not show them.
     let keys: [NotificationKey]?
     let method: Int?
-    let type: Int?
+    let type: TypeID?
     /// Name hashes taking part in the removal: the token's name and the properties and
     /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
     var names: Set<UInt64> = []
@@ -131,7 +131,7 @@ struct KeyboardSubscription: Sendable {
     /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
     let result: TokenStore
     let method: Int?
-    let type: Int?
+    let type: TypeID?
 }
 
 /// The keyboard handlers grouped the ways `handlers(of:)` finds a registration's own, in
@@ -150,7 +150,7 @@ struct HandlerLookup: Sendable {
             guard case .function(let function) = outline.scopes[handler.scope].kind, handler.caller == nil else { continue }
             let declaration = outline.functions[function]
             byMethodName[declaration.nameHash, default: []].append(index)
-            let typeName = declaration.owner.map { outline.types[$0].qualifiedName }
+            let typeName = declaration.owner.map { outline[$0].qualifiedName }
             byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
         }
     }
@@ -203,7 +203,7 @@ struct ObserverAnalysis: Sendable {
         var seeds: [Int: Set<LifecyclePhase>] = [:]
         for (index, function) in outline.functions.enumerated() where function.kind == .function {
             guard let owner = function.owner,
-                  let phases = project.observerFacts(of: outline.types[owner].qualifiedName).lifecycleCalls[function.nameHash]
+                  let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[function.nameHash]
             else { continue }
             seeds[index] = phases
         }
@@ -216,8 +216,8 @@ struct ObserverAnalysis: Sendable {
 
 extension FileAnalysis {
     /// The qualified name of type declaration `type` (nil for nil).
-    func typeName(ofType type: Int?) -> String? {
-        type.map { outline.types[$0].qualifiedName }
+    func typeName(ofType type: TypeID?) -> String? {
+        type.map { outline[$0].qualifiedName }
     }
 
     /// The method (a function declared directly in a type) whose body contains `index`,
@@ -787,7 +787,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     func method(containing index: Int) -> Int? { outline.method(containing: index) }
 
-    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].qualifiedName } }
+    func typeName(_ type: TypeID?) -> String? { type.map { outline[$0].qualifiedName } }
 
     /// Which methods of the file run in which lifecycle phase by their own name, and the calls
     /// on `self` between methods of one type that carry a phase on to helpers.

@@ -40,10 +40,14 @@ struct Outline: Sendable {
     }
 
     /// The innermost type declaration containing `index`.
-    func enclosingType(at index: Int) -> Int? {
-        guard let scope = scope(at: index) else { return nil }
+    func enclosingType(at index: Int) -> TypeID? {
+        scope(at: index).flatMap(type(ofScope:))
+    }
+
+    /// The innermost type declaration around scope `scope` (itself when it is one's body).
+    func type(ofScope scope: Int) -> TypeID? {
         let value = Int(typeOfScope[scope])
-        return value >= 0 ? value : nil
+        return value >= 0 ? TypeID(value) : nil
     }
 
     /// Whether scope `inner` is `outer` or lies inside it (braces nest properly, so ranges
@@ -63,6 +67,12 @@ struct Outline: Sendable {
         return nil
     }
 
+    /// The declaration of `type`.
+    subscript(type: TypeID) -> TypeDeclaration { types[type.rawValue] }
+
+    /// Every type declaration of the file, in source order.
+    var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
+
     /// The version that code token `index` can assume because of `#available`/`@available`.
     func availableVersion(at index: Int) -> OSVersion? {
         var best: OSVersion?
@@ -79,7 +89,7 @@ struct Outline: Sendable {
     var firstPropertyByOwnerAndName: [OwnedName: Int] = [:]
 
     struct OwnedName: Hashable, Sendable {
-        let owner: Int?
+        let owner: TypeID?
         let name: UInt64
     }
 
@@ -90,13 +100,13 @@ struct Outline: Sendable {
 
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
-    func functions(named hash: UInt64, in owner: Int?) -> [Int] {
+    func functions(named hash: UInt64, in owner: TypeID?) -> [Int] {
         functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
     }
 
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
     /// a search of every property (per assignment, that was quadratic in nested types).
-    public func property(named hash: UInt64, in owner: Int?) -> PropertyDeclaration? {
+    public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
         firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { properties[$0] }
     }
 }
@@ -192,7 +202,7 @@ private struct OutlineBuilder {
         outline.scopes.append(Scope(kind: kind, open: index, close: close, parent: stack.last))
         let parentType = stack.last.map { outline.typeOfScope[$0] } ?? -1
         let parentExecutable = stack.last.map { outline.executableOfScope[$0] } ?? -1
-        if case .type(let type) = kind { outline.typeOfScope.append(Int32(type)) } else { outline.typeOfScope.append(parentType) }
+        if case .type(let type) = kind { outline.typeOfScope.append(Int32(type.rawValue)) } else { outline.typeOfScope.append(parentType) }
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         if case .function(let function) = kind {
             outline.functionBodyOfScope.append(Int32(scopeIndex))
@@ -206,8 +216,8 @@ private struct OutlineBuilder {
         if close < code.count { outline.scopeOfToken[close] = Int32(scopeIndex) }
         switch kind {
         case .type(let type):
-            outline.types[type].scope = scopeIndex
-            outline.types[type].extent = outline.types[type].extent.lowerBound..<(close + 1)
+            outline.types[type.rawValue].scope = scopeIndex
+            outline.types[type.rawValue].extent = outline.types[type.rawValue].extent.lowerBound..<(close + 1)
         case .function(let function):
             outline.functions[function].scope = scopeIndex
         case .property(let property):
@@ -496,15 +506,15 @@ private struct OutlineBuilder {
         }
         let brace = findBody(from: cursor)
         let (start, _, available) = modifiers(before: keyword)
-        let typeIndex = outline.types.count
+        let type = TypeID(outline.types.count)
         let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
         let name = nameParts.joined(separator: ".")
-        let parentType = stack.last.map { Int(outline.typeOfScope[$0]) } ?? -1
+        let parentType = stack.last.flatMap(outline.type(ofScope:))
         outline.types.append(TypeDeclaration(
             kind: kind, name: name, simpleName: nameParts.last ?? "",
-            qualifiedName: parentType >= 0 ? outline.types[parentType].qualifiedName + "." + name : name,
+            qualifiedName: parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
-        if let brace { declaredBraces[brace] = .type(typeIndex) }
+        if let brace { declaredBraces[brace] = .type(type) }
         if let available { recordAvailability(start, end, available) }
     }
 
@@ -631,7 +641,7 @@ private struct OutlineBuilder {
     }
 
     /// The type whose body directly contains the current position.
-    func directOwner() -> Int? {
+    func directOwner() -> TypeID? {
         guard let top = stack.last, case .type(let type) = outline.scopes[top].kind else { return nil }
         return type
     }

@@ -1,6 +1,13 @@
 /// Declarations and regions found in one file. All positions are indices into
 /// `TokenizedSource.code`; ranges of bodies exclude their braces.
 
+/// A type declaration of the file: an index into `Outline.types` that says so.
+struct TypeID: Hashable, Sendable {
+    let rawValue: Int
+
+    init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }
     let kind: Kind
@@ -51,8 +58,8 @@ struct FunctionDeclaration: Sendable {
     let modifiers: [String]
     /// The scope of the body; nil for requirements without a body.
     var scope: Int?
-    /// Index in `Outline.types` of the type that declares it directly.
-    let owner: Int?
+    /// The type that declares it directly.
+    let owner: TypeID?
 
     var labels: [String] { parameters.map(\.label) }
     func hasModifier(_ name: String) -> Bool { modifiers.contains(name) }
@@ -74,8 +81,8 @@ struct PropertyDeclaration: Sendable {
     /// The initializer expression after `=`.
     let initializer: Range<Int>?
     let modifiers: [String]
-    /// Index in `Outline.types` of the type that declares it directly (nil: global).
-    let owner: Int?
+    /// The type that declares it directly (nil: global).
+    let owner: TypeID?
     /// The scope of `{ … }` after the declaration (computed body or observers).
     var bodyScope: Int?
     /// Accessor scopes (`get`, `set`, `didSet`, `willSet`) found inside the body.
@@ -101,7 +108,7 @@ struct Closure: Sendable {
 /// A region of code: a scope between braces.
 struct Scope: Sendable {
     enum Kind: Sendable, Hashable {
-        case type(Int)
+        case type(TypeID)
         case function(Int)
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
         case property(Int)

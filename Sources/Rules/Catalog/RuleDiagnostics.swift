@@ -71,7 +71,7 @@ extension FileAnalysis {
             }
         }
         guard let type = outline.enclosingType(at: index) else { return nil }
-        let typeName = outline.types[type].qualifiedName
+        let typeName = outline[type].qualifiedName
         if project.isViewController(typeName) { return "view." }
         if ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)) { return "" }
         return nil

@@ -56,7 +56,7 @@ final class FileIndex: Sendable {
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
-            let typeName = function.owner.map { outline.types[$0].qualifiedName }
+            let typeName = function.owner.map { outline[$0].qualifiedName }
             functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
         }
         self.functionsByTypeName = functionsByTypeName

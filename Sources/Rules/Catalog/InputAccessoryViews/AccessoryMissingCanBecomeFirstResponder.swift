@@ -230,7 +230,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         var diagnostics: [Diagnostic] = []
         let subviewCalls = analysis.addSubviewCallIndices
         for override in analysis.accessoryOverrides {
-            let declaration = analysis.outline.types[override.type]
+            let declaration = analysis.outline[override.type]
             guard declaration.kind == .class || declaration.kind == .extension,
                   let getter = override.getter else { continue }
             // A settable override may only relay an accessory someone else shows; one whose

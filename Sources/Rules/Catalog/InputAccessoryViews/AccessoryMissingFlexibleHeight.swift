@@ -357,7 +357,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
         for (index, property) in analysis.outline.properties.enumerated()
         where property.name == "intrinsicContentSize" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
-            let declaration = analysis.outline.types[owner]
+            let declaration = analysis.outline[owner]
             let typeName = declaration.simpleName
             guard declaration.kind == .class || declaration.kind == .extension,
                   ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)),

@@ -181,13 +181,13 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = analysis.project
-        var reported = Set<Int>()
+        var reported = Set<TypeID>()
         var diagnostics: [Diagnostic] = []
         for property in analysis.outline.properties where property.modifiers.contains("override") {
             guard property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                   let owner = property.owner, !Self.returnsNil(property, analysis),
                   reported.insert(owner).inserted else { continue }
-            let name = analysis.outline.types[owner].qualifiedName
+            let name = analysis.outline[owner].qualifiedName
             guard let user = project.keyboardLayoutGuideUserSharingCode(with: name),
                   let guide = analysis.keyboardLayoutGuideLocation(ofType: user) else { continue }
             let inherited = user == name ? "" : project.superclasses(of: name).contains(user)

@@ -398,9 +398,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
 
     /// The simple name of `type` when its instances are objects: a class or actor, or an
     /// extension of a project class or of a UIKit/AppKit class.
-    func classTypeName(_ analysis: FileAnalysis, _ type: Int?) -> String? {
+    func classTypeName(_ analysis: FileAnalysis, _ type: TypeID?) -> String? {
         guard let type else { return nil }
-        let declaration = analysis.outline.types[type]
+        let declaration = analysis.outline[type]
         switch declaration.kind {
         case .class, .actor:
             return declaration.qualifiedName

@@ -365,7 +365,7 @@ public struct TextViewContentSizeHeight: Rule {
     /// keeps the content size equal to the text's height.
     static func typeSizesContentItself(at index: Int, _ analysis: FileAnalysis) -> Bool {
         guard let type = analysis.outline.enclosingType(at: index) else { return false }
-        let extent = analysis.outline.types[type].extent
+        let extent = analysis.outline[type].extent
         let source = analysis.source
         return analysis.assignments.contains { assignment in
             guard extent.contains(assignment.op), let last = analysis.chainNames(assignment.lhs).last,
