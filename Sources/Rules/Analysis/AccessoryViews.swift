@@ -398,8 +398,7 @@ extension FileAnalysis {
             }) {
                 return found
             }
-            guard let scope = outline[current].scope, let parent = outline.scopes[scope].parent else { break }
-            type = outline.enclosingType(at: outline.scopes[parent].open)
+            type = outline.outerType(of: current)
         }
         return nil
     }

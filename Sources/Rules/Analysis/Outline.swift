@@ -70,6 +70,12 @@ struct Outline: Sendable {
     /// The declaration of `type`.
     subscript(type: TypeID) -> TypeDeclaration { types[type.rawValue] }
 
+    /// The type declaration whose body holds the declaration of `type`, if any.
+    func outerType(of type: TypeID) -> TypeID? {
+        guard let scope = self[type].scope, let parent = scopes[scope].parent else { return nil }
+        return enclosingType(at: scopes[parent].open)
+    }
+
     /// Every type declaration of the file, in source order.
     var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
 

@@ -105,20 +105,14 @@ extension FileAnalysis {
         let lineage = [viewClass] + project.superclasses(of: viewClass)
         if lineage.contains(where: project.scrollViewInsets.adjustmentNever.contains) { return true }
         guard names.count == 1, ScrollViewInsetFacts.uiKitScrollViews.contains(viewClass) else { return false }
-        var outer = outerType(of: type)
+        var outer = outline.outerType(of: type)
         var steps = 0
         while let current = outer, steps < 16 {
             steps += 1
             if managesSafeAreaItself(type: current) { return true }
-            outer = outerType(of: current)
+            outer = outline.outerType(of: current)
         }
         return false
-    }
-
-    /// The type declaration whose body holds the declaration `type`.
-    private func outerType(of type: TypeID) -> TypeID? {
-        guard let scope = outline[type].scope, let parent = outline.scopes[scope].parent else { return nil }
-        return outline.enclosingType(at: outline.scopes[parent].open)
     }
 
     /// Whether type `type` turns the adjustment off on a scroll view and builds that same
