@@ -10,7 +10,7 @@ struct AccessoryOverride: Sendable {
     /// The type declaration (or extension) that holds it.
     let type: TypeID
     /// The scope that computes the value (implicit getter or `get`); nil without a body.
-    let getter: Int?
+    let getter: ScopeID?
     /// Whether the override also has a `set` (a read-write slot filled from outside).
     let isSettable: Bool
     /// The expressions the getter returns.
@@ -65,7 +65,7 @@ extension FileAnalysis {
 
     /// The scope computing a property's value: its `get` accessor, or the body of a computed
     /// property without accessors. Nil for stored properties.
-    func getterScope(of property: Int) -> Int? {
+    func getterScope(of property: Int) -> ScopeID? {
         let declaration = outline.properties[property]
         if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
         guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
@@ -75,8 +75,8 @@ extension FileAnalysis {
     /// The expressions a function, getter or closure body returns: each `return x` of the
     /// body itself (not of nested closures or functions), else the body as one expression
     /// when it is a single expression (implicit return).
-    func returnedExpressions(of scope: Int) -> [Range<Int>] {
-        let body = outline.scopes[scope].body
+    func returnedExpressions(of scope: ScopeID) -> [Range<Int>] {
+        let body = outline[scope].body
         var found: [Range<Int>] = []
         for index in body where source.kind(index) == .keyword && source.isWord(index, "return") {
             guard outline.executableScope(at: index) == scope else { continue }
@@ -111,7 +111,7 @@ extension FileAnalysis {
     func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
-        var visitedGetters = Set<Int>()
+        var visitedGetters = Set<ScopeID>()
         var visitedParameters = Set<Int>()
         var steps = 0
         while let item = work.popLast(), steps < Limits.workItems {
@@ -174,7 +174,7 @@ extension FileAnalysis {
             }
             // `{ … }()`: a new view from an immediately called closure.
             if let closure = initializingClosure(range),
-               source.partnerIndex(outline.scopes[closure].close + 1) == range.upperBound - 1 {
+               source.partnerIndex(outline[closure].close + 1) == range.upperBound - 1 {
                 for returned in returnedExpressions(of: closure) {
                     work.append((returned, item.locals, item.helpers))
                 }
@@ -234,7 +234,7 @@ extension FileAnalysis {
         guard source.kind(name - 1) != .period, let scope = outline.executableScope(at: name) else { return nil }
         // The function around the name (patterns bind in its body), else the getter or closure itself.
         let function = outline.functionBody(ofScope: scope)
-        let body = outline.scopes[outline.function(ofScope: function) != nil ? function : scope].body
+        let body = outline[outline.function(ofScope: function) != nil ? function : scope].body
         let hash = source.nameHash(name)
         var candidate = name - 1
         while candidate >= body.lowerBound {
@@ -316,11 +316,11 @@ extension FileAnalysis {
     }
 
     /// The scope of the closure in `{ … }()`, the shape of a configured lazy property.
-    func initializingClosure(_ initializer: Range<Int>) -> Int? {
+    func initializingClosure(_ initializer: Range<Int>) -> ScopeID? {
         let first = initializer.lowerBound
         guard source.kind(first) == .leftBrace, let close = source.partnerIndex(first),
               source.kind(close + 1) == .leftParen, let scope = outline.scope(at: first),
-              outline.scopes[scope].open == first else { return nil }
+              outline[scope].open == first else { return nil }
         return scope
     }
 

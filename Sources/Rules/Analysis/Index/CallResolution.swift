@@ -86,7 +86,7 @@ extension FileIndex {
         guard let binding = bindings.first(where: { $0.value?.upperBound == end + 1 }),
               let scope = outline.executableScope(at: binding.nameToken) else { return nil }
         var index = end + 1
-        let close = outline.scopes[scope].close
+        let close = outline[scope].close
         while index < close {
             if source.kind(index) == .identifier, source.nameHash(index) == binding.nameHash,
                source.kind(index + 1) == .period, source.kind(index - 1) != .period {

@@ -48,8 +48,8 @@ struct ConstantResolver: Sendable {
     func closure(heldBy binding: LocalBinding) -> Int? {
         guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
               source.partnerIndex(value.lowerBound) == value.upperBound - 1,
-              let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
-              case .closure(let closure) = outline.scopes[scope].kind else { return nil }
+              let scope = outline.scope(at: value.lowerBound), outline[scope].open == value.lowerBound,
+              case .closure(let closure) = outline[scope].kind else { return nil }
         return closure
     }
 

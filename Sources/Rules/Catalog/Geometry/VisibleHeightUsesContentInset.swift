@@ -246,7 +246,7 @@ public struct VisibleHeightUsesContentInset: Rule {
     /// adjusted inset would count the safe area twice).
     static func readsInsetConsistently(_ member: Int, statementStart: Int, reported: Set<Int>, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
-        let region = analysis.outline.executableScope(at: member).map { analysis.outline.scopes[$0].body } ?? source.code.indices
+        let region = analysis.outline.executableScope(at: member).map { analysis.outline[$0].body } ?? source.code.indices
         let statementEnd = region.first { $0 > member && source.code[$0].isAtStartOfLine } ?? region.upperBound
         if (statementStart..<statementEnd).contains(where: { source.word($0, contains: "safeArea") }) { return false }
         return !region.contains { source.isWord($0, "contentInset") && source.kind($0 - 1) == .period && !reported.contains($0) }

@@ -385,7 +385,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
 
     /// Whether every returned size has a literal or static-constant height: a fixed-height
     /// accessory needs no flexible height.
-    func hasFixedHeight(_ getter: Int, _ analysis: FileAnalysis) -> Bool {
+    func hasFixedHeight(_ getter: ScopeID, _ analysis: FileAnalysis) -> Bool {
         let returned = analysis.returnedExpressions(of: getter)
         guard !returned.isEmpty else { return false }
         return returned.allSatisfy { expression in

@@ -168,7 +168,7 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
     /// `override var inputAccessoryView: UIView? { nil }` (or `return nil`) attaches nothing.
     static func returnsNil(_ property: PropertyDeclaration, _ analysis: FileAnalysis) -> Bool {
         guard let scope = property.bodyScope else { return false }
-        var body = analysis.outline.scopes[scope].body
+        var body = analysis.outline[scope].body
         let source = analysis.source
         if source.isWord(body.lowerBound, "get"), source.kind(body.lowerBound + 1) == .leftBrace,
            let close = source.partnerIndex(body.lowerBound + 1) {

@@ -349,7 +349,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
     static func weakCapture(_ analysis: FileAnalysis, closure: Int, strongSelf: Int) -> Fix? {
         let source = analysis.source
         let description = analysis.outline.closures[closure]
-        let scope = analysis.outline.scopes[description.scope]
+        let scope = analysis.outline[description.scope]
         var edits: [Edit] = []
         if let list = description.captureList {
             if list.contains(strongSelf) {
@@ -430,7 +430,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
     static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int, selfReferences: [Int]) -> Int? {
         let source = analysis.source
         let description = analysis.outline.closures[closure]
-        let scope = analysis.outline.scopes[description.scope]
+        let scope = analysis.outline[description.scope]
         if let list = description.captureList {
             var isWeak = false
             for index in list where source.isWord(index, "self") && source.kind(index - 1) != .period {
