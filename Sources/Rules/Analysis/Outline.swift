@@ -44,7 +44,7 @@ struct Outline: Sendable {
         scope(at: index).flatMap(type(ofScope:))
     }
 
-    /// The innermost type declaration around scope `scope` (itself when it is one's body).
+    /// The innermost type declaration around `scope` (the type itself when `scope` is its body).
     func type(ofScope scope: ScopeID) -> TypeID? {
         let value = Int(typeOfScope[scope.rawValue])
         return value >= 0 ? TypeID(value) : nil
@@ -67,7 +67,7 @@ struct Outline: Sendable {
         return nil
     }
 
-    /// The scope `scope`.
+    /// The kind, braces and parent of `scope`.
     subscript(scope: ScopeID) -> Scope { scopes[scope.rawValue] }
 
     /// The declaration of `type`.
