@@ -200,7 +200,7 @@ extension FixContractTests {
         let code = """
         final class NewsViewController: UICollectionViewController {
             override func scrollViewDidScroll(_ scrollView: UIScrollView) {
-                let viewport = scrollView.bounds.height - scrollView.contentInset.top - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+                let viewport = scrollView.bounds.height - scrollView.contentInset.top
                 footer.isHidden = scrollView.contentOffset.y >= scrollView.contentSize.height - viewport - scrollView.contentInset.top
             }
         }
@@ -209,6 +209,22 @@ extension FixContractTests {
         let outcome = Self.fix(code, with: checker)
         XCTAssertEqual(outcome.initial.count, 1, "\(outcome.initial)")
         XCTAssertEqual(outcome.fixesApplied, 0)
+    }
+
+    /// A statement that adds the safe area itself already has the whole inset; its
+    /// `contentInset` reads are not the defect (and `adjustedContentInset` would count the safe
+    /// area twice).
+    func testStatementAddingItsOwnSafeAreaTermIsNotReported() {
+        let code = """
+        final class NewsViewController: UICollectionViewController {
+            override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+                let viewport = scrollView.bounds.height - scrollView.contentInset.top - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+                footer.isHidden = scrollView.contentOffset.y >= scrollView.contentSize.height - viewport - scrollView.contentInset.top
+            }
+        }
+        """
+        let checker = FileChecker(rules: [ConfiguredRule(VisibleHeightUsesContentInset.self)], deploymentTarget: nil)
+        XCTAssertEqual(Self.fix(code, with: checker).initial.count, 0)
     }
 }
 

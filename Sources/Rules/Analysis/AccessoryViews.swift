@@ -235,50 +235,19 @@ extension FileAnalysis {
         // The function around the name (patterns bind in its body), else the getter or closure itself.
         let function = outline.functionBody(ofScope: scope)
         let body = outline[outline.function(ofScope: function) != nil ? function : scope].body
-        let hash = source.nameHash(name)
-        var candidate = name - 1
-        while candidate >= body.lowerBound {
-            defer { candidate -= 1 }
-            guard source.kind(candidate) == .identifier, source.nameHash(candidate) == hash,
-                  let (pattern, position) = casePattern(binding: candidate) else { continue }
-            let caseName = source.nameHash(pattern.callee)
-            var found: [Range<Int>] = []
-            for index in fileIndex.callsByName[caseName] ?? [] {
-                let call = calls[index]
-                guard call.callee != pattern.callee, source.kind(call.callee - 1) == .period,
-                      position < call.arguments.count, casePattern(call) == nil else { continue }
-                found.append(call.arguments[position].value)
-            }
-            return found
+        let nearest = fileIndex.caseBindings[source.nameHash(name)]?
+            .filter { $0.name < name && body.contains($0.name) }.max { $0.name < $1.name }
+        guard let binding = nearest else { return nil }
+        let pattern = calls[binding.call]
+        var found: [Range<Int>] = []
+        for index in fileIndex.callsByName[source.nameHash(pattern.callee)] ?? [] {
+            let call = calls[index]
+            guard call.callee != pattern.callee, source.kind(call.callee - 1) == .period,
+                  binding.position < call.arguments.count,
+                  FileIndex.casePatternKeyword(of: call, source) == nil else { continue }
+            found.append(call.arguments[binding.position].value)
         }
-        return nil
-    }
-
-    /// The case pattern call whose payload binds the name at `token`, with the payload position.
-    func casePattern(binding token: Int) -> (call: CallSite, position: Int)? {
-        var cursor = token - 1
-        var steps = 0
-        while cursor > 0, steps < Limits.casePatternLength, source.kind(cursor) != .leftParen {
-            steps += 1
-            if let open = source.partnerIndex(cursor), open < cursor { cursor = open }
-            cursor -= 1
-        }
-        guard source.kind(cursor) == .leftParen, let call = call(at: cursor - 1), call.openParen == cursor,
-              casePattern(call) != nil,
-              let position = call.arguments.firstIndex(where: { $0.value.contains(token) }) else { return nil }
-        let value = call.arguments[position].value
-        let binds = value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil)
-        return binds ? (call, position) : nil
-    }
-
-    /// The `case` keyword of a call that is an enum case pattern (`case .x(…)`, `case let .x(…)`,
-    /// `case Kind.x(…)`), if it is one.
-    func casePattern(_ call: CallSite) -> Int? {
-        guard source.kind(call.callee - 1) == .period else { return nil }
-        var before = call.start - 1
-        if call.receiver == nil { before -= 1 }
-        if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
-        return source.isWord(before, "case") ? before : nil
+        return found
     }
 
     /// The type name token of a construction call: `Bar(…)`, `Bar.init(…)`, `Module.Bar(…)`.

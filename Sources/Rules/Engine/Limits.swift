@@ -45,9 +45,6 @@ public enum Limits {
     /// Functions a keyboard layout guide or one of its anchors is followed into through
     /// parameters (a helper passing it on to another).
     public static let guideParameterHops = 2
-    /// Tokens looked at going back from a name bound in an enum case pattern to the pattern's
-    /// opening parenthesis (`case .toolbar(let bar)`).
-    public static let casePatternLength = 64
     /// Levels of helpers a lifecycle phase is carried through (`viewWillAppear` calling
     /// `startObserving` calling `addKeyboardObservers`).
     public static let lifecycleHelperLevels = 3

@@ -21,6 +21,9 @@ final class FileIndex: Sendable {
     let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
     let bindingsByName: [UInt64: [Int]]
+    /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
+    /// by name hash: looked up rather than searched for from every use of a name.
+    let caseBindings: [UInt64: [CaseBinding]]
     /// Functions (indices into `Outline.functions`) by base name and the qualified name of the
     /// type whose declaration or extension declares them (nil: file level): what a call on
     /// `self` can mean, looked up rather than searched.
@@ -54,6 +57,16 @@ final class FileIndex: Sendable {
         for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
         self.callAtCallee = callAtCallee
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
+        var caseBindings: [UInt64: [CaseBinding]] = [:]
+        for (index, call) in matching.calls.enumerated() where Self.casePatternKeyword(of: call, source) != nil {
+            for (position, argument) in call.arguments.enumerated() {
+                let value = argument.value
+                guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
+                      let name = value.last, source.kind(name) == .identifier else { continue }
+                caseBindings[source.nameHash(name), default: []].append(CaseBinding(name: name, call: index, position: position))
+            }
+        }
+        self.caseBindings = caseBindings
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline[$0].qualifiedName }
@@ -75,6 +88,16 @@ final class FileIndex: Sendable {
             if !passed.isEmpty { methodsPassedByName[index] = passed }
         }
         self.methodsPassedByName = methodsPassedByName
+    }
+
+    /// The `case` keyword of a call that is an enum case pattern (`case .x(…)`, `case let .x(…)`,
+    /// `case Kind.x(…)`), if it is one.
+    static func casePatternKeyword(of call: CallSite, _ source: TokenizedSource) -> Int? {
+        guard source.kind(call.callee - 1) == .period else { return nil }
+        var before = call.start - 1
+        if call.receiver == nil { before -= 1 }
+        if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
+        return source.isWord(before, "case") ? before : nil
     }
 
     /// The call whose callee is code token `index`.
@@ -115,4 +138,12 @@ extension FileIndexReader {
 
     /// The first token of the member chain that ends at `end` (`FileIndex.chainStart(endingAt:)`).
     func chainStart(endingAt end: Int) -> Int { fileIndex.chainStart(endingAt: end) }
+}
+
+/// A name an enum case pattern binds: its token, the pattern's call (index in
+/// `FileIndex.calls`) and the payload position it binds.
+struct CaseBinding: Sendable {
+    let name: Int
+    let call: Int
+    let position: Int
 }

@@ -12,7 +12,10 @@ public struct ContentInsetAdjustmentNever: Rule {
         With `.never` a scroll view stops adding the safe area to its insets: `adjustedContentInset` equals \
         `contentInset`. Unless the code then accounts for `safeAreaInsets` itself, the first and last rows \
         scroll under the navigation bar, the status bar and the home indicator, and keyboard insets computed \
-        for the default behaviour are off by the safe area.
+        for the default behaviour are off by the safe area. The rule is silent where the decision is out of \
+        the code's sight: a method of an extension of UIKit's scroll view classes (its callers pick the \
+        view) and an `@IBOutlet` scroll view (the nib or storyboard may pin it, or its container, to the \
+        safe area).
         """,
         fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`, or the older `topLayoutGuide`/`bottomLayoutGuide`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from `safeAreaInsets`.",
         noFixReason: "Restoring `.automatic` changes the insets of every scroll view it applies to, and the alternative, handling the safe area by hand, is new layout code; either way the screen's layout changes beyond one line.",
@@ -69,6 +72,23 @@ public struct ContentInsetAdjustmentNever: Rule {
             """]),
         ],
         nonTriggering: [
+            RuleExample("""
+            extension UITableView {
+                func configureAsOffsetProxy() {
+                    contentInsetAdjustmentBehavior = .never
+                    isHidden = true
+                }
+            }
+            """),
+            RuleExample("""
+            final class ProductFormViewController: UIViewController {
+                @IBOutlet private weak var tableView: UITableView!
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    tableView.contentInsetAdjustmentBehavior = .never
+                }
+            }
+            """),
             RuleExample("""
             final class SheetPresentationController: UIPresentationController {
                 func configure(_ scrollView: UIScrollView) {
@@ -196,13 +216,25 @@ public struct ContentInsetAdjustmentNever: Rule {
                   ScrollViewInsetSetup.isPlainNever(assignment.rhs, in: source),
                   let type = analysis.typeName(at: assignment.op),
                   !(analysis.project.types[type]?.mentionsSafeArea ?? true),
-                  !Self.isScrollViewTurningOffItsOwn(assignment, type, analysis) else { continue }
+                  !Self.isScrollViewTurningOffItsOwn(assignment, type, analysis),
+                  !Self.decidedElsewhere(assignment, type, analysis) else { continue }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: assignment.lhs,
                 message: "`\(analysis.snippet(assignment.lhs)) = .never` and `\(type)` never reads `safeAreaInsets` or `safeAreaLayoutGuide`: content scrolls under the bars and the home indicator",
                 suggestion: "Keep `.automatic`, or inset the content by the safe area yourself."))
         }
         return diagnostics
+    }
+
+    /// Where the safe area of the scroll view is decided out of the code's sight: a method in an
+    /// extension of UIKit's scroll view classes sets it on whichever view its callers pick, and
+    /// an `@IBOutlet` comes from a nib or storyboard, whose constraints may pin it (or its
+    /// container) to the safe area.
+    static func decidedElsewhere(_ assignment: Assignment, _ type: String, _ analysis: FileAnalysis) -> Bool {
+        let names = analysis.namesWithoutSelf(assignment.lhs)
+        if names.count == 1 { return ScrollViewInsetFacts.uiKitScrollViews.contains(type) }
+        guard names.count == 2, let property = analysis.memberProperty(referencedBy: names[0]) else { return false }
+        return property.modifiers.contains("IBOutlet")
     }
 
     /// A scroll view class that turns off its own adjustment (`contentInsetAdjustmentBehavior

@@ -18,7 +18,8 @@ public struct VisibleHeightUsesContentInset: Rule {
         view's own class, or by code owning it (in any file), and in a type nested in one that turns the \
         adjustment off and builds the `contentInset` from the safe area when it holds the view through a \
         plain `UIScrollView`/`UICollectionView` reference. Other scroll views of the same file are still \
-        checked.
+        checked. A statement that adds a safe-area term itself (`- (contentInset.bottom + \
+        view.safeAreaInsets.bottom)`) already accounts for the safe area and is not reported.
         """,
         fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
         fixAvailability: .safe,
@@ -75,6 +76,11 @@ public struct VisibleHeightUsesContentInset: Rule {
             """),
         ],
         nonTriggering: [
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                scrollView.bounds.height - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+            }
+            """),
             RuleExample("""
             final class ReaderViewController: UIViewController {
                 let pager = PagerScrollView()
@@ -194,7 +200,7 @@ public struct VisibleHeightUsesContentInset: Rule {
         let source = analysis.source
         guard Self.mayTrigger(on: source.file.bytes) else { return [] }
         var reported = Set<Int>()
-        var found: [(member: Int, read: Range<Int>, statementStart: Int)] = []
+        var found: [(member: Int, read: Range<Int>)] = []
         var diagnostics: [Diagnostic] = []
         // Locals bound to a scroll view's whole `contentInset`: name hash → the member token.
         var insetLocals: [UInt64: Int] = [:]
@@ -224,11 +230,13 @@ public struct VisibleHeightUsesContentInset: Rule {
             let statementStart = ExpressionBounds.statementStart(source, containing: chainStart)
             guard Self.subtractsFromHeight(analysis, statementStart..<chainStart, receiver: receiver),
                   !analysis.contentInsetIsWholeInset(ofReceiver: receiverRange, at: member),
+                  !Self.statement(startingAt: statementStart, containing: member, analysis)
+                      .contains(where: { source.word($0, contains: "safeArea") }),
                   reported.insert(member).inserted else { continue }
-            found.append((member, chainStart..<(index + 3), statementStart))
+            found.append((member, chainStart..<(index + 3)))
         }
-        for (member, read, statementStart) in found {
-            let fix = Self.readsInsetConsistently(member, statementStart: statementStart, reported: reported, analysis)
+        for (member, read) in found {
+            let fix = Self.readsInsetConsistently(member, reported: reported, analysis)
                 ? Fix(.safe, edits: [Edit(range: source.byteRange(member..<(member + 1)), replacement: "adjustedContentInset")])
                 : nil
             diagnostics.append(Self.metadata.diagnostic(
@@ -242,14 +250,24 @@ public struct VisibleHeightUsesContentInset: Rule {
 
     /// Whether swapping `member` for `adjustedContentInset` changes only the defect: every
     /// other `contentInset` the function reads is swapped too (a read left alone would no
-    /// longer cancel against it), and the statement adds no safe-area term of its own (the
-    /// adjusted inset would count the safe area twice).
-    static func readsInsetConsistently(_ member: Int, statementStart: Int, reported: Set<Int>, _ analysis: FileAnalysis) -> Bool {
+    /// longer cancel against it).
+    static func readsInsetConsistently(_ member: Int, reported: Set<Int>, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
         let region = analysis.outline.executableScope(at: member).map { analysis.outline[$0].body } ?? source.code.indices
-        let statementEnd = region.first { $0 > member && source.code[$0].isAtStartOfLine } ?? region.upperBound
-        if (statementStart..<statementEnd).contains(where: { source.word($0, contains: "safeArea") }) { return false }
-        return !region.contains { source.isWord($0, "contentInset") && source.kind($0 - 1) == .period && !reported.contains($0) }
+        // Member reads with a receiver (`view.contentInset`), not `case .contentInset` of an enum.
+        return !region.contains {
+            source.isWord($0, "contentInset") && source.kind($0 - 1) == .period
+                && analysis.chainStart(endingAt: $0) < $0 - 1 && !reported.contains($0)
+        }
+    }
+
+    /// The statement from `start` to the end of the line holding `member`: a statement that
+    /// adds a safe-area term of its own (`- (contentInset.bottom + safeAreaInsets.bottom)`)
+    /// already accounts for the safe area, and `adjustedContentInset` would count it twice.
+    static func statement(startingAt start: Int, containing member: Int, _ analysis: FileAnalysis) -> Range<Int> {
+        let source = analysis.source
+        let region = analysis.outline.executableScope(at: member).map { analysis.outline[$0].body } ?? source.code.indices
+        return start..<(region.first { $0 > member && source.code[$0].isAtStartOfLine } ?? region.upperBound)
     }
 
     /// The names of a receiver chain without `self`, as hashes.
