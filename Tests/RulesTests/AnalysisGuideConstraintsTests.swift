@@ -51,9 +51,9 @@ final class AnalysisGuideConstraintsTests: XCTestCase {
         }
         """)
         let byType = analysis.anchorConstraintsByType(analysis.anchorConstraints())
-        XCTAssertEqual(Array(byType.keys), [0])
-        let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(byType[0] ?? [])
-        let constrained = analysis.viewsConstrained(byType[0] ?? [])
+        XCTAssertEqual(Array(byType.keys), [TypeID(0)])
+        let pinned = analysis.viewsPinnedToKeyboardLayoutGuide(byType[TypeID(0)] ?? [])
+        let constrained = analysis.viewsConstrained(byType[TypeID(0)] ?? [])
         for name in ["tableView", "inputBar"] { XCTAssertTrue(pinned.contains(NameHash.of(name)), name) }
         for name in ["view", "banner", "safeAreaLayoutGuide"] { XCTAssertFalse(pinned.contains(NameHash.of(name)), name) }
         XCTAssertTrue(constrained.contains(NameHash.of("banner")))

@@ -11,7 +11,7 @@ final class AnalysisIndexTests: XCTestCase {
         }
         return analysis.fileIndex.functions(calledBy: call).map { id in
             let function = analysis.outline[id]
-            let owner = function.owner.map { analysis.outline.types[$0].simpleName } ?? "-"
+            let owner = function.owner.map { analysis.outline[$0].simpleName } ?? "-"
             return "\(owner).\(function.name)(\(function.labels.joined(separator: ",")))"
         }
     }

@@ -34,7 +34,7 @@ final class AnalysisOutlineTests: XCTestCase {
         XCTAssertEqual(show.parameters.first?.name, "note")
         XCTAssertTrue(show.hasModifier("objc"))
         XCTAssertTrue(show.hasModifier("private"))
-        XCTAssertEqual(show.owner, 0)
+        XCTAssertEqual(show.owner, TypeID(0))
         XCTAssertEqual(outline.functions[1].labels, ["by", "animated"])
         XCTAssertNotNil(outline.functions[1].returnType)
         XCTAssertNil(outline.functions[0].returnType)

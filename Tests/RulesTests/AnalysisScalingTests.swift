@@ -177,14 +177,14 @@ final class AnalysisScalingTests: XCTestCase {
     /// The per-type scans the single pass replaced, as the reference.
     func referenceTypeBodies(_ source: TokenizedSource, _ outline: Outline) -> ([Bool], [[Range<Int>]]) {
         var safeArea: [Bool] = [], uses: [[Range<Int>]] = []
-        for (typeIndex, type) in outline.types.enumerated() {
+        for type in outline.typeIDs {
             var mentions = false
             var found: [Range<Int>] = []
-            for index in type.extent.clamped(to: 0..<source.code.count) where source.kind(index) == .identifier {
+            for index in outline[type].extent.clamped(to: 0..<source.code.count) where source.kind(index) == .identifier {
                 if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") { mentions = true }
                 guard source.isWord(index, "keyboardLayoutGuide"), source.kind(index + 1) == .period,
                       source.wordIndex(index + 2, in: FactCollector.guideMembers) != nil,
-                      outline.enclosingType(at: index) == typeIndex else { continue }
+                      outline.enclosingType(at: index) == type else { continue }
                 found.append(source.byteRange(index..<(index + 1)))
             }
             safeArea.append(mentions)

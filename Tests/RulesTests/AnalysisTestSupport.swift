@@ -40,7 +40,7 @@ extension FileAnalysis {
     /// Names of the functions or closure-calls behind each handler, for assertions.
     func handlerSummaries() -> [String] {
         handlers.map { handler in
-            let scope = outline.scopes[handler.scope]
+            let scope = outline[handler.scope]
             switch scope.kind {
             case .function(let function): return "\(handler.form):\(outline.functions[function].name)"
             case .closure(let closure):

@@ -54,7 +54,7 @@ final class NestedTypeScalingTests: XCTestCase {
         let text = "class A { var x = 1; var x = 2; class B { var x = 3 } }\nvar x = 4\nstruct C { let y = 5 }\n"
         let source = Lexer.tokenize(SourceFile(path: "A.swift", text: text))
         let outline = Outline(source)
-        for owner in [nil] + outline.types.indices.map(Optional.some) {
+        for owner in [nil] + outline.typeIDs.map(Optional.some) {
             for hash in Set(outline.properties.map(\.nameHash)) {
                 let reference = outline.properties.first { $0.owner == owner && $0.nameHash == hash }
                 XCTAssertEqual(outline.property(named: hash, in: owner)?.nameToken, reference?.nameToken)

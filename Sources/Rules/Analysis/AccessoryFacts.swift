@@ -84,9 +84,9 @@ public struct AccessoryFacts: Sendable {
         let outline = analysis.outline
         // Any class may be the superclass that declares an accessory property.
         for (index, property) in outline.properties.enumerated() where !property.isStatic {
-            guard let owner = property.owner, outline.types[owner].kind == .class,
+            guard let owner = property.owner, outline[owner].kind == .class,
                   let name = analysis.viewTypeName(ofProperty: index) else { continue }
-            propertyTypes[outline.types[owner].simpleName, default: [:]][property.name] = name
+            propertyTypes[outline[owner].simpleName, default: [:]][property.name] = name
         }
         guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
         func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
@@ -99,11 +99,11 @@ public struct AccessoryFacts: Sendable {
         where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
             let answer = analysis.getterScope(of: index).map { analysis.booleanAnswer(of: $0) } ?? .depends
-            record(answer, for: outline.types[owner].simpleName, at: property.nameToken)
+            record(answer, for: outline[owner].simpleName, at: property.nameToken)
         }
         for function in outline.functions where function.hasModifier("override") {
             guard let owner = function.owner, let scope = function.scope else { continue }
-            let typeName = outline.types[owner].simpleName
+            let typeName = outline[owner].simpleName
             if function.name == "canBecomeFirstResponder" {
                 record(analysis.booleanAnswer(of: scope), for: typeName, at: function.nameToken)
             }
@@ -161,7 +161,7 @@ extension FileAnalysis {
 
     /// What a Boolean getter or function returns: `.yes`/`.no` when every return is that
     /// literal, else `.depends`.
-    func booleanAnswer(of scope: Int) -> FirstResponderAnswer {
+    func booleanAnswer(of scope: ScopeID) -> FirstResponderAnswer {
         let returned = returnedExpressions(of: scope)
         guard !returned.isEmpty else { return .depends }
         if returned.allSatisfy({ $0.count == 1 && source.isWord($0.lowerBound, "true") }) { return .yes }
@@ -171,13 +171,13 @@ extension FileAnalysis {
 
     /// Whether code of `scope` calls `resignFirstResponder()` on `self`, directly or through
     /// methods of the file it calls and property observers it triggers (up to `Limits.valueHops` levels).
-    func resignsFirstResponder(from scope: Int) -> Bool {
+    func resignsFirstResponder(from scope: ScopeID) -> Bool {
         var frontier = [scope]
-        var visited: Set<Int> = [scope]
+        var visited: Set<ScopeID> = [scope]
         for _ in 0..<Limits.valueHops {
-            var next: [Int] = []
+            var next: [ScopeID] = []
             for current in frontier {
-                for call in calls(in: outline.scopes[current].body) {
+                for call in calls(in: outline[current].body) {
                     // The accessory's own field resigning (`inputAccessoryView?.textView
                     // .resignFirstResponder()`) ends the first-responder chain as well.
                     if source.isWord(call.callee, "resignFirstResponder"),
@@ -192,7 +192,7 @@ extension FileAnalysis {
                     }
                 }
                 // `isComposerHidden = true` whose `didSet` resigns.
-                let body = outline.scopes[current].body
+                let body = outline[current].body
                 let first = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
                 for assignment in assignments[first...] {
                     guard assignment.op < body.upperBound else { break }

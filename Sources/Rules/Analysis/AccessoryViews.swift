@@ -7,10 +7,10 @@ struct AccessoryOverride: Sendable {
     let property: Int
     let nameToken: Int
     let isViewController: Bool
-    /// Index in `Outline.types` of the declaration (or extension) that holds it.
-    let type: Int
+    /// The type declaration (or extension) that holds it.
+    let type: TypeID
     /// The scope that computes the value (implicit getter or `get`); nil without a body.
-    let getter: Int?
+    let getter: ScopeID?
     /// Whether the override also has a `set` (a read-write slot filled from outside).
     let isSettable: Bool
     /// The expressions the getter returns.
@@ -65,7 +65,7 @@ extension FileAnalysis {
 
     /// The scope computing a property's value: its `get` accessor, or the body of a computed
     /// property without accessors. Nil for stored properties.
-    func getterScope(of property: Int) -> Int? {
+    func getterScope(of property: Int) -> ScopeID? {
         let declaration = outline.properties[property]
         if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
         guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
@@ -75,8 +75,8 @@ extension FileAnalysis {
     /// The expressions a function, getter or closure body returns: each `return x` of the
     /// body itself (not of nested closures or functions), else the body as one expression
     /// when it is a single expression (implicit return).
-    func returnedExpressions(of scope: Int) -> [Range<Int>] {
-        let body = outline.scopes[scope].body
+    func returnedExpressions(of scope: ScopeID) -> [Range<Int>] {
+        let body = outline[scope].body
         var found: [Range<Int>] = []
         for index in body where source.kind(index) == .keyword && source.isWord(index, "return") {
             guard outline.executableScope(at: index) == scope else { continue }
@@ -111,7 +111,7 @@ extension FileAnalysis {
     func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
         var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
-        var visitedGetters = Set<Int>()
+        var visitedGetters = Set<ScopeID>()
         var visitedParameters = Set<Int>()
         var steps = 0
         while let item = work.popLast(), steps < Limits.workItems {
@@ -174,7 +174,7 @@ extension FileAnalysis {
             }
             // `{ … }()`: a new view from an immediately called closure.
             if let closure = initializingClosure(range),
-               source.partnerIndex(outline.scopes[closure].close + 1) == range.upperBound - 1 {
+               source.partnerIndex(outline[closure].close + 1) == range.upperBound - 1 {
                 for returned in returnedExpressions(of: closure) {
                     work.append((returned, item.locals, item.helpers))
                 }
@@ -234,7 +234,7 @@ extension FileAnalysis {
         guard source.kind(name - 1) != .period, let scope = outline.executableScope(at: name) else { return nil }
         // The function around the name (patterns bind in its body), else the getter or closure itself.
         let function = outline.functionBody(ofScope: scope)
-        let body = outline.scopes[outline.function(ofScope: function) != nil ? function : scope].body
+        let body = outline[outline.function(ofScope: function) != nil ? function : scope].body
         let nearest = fileIndex.caseBindings[source.nameHash(name)]?
             .filter { $0.name < name && body.contains($0.name) }.max { $0.name < $1.name }
         guard let binding = nearest else { return nil }
@@ -285,11 +285,11 @@ extension FileAnalysis {
     }
 
     /// The scope of the closure in `{ … }()`, the shape of a configured lazy property.
-    func initializingClosure(_ initializer: Range<Int>) -> Int? {
+    func initializingClosure(_ initializer: Range<Int>) -> ScopeID? {
         let first = initializer.lowerBound
         guard source.kind(first) == .leftBrace, let close = source.partnerIndex(first),
               source.kind(close + 1) == .leftParen, let scope = outline.scope(at: first),
-              outline.scopes[scope].open == first else { return nil }
+              outline[scope].open == first else { return nil }
         return scope
     }
 
@@ -359,16 +359,15 @@ extension FileAnalysis {
         var steps = 0
         while let current = type, steps < Limits.enclosingScopes {
             steps += 1
-            let simpleName = outline.types[current].simpleName
+            let simpleName = outline[current].simpleName
             if let found = outline.properties.indices.first(where: {
                 let property = outline.properties[$0]
                 guard property.nameHash == hash, let owner = property.owner else { return false }
-                return outline.types[owner].simpleName == simpleName
+                return outline[owner].simpleName == simpleName
             }) {
                 return found
             }
-            guard let scope = outline.types[current].scope, let parent = outline.scopes[scope].parent else { break }
-            type = outline.enclosingType(at: outline.scopes[parent].open)
+            type = outline.outerType(of: current)
         }
         return nil
     }

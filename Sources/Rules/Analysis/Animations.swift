@@ -106,11 +106,11 @@ extension FileAnalysis {
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             if let named = animationOfNamedBody[scope] { return animations[named] }
-            if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+            if case .closure(let closure) = outline[scope].kind, let call = outline.closures[closure].call {
                 let found = firstIndex(in: animations, atOrAfter: call) { $0.call }
                 if found < animations.count, animations[found].call == call { return animations[found] }
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return nil
     }
@@ -121,14 +121,14 @@ extension FileAnalysis {
         let call = calls[animation.call]
         var bodies = [call.callee..<(call.end + 1)]
         for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
-            if let scope = outline[function].scope { bodies.append(outline.scopes[scope].body) }
+            if let scope = outline[function].scope { bodies.append(outline[scope].body) }
         }
         return bodies
     }
 
     /// Whether an animation is called later than `index` in the same function or closure body.
     func hasAnimation(after index: Int) -> Bool {
-        guard let sameScope = animationsByScope[outline.executableScope(at: index) ?? -1],
+        guard let sameScope = animationsByScope[outline.executableScope(at: index)],
               let last = sameScope.last else { return false }
         return calls[animations[last].call].callee > index
     }

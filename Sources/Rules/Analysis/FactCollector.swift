@@ -19,8 +19,8 @@ enum FactCollector {
     /// Computed properties and value-returning functions whose bodies read a keyboard key.
     static func accessors(_ source: TokenizedSource, _ outline: Outline) -> [String: KeyboardUserInfoKey] {
         var found: [String: KeyboardUserInfoKey] = [:]
-        func firstKey(_ scope: Int) -> KeyboardUserInfoKey? {
-            for index in outline.scopes[scope].body {
+        func firstKey(_ scope: ScopeID) -> KeyboardUserInfoKey? {
+            for index in outline[scope].body {
                 if let key = KeyboardVocabulary.userInfoKey(source, at: index) { return key }
             }
             return nil
@@ -48,15 +48,15 @@ enum FactCollector {
     static func heightAccessors(_ source: TokenizedSource, _ outline: Outline, _ accessors: [String: KeyboardUserInfoKey],
                                 _ evaluator: KeyboardValueEvaluator) -> Set<String> {
         var found = Set<String>()
-        func result(of scope: Int) -> Range<Int> {
-            let body = outline.scopes[scope].body
+        func result(of scope: ScopeID) -> Range<Int> {
+            let body = outline[scope].body
             // The last top-level `return`, else the whole (single-expression) body.
             if let last = body.last(where: { source.isWord($0, "return") && outline.scope(at: $0) == scope }) {
                 return (last + 1)..<ExpressionBounds.end(source, from: last + 1, stopAtComma: false)
             }
             return body
         }
-        var scopes: [(String, Int)] = []
+        var scopes: [(String, ScopeID)] = []
         for property in outline.properties where accessors[property.name] != nil {
             if let scope = property.accessors.first(where: { $0.kind == .get })?.scope ?? property.bodyScope {
                 scopes.append((property.name, scope))
@@ -115,7 +115,7 @@ enum FactCollector {
         var numberConstants = [[String: Double]](repeating: [:], count: outline.types.count)
         // One pass over the properties (one per type was quadratic in generated files).
         for property in outline.properties {
-            guard let owner = property.owner, owner >= 0, owner < outline.types.count else { continue }
+            guard let owner = property.owner?.rawValue, owner >= 0, owner < outline.types.count else { continue }
             if property.isConstant, let initializer = property.initializer,
                let number = ConstantResolver.number(source, initializer) {
                 numberConstants[owner][property.name] = number
@@ -127,7 +127,7 @@ enum FactCollector {
             }
             if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
                let scope = property.bodyScope,
-               outline.scopes[scope].body.contains(where: { source.isWord($0, "true") }) {
+               outline[scope].body.contains(where: { source.isWord($0, "true") }) {
                 becomesFirstResponder[owner] = true
             }
         }
@@ -168,7 +168,7 @@ enum FactCollector {
                 facts.keyboardManagerSwitches.append(KeyboardManagerSwitch(
                     location: FactLocation(path: path, range: source.byteRange(assignment.lhs)),
                     isEnabled: source.isWord(value, "true"),
-                    typeName: outline.enclosingType(at: assignment.op).map { outline.types[$0].qualifiedName }))
+                    typeName: outline.enclosingType(at: assignment.op).map { outline[$0].qualifiedName }))
             }
             if source.isWord(last, "inputAccessoryView"), let type = constructedType(source, assignment.rhs) {
                 facts.accessoryViewTypes.append(type)
@@ -191,7 +191,7 @@ enum FactCollector {
             if let initializer = property.initializer, let type = constructedType(source, initializer) {
                 facts.accessoryViewTypes.append(type)
             }
-            if let scope = property.bodyScope, let type = constructedType(source, outline.scopes[scope].body) {
+            if let scope = property.bodyScope, let type = constructedType(source, outline[scope].body) {
                 facts.accessoryViewTypes.append(type)
             }
         }
@@ -241,7 +241,7 @@ enum FactCollector {
             guard !importsGuidePackage, let aliases, aliases.refersToKeyboardLayoutGuide(source, at: index),
                   source.kind(index + 1) == .period,
                   source.wordIndex(index + 2, in: guideMembers) != nil,
-                  let type = outline.enclosingType(at: index), type < count, extents[type].contains(index)
+                  let type = outline.enclosingType(at: index)?.rawValue, type < count, extents[type].contains(index)
             else { continue }
             let path = source.file.path
             found.guideUses[type].append(FactLocation(path: path, range: source.byteRange(index..<(index + 1))))

@@ -29,11 +29,11 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     let insetSetups: [ScrollViewInsetSetup]
     /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
     let insetAdjustmentNever: Set<TypedReceiver>
-    /// Animation indices by the executable scope of their call, in call order.
-    let animationsByScope: [Int: [Int]]
+    /// Animation indices by the executable scope of their call (nil: none), in call order.
+    let animationsByScope: [ScopeID?: [Int]]
     /// Bodies of methods an animation takes by name (`animations: updateLayout`), by function
     /// body scope: the index in `animations` of the first such animation.
-    let animationOfNamedBody: [Int: Int]
+    let animationOfNamedBody: [ScopeID: Int]
     /// Callees of the file's `Task.sleep(…)` calls, in token order: `deferral(at:)` finds the
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
@@ -55,9 +55,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         let animations = Self.findAnimations(source, fileIndex.calls)
         self.animations = animations
         animationsByScope = Dictionary(grouping: animations.indices) {
-            outline.executableScope(at: fileIndex.calls[animations[$0].call].callee) ?? -1
+            outline.executableScope(at: fileIndex.calls[animations[$0].call].callee)
         }
-        var animationOfNamedBody: [Int: Int] = [:]
+        var animationOfNamedBody: [ScopeID: Int] = [:]
         for (index, animation) in animations.enumerated() {
             for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
                 if let scope = outline[function].scope, animationOfNamedBody[scope] == nil {
@@ -169,10 +169,10 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             return index
         }
         let order = handlers.indices.sorted {
-            outline.scopes[handlers[$0].scope].body.count < outline.scopes[handlers[$1].scope].body.count
+            outline[handlers[$0].scope].body.count < outline[handlers[$1].scope].body.count
         }
         for handler in order {
-            let body = outline.scopes[handlers[handler].scope].body
+            let body = outline[handlers[handler].scope].body
             let end = min(handlers[handler].reachableEnd, body.upperBound, handlerAtToken.count)
             var token = unmarked(from: min(body.lowerBound, handlerAtToken.count))
             while token < end {
@@ -243,7 +243,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         var steps = 0
         while let scope = current, scope != handler.scope, steps < Limits.enclosingScopes {
             steps += 1
-            if case .closure(let closure) = outline.scopes[scope].kind {
+            if case .closure(let closure) = outline[scope].kind {
                 if let call = outline.closures[closure].call {
                     let callee = calls[call].callee
                     if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
@@ -256,9 +256,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                     }
                 }
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
-        let body = outline.scopes[handler.scope].body
+        let body = outline[handler.scope].body
         let sleep = firstIndex(in: taskSleeps, atOrAfter: body.lowerBound) { $0 }
         if sleep < taskSleeps.count, taskSleeps[sleep] < index { return taskSleeps[sleep] }
         if let deferred = handler.deferredBy { return deferred }
@@ -354,7 +354,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
 
     /// A scroll view (a `receiverKey`) in a type declaration.
     struct TypedReceiver: Hashable, Sendable {
-        let type: Int
+        let type: TypeID
         let receiver: [UInt64]
     }
 
@@ -377,13 +377,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// The qualified name of the type whose body contains `index` (the extended type for
     /// extensions): the key of its project facts.
     func typeName(at index: Int) -> String? {
-        outline.enclosingType(at: index).map { outline.types[$0].qualifiedName }
+        outline.enclosingType(at: index).map { outline[$0].qualifiedName }
     }
 
     /// The simple name of the type whose body contains `index`, as other code writes it
     /// (`Bar()`): what accessory facts, which start from such names, are keyed by.
     func simpleTypeName(at index: Int) -> String? {
-        outline.enclosingType(at: index).map { outline.types[$0].simpleName }
+        outline.enclosingType(at: index).map { outline[$0].simpleName }
     }
 
     /// Whether the type containing `index` uses UIKit's keyboard layout guide (in this file

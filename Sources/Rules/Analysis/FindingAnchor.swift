@@ -72,9 +72,9 @@ public struct FindingAnchor: Sendable, Hashable {
         var steps = 0
         while let current = scope, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[current].kind {
+            switch outline[current].kind {
             case .type(let type):
-                names.append(outline.types[type].name)
+                names.append(outline[type].name)
             case .function(let function):
                 let declaration = outline.functions[function]
                 names.append(declaration.name + "(" + declaration.labels.map { $0 + ":" }.joined() + ")")
@@ -83,7 +83,7 @@ public struct FindingAnchor: Sendable, Hashable {
             case .accessor, .closure, .block:
                 break
             }
-            scope = outline.scopes[current].parent
+            scope = outline[current].parent
         }
         return names.reversed().joined(separator: ".")
     }

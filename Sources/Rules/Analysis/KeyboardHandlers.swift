@@ -30,7 +30,7 @@ struct KeyboardHandler: Sendable {
     /// The notifications it handles, when known.
     var events: [KeyboardEvent]
     /// The scope of its body (function, closure, accessor or `for` body).
-    let scope: Int
+    let scope: ScopeID
     /// The registration call's name token (`addObserver`, `publisher`, `notifications`,
     /// `notification`), when the handler was found through one.
     let registration: Int?
@@ -83,12 +83,12 @@ struct KeyboardHandlerFinder: FileIndexReader {
     let fileIndex: FileIndex
     var constants: ConstantResolver { fileIndex.constants }
     var handlers: [KeyboardHandler] = []
-    var handlerOfScope: [Int: Int] = [:]
+    var handlerOfScope: [ScopeID: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
     /// parameter (`.compactMap { … }.sink { frame in … }`): (producer, consumer).
     var chainLinks: [(producer: Int, consumer: Int)] = []
     /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
-    let propertyObservers: [Outline.OwnedName: [Int]]
+    let propertyObservers: [Outline.OwnedName: [ScopeID]]
     /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
     /// property it writes whole (`x = …`, `self.x = …`). Read once, not once per handler
     /// whose body holds them (handlers nest).
@@ -110,7 +110,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
     init(_ fileIndex: FileIndex) {
         self.fileIndex = fileIndex
         let source = fileIndex.source
-        var propertyObservers: [Outline.OwnedName: [Int]] = [:]
+        var propertyObservers: [Outline.OwnedName: [ScopeID]] = [:]
         for property in fileIndex.outline.properties {
             for accessor in property.accessors where accessor.kind == .didSet || accessor.kind == .willSet {
                 propertyObservers[Outline.OwnedName(owner: property.owner, name: property.nameHash), default: []]
@@ -139,7 +139,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
     }
 
     @discardableResult
-    mutating func add(_ form: KeyboardHandler.Form, scope: Int, events: [KeyboardEvent], registration: Int?,
+    mutating func add(_ form: KeyboardHandler.Form, scope: ScopeID, events: [KeyboardEvent], registration: Int?,
                       deferredBy: Int? = nil, parameter: Int?, caller: Int? = nil) -> Bool {
         if let existing = handlerOfScope[scope] {
             for event in events where !handlers[existing].events.contains(event) {
@@ -198,7 +198,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
                   let event = KeyboardVocabulary.wrapperEvent(source, (open + 1)..<close),
                   source.kind(brace) == .leftBrace,
                   source.partnerIndex(brace) == assignment.rhs.upperBound - 1,
-                  let scope = outline.scope(at: brace), case .closure(let closure) = outline.scopes[scope].kind
+                  let scope = outline.scope(at: brace), case .closure(let closure) = outline[scope].kind
             else { continue }
             add(.wrapperEvent, scope: scope, events: [event], registration: nil,
                 parameter: outline.closures[closure].parameters.first)
@@ -263,7 +263,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             guard !found.isEmpty else { continue }
             var variable = keyword + 1
             while source.wordIndex(variable, in: ["try", "await", "case", "let", "var"]) != nil { variable += 1 }
-            add(.asyncSequence, scope: index, events: found, registration: registration,
+            add(.asyncSequence, scope: ScopeID(index), events: found, registration: registration,
                 parameter: source.kind(variable) == .identifier ? variable : nil)
         }
     }
@@ -285,7 +285,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             guard let parameter = function.parameters.first(where: { parameter in
                 parameter.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") }
             }) else { continue }
-            let body = outline.scopes[scope].body
+            let body = outline[scope].body
             guard body.contains(where: {
                 KeyboardVocabulary.userInfoKey(source, at: $0) != nil || constants.userInfoKey(namedAt: $0) != nil
             }) else { continue }
@@ -301,7 +301,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             var next: [Int] = []
             for handlerIndex in frontier {
                 let handler = handlers[handlerIndex]
-                let body = outline.scopes[handler.scope].body.lowerBound..<handler.reachableEnd
+                let body = outline[handler.scope].body.lowerBound..<handler.reachableEnd
                 for callIndex in fileIndex.callIndices(in: body) {
                     relay(callIndex, from: handlerIndex, into: &next)
                     if callsOnSelf[callIndex] {
@@ -358,7 +358,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             guard let owner = property.owner else { continue }
             let declared = Array(property.type) + Array(property.initializer ?? 0..<0)
             guard declared.contains(where: { source.wordIndex($0, in: relayTypes) != nil }) else { continue }
-            relays.insert(RelayKey(typeName: outline.types[owner].simpleName, name: property.nameHash))
+            relays.insert(RelayKey(typeName: outline[owner].simpleName, name: property.nameHash))
         }
         guard !relays.isEmpty else { return [:] }
         let relayNames = Set(relays.map(\.name))
@@ -394,7 +394,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     static func relayKey(_ fileIndex: FileIndex, _ name: Int) -> RelayKey? {
         guard let type = fileIndex.outline.enclosingType(at: name) else { return nil }
-        return RelayKey(typeName: fileIndex.outline.types[type].simpleName, name: fileIndex.source.nameHash(name))
+        return RelayKey(typeName: fileIndex.outline[type].simpleName, name: fileIndex.source.nameHash(name))
     }
 
     /// The closure of `call` that receives the chain's elements: the one labelled `onNext:` or
@@ -457,9 +457,9 @@ struct KeyboardHandlerFinder: FileIndexReader {
     }
 
     /// `didSet`/`willSet` scopes of properties of the handler's type that `body` assigns.
-    func triggeredObservers(in body: Range<Int>, of scope: Int) -> [Int] {
-        guard let type = outline.enclosingType(at: outline.scopes[scope].open) else { return [] }
-        var found: [Int] = []
+    func triggeredObservers(in body: Range<Int>, of scope: ScopeID) -> [ScopeID] {
+        guard let type = outline.enclosingType(at: outline[scope].open) else { return [] }
+        var found: [ScopeID] = []
         var index = firstIndex(in: assignments, atOrAfter: body.lowerBound) { $0.op }
         while index < assignments.count, assignments[index].op < body.upperBound {
             if let name = assignedProperties[index] {
@@ -473,8 +473,8 @@ struct KeyboardHandlerFinder: FileIndexReader {
     /// The first token after an unconditional top-level `return` of the body, else its end.
     /// Nested braces are passed over whole: their tokens are in other scopes, and reading
     /// them made handlers nested in handlers quadratic.
-    func reachableEnd(_ scope: Int) -> Int {
-        let range = outline.scopes[scope].body
+    func reachableEnd(_ scope: ScopeID) -> Int {
+        let range = outline[scope].body
         func inConditional(_ index: Int) -> Bool {
             outline.conditionalRegions.contains {
                 $0.ifToken > range.lowerBound && $0.ifToken < index && index < $0.endifToken
@@ -496,6 +496,6 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
             index += 1
         }
-        return outline.scopes[scope].close
+        return outline[scope].close
     }
 }

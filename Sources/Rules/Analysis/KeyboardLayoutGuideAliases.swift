@@ -27,7 +27,7 @@ struct KeyboardLayoutGuideAliases: Sendable {
             let anchor = startsValue ? guideAnchor(source, endingAt: last) : nil
             let bindsGuideName = source.isWord(binding.nameToken, "keyboardLayoutGuide")
             guard isGuide || bindsGuideName || anchor != nil else { continue }
-            let body = outline.scopes[scope].body
+            let body = outline[scope].body
             for index in max(value.upperBound, body.lowerBound)..<body.upperBound {
                 guard source.kind(index) == .identifier, source.kind(index - 1) != .period,
                       source.nameHash(index) == binding.nameHash else { continue }
@@ -80,7 +80,7 @@ struct KeyboardLayoutGuideAliases: Sendable {
                     guard anchor != nil || isGuide else { continue }
                     let parameter = outline[function].parameters[positions[position]]
                     let hash = source.nameHash(parameter.nameToken)
-                    for index in outline.scopes[scope].body where source.kind(index) == .identifier
+                    for index in outline[scope].body where source.kind(index) == .identifier
                         && source.kind(index - 1) != .period && source.nameHash(index) == hash {
                         if let anchor {
                             if anchorUses.updateValue(anchor, forKey: index) == nil { added = true }

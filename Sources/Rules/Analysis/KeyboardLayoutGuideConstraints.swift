@@ -86,8 +86,8 @@ extension FileAnalysis {
     }
 
     /// The anchor constraints of the file grouped by the type whose code makes them.
-    func anchorConstraintsByType(_ constraints: [AnchorConstraint]) -> [Int: [AnchorConstraint]] {
-        var grouped: [Int: [AnchorConstraint]] = [:]
+    func anchorConstraintsByType(_ constraints: [AnchorConstraint]) -> [TypeID: [AnchorConstraint]] {
+        var grouped: [TypeID: [AnchorConstraint]] = [:]
         for constraint in constraints {
             guard let type = outline.enclosingType(at: calls[constraint.call].callee) else { continue }
             grouped[type, default: []].append(constraint)

@@ -90,7 +90,7 @@ struct KeyboardValueFlow: Sendable {
     struct Entry: Sendable {
         let token: Int
         /// The executable scope the write is visible in.
-        let scope: Int
+        let scope: ScopeID
         let value: KeyboardValue?
     }
 
@@ -108,7 +108,7 @@ struct KeyboardValueFlow: Sendable {
     var valueAt: [Int: KeyboardValue] = [:]
     /// Per function scope: names of helper-callback parameters whose members are keyboard
     /// values (`info.endFrame`).
-    var infoParameters: [Int: Set<UInt64>] = [:]
+    var infoParameters: [ScopeID: Set<UInt64>] = [:]
 
     /// Starts a pass: the parameters hold `parameters`, nothing else is written yet.
     mutating func restart(parameters: [LocalDeclaration: [Entry]]) {
@@ -486,7 +486,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                         relayLinks: [(value: Range<Int>, consumer: Int)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [LocalDeclaration: [KeyboardValueFlow.Entry]] = [:]
-        func enter(_ value: KeyboardValue, parameter token: Int, hash: UInt64, scope: Int) {
+        func enter(_ value: KeyboardValue, parameter token: Int, hash: UInt64, scope: ScopeID) {
             parameterEntries[LocalDeclaration(token: token, nameHash: hash), default: []]
                 .append(.init(token: token, scope: scope, value: value))
         }
@@ -623,13 +623,13 @@ struct KeyboardValueEvaluator: FileIndexReader {
             // the value sent into the relay it subscribes to.
             let links = chainLinks.map { link -> (Range<Int>, Int) in
                 let producer = outline.closures[link.producer]
-                let body = outline.scopes[producer.scope].body
+                let body = outline[producer.scope].body
                 return (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body, link.consumer)
             } + relayLinks.map { ($0.value, $0.consumer) }
             for (result, consumerIndex) in links {
                 let consumer = outline.closures[consumerIndex]
                 guard let value = value(of: result), value.isKeyboard else { continue }
-                let token = consumer.parameters.first ?? outline.scopes[consumer.scope].open
+                let token = consumer.parameters.first ?? outline[consumer.scope].open
                 let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")
                 guard parametersWithEntries.insert(token).inserted else { continue }
                 enter(value, parameter: token, hash: hash, scope: consumer.scope)

@@ -84,7 +84,7 @@ struct RegisteredObserver: Sendable {
     /// The method of a type that contains the registration (through closures), if any.
     let method: Int?
     /// The type whose body contains the registration.
-    let type: Int?
+    let type: TypeID?
     /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
     let store: TokenStore
 
@@ -104,7 +104,7 @@ struct ObserverRemoval: Sendable {
     /// code does not show them.
     let keys: [NotificationKey]?
     let method: Int?
-    let type: Int?
+    let type: TypeID?
     /// Name hashes taking part in the removal: the token's name and the properties and
     /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
     var names: Set<UInt64> = []
@@ -131,13 +131,13 @@ struct KeyboardSubscription: Sendable {
     /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
     let result: TokenStore
     let method: Int?
-    let type: Int?
+    let type: TypeID?
 }
 
 /// The keyboard handlers grouped the ways `handlers(of:)` finds a registration's own, in
 /// handler order: looked up per registration instead of filtering every handler for each.
 struct HandlerLookup: Sendable {
-    var byScope: [Int: [Int]] = [:]
+    var byScope: [ScopeID: [Int]] = [:]
     /// Registered methods (handlers of no caller), by name and by name in a type.
     var byMethodName: [UInt64: [Int]] = [:]
     var byMethod: [MethodKey: [Int]] = [:]
@@ -147,10 +147,10 @@ struct HandlerLookup: Sendable {
         for (index, handler) in handlers.enumerated() {
             byScope[handler.scope, default: []].append(index)
             if let registration = handler.registration { byRegistration[registration, default: []].append(index) }
-            guard case .function(let function) = outline.scopes[handler.scope].kind, handler.caller == nil else { continue }
+            guard case .function(let function) = outline[handler.scope].kind, handler.caller == nil else { continue }
             let declaration = outline.functions[function]
             byMethodName[declaration.nameHash, default: []].append(index)
-            let typeName = declaration.owner.map { outline.types[$0].qualifiedName }
+            let typeName = declaration.owner.map { outline[$0].qualifiedName }
             byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
         }
     }
@@ -203,7 +203,7 @@ struct ObserverAnalysis: Sendable {
         var seeds: [Int: Set<LifecyclePhase>] = [:]
         for (index, function) in outline.functions.enumerated() where function.kind == .function {
             guard let owner = function.owner,
-                  let phases = project.observerFacts(of: outline.types[owner].qualifiedName).lifecycleCalls[function.nameHash]
+                  let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[function.nameHash]
             else { continue }
             seeds[index] = phases
         }
@@ -216,8 +216,8 @@ struct ObserverAnalysis: Sendable {
 
 extension FileAnalysis {
     /// The qualified name of type declaration `type` (nil for nil).
-    func typeName(ofType type: Int?) -> String? {
-        type.map { outline.types[$0].qualifiedName }
+    func typeName(ofType type: TypeID?) -> String? {
+        type.map { outline[$0].qualifiedName }
     }
 
     /// The method (a function declared directly in a type) whose body contains `index`,
@@ -234,7 +234,7 @@ extension FileAnalysis {
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .property(let property), .accessor(let property, _):
                 return outline.properties[property].isStatic
             case .type:
@@ -243,7 +243,7 @@ extension FileAnalysis {
                     property.isStatic && property.initializer.map { $0.contains(index) } ?? false
                 }
             default:
-                current = outline.scopes[scope].parent
+                current = outline[scope].parent
             }
         }
         return true
@@ -385,8 +385,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             var steps = 0
             while let scope = current, steps < Limits.enclosingScopes {
                 steps += 1
-                if case .function = outline.scopes[scope].kind { break }
-                if case .closure(let closure) = outline.scopes[scope].kind, let call = outline.closures[closure].call {
+                if case .function = outline[scope].kind { break }
+                if case .closure(let closure) = outline[scope].kind, let call = outline.closures[closure].call {
                     let site = calls[call]
                     let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
                         || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
@@ -397,7 +397,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                         break
                     }
                 }
-                current = outline.scopes[scope].parent
+                current = outline[scope].parent
             }
         }
         return tasks
@@ -536,7 +536,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let hash = source.nameHash(index)
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .closure(let closure):
                 if outline.closures[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
             case .block(let keyword):
@@ -546,7 +546,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             default:
                 break
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return false
     }
@@ -597,8 +597,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     /// with a result type, a getter, a closure called right away or mapped
     /// (`names.map { center.addObserver(forName: $0, …) }`).
     func isImplicitReturn(start: Int, end: Int) -> Bool {
-        guard let scope = outline.scope(at: start), outline.scopes[scope].close == end + 1 else { return false }
-        let body = outline.scopes[scope]
+        guard let scope = outline.scope(at: start), outline[scope].close == end + 1 else { return false }
+        let body = outline[scope]
         switch body.kind {
         case .function(let function):
             return body.open == start - 1 && outline.functions[function].returnType != nil
@@ -622,7 +622,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     /// passed on, or left in the local.
     func localUse(_ name: Int) -> TokenStore {
         guard let scope = outline.executableScope(at: name) else { return .passedOn }
-        let body = outline.scopes[scope].body
+        let body = outline[scope].body
         var used = false
         for index in (name + 1)..<body.upperBound where source.kind(index) == .identifier && source.nameHash(index) == source.nameHash(name)
             && source.kind(index - 1) != .period {
@@ -742,27 +742,27 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .closure(let closure):
                 if let call = outline.closures[closure].call {
                     add(calls[call].start..<(calls[call].openParen.map { $0 + 1 } ?? calls[call].callee + 1))
                     add(ExpressionBounds.statementStart(source, containing: calls[call].start)..<calls[call].start)
                 }
             case .block(let keyword):
-                add(keyword..<outline.scopes[scope].open)
+                add(keyword..<outline[scope].open)
             default:
                 break
             }
-            if case .function = outline.scopes[scope].kind { break }
-            current = outline.scopes[scope].parent
+            if case .function = outline[scope].kind { break }
+            current = outline[scope].parent
         }
         // Locals among them bring in their values (`if let t = token`, `let all = tokens`).
         if let scope = outline.executableScope(at: trigger) {
             var function = scope
-            while case .closure = outline.scopes[function].kind, let parent = outline.executableScope(at: outline.scopes[function].open - 1) {
+            while case .closure = outline[function].kind, let parent = outline.executableScope(at: outline[function].open - 1) {
                 function = parent
             }
-            let body = outline.scopes[function].body
+            let body = outline[function].body
             for _ in 0..<Limits.valueHops {
                 for binding in bindings where body.contains(binding.nameToken) && names.contains(binding.nameHash) {
                     if let value = binding.value { add(value) }
@@ -787,7 +787,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     func method(containing index: Int) -> Int? { outline.method(containing: index) }
 
-    func typeName(_ type: Int?) -> String? { type.map { outline.types[$0].qualifiedName } }
+    func typeName(_ type: TypeID?) -> String? { type.map { outline[$0].qualifiedName } }
 
     /// Which methods of the file run in which lifecycle phase by their own name, and the calls
     /// on `self` between methods of one type that carry a phase on to helpers.
@@ -874,7 +874,7 @@ extension Outline {
     /// looking through closures and local functions.
     func method(containing index: Int) -> Int? {
         guard let scope = scope(at: index) else { return nil }
-        let method = Int(methodOfScope[scope])
+        let method = Int(methodOfScope[scope.rawValue])
         return method >= 0 ? method : nil
     }
 }

@@ -69,7 +69,7 @@ enum ObserverFactCollector {
         let path = source.file.path
         for registration in analysis.registered {
             guard let type = registration.type else { continue }
-            let name = outline.types[type].qualifiedName
+            let name = outline[type].qualifiedName
             let phases = analysis.phases(ofMethod: registration.method)
             if registration.kind == .selector, let observer = registration.observer, observer.count == 1,
                source.isWord(observer.lowerBound, "self") {
@@ -90,7 +90,7 @@ enum ObserverFactCollector {
         func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
-            let name = outline.types[type].qualifiedName
+            let name = outline[type].qualifiedName
             if !removal.removesSelf { byName[name, default: ObserverTypeFacts()].removesTokens = true }
             if analysis.phases(ofMethod: removal.method).contains(where: \.isDisappear) {
                 byName[name, default: ObserverTypeFacts()].removesOnDisappear = true
@@ -113,16 +113,15 @@ enum ObserverFactCollector {
                 guard let event = KeyboardVocabulary.notification(source, at: index)
                         ?? KeyboardVocabulary.message(source, at: index),
                       let type = outline.enclosingType(at: index) else { continue }
-                byName[outline.types[type].qualifiedName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
+                byName[outline[type].qualifiedName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
             }
         }
-        var staticProperties: [Int: [Int]] = [:]
+        var staticProperties: [TypeID: [Int]] = [:]
         for (index, property) in outline.properties.enumerated() where property.isStatic && property.initializer != nil {
             if let owner = property.owner { staticProperties[owner, default: []].append(index) }
         }
-        for (typeIndex, type) in outline.types.enumerated()
-        where livesForTheApp(typeIndex, staticProperties[typeIndex] ?? [], source, outline) {
-            byName[type.qualifiedName, default: ObserverTypeFacts()].livesForTheApp = true
+        for type in outline.typeIDs where livesForTheApp(type, staticProperties[type] ?? [], source, outline) {
+            byName[outline[type].qualifiedName, default: ObserverTypeFacts()].livesForTheApp = true
         }
         for (name, calls) in analysis.lifecycle.phasesOfCallsLeavingFile {
             byName[name, default: ObserverTypeFacts()].lifecycleCalls = calls
@@ -151,9 +150,9 @@ extension ObserverFactCollector {
     ]
 
     /// A singleton (a static property initialized with the type itself) or an app delegate.
-    static func livesForTheApp(_ type: Int, _ staticProperties: [Int], _ source: TokenizedSource,
+    static func livesForTheApp(_ type: TypeID, _ staticProperties: [Int], _ source: TokenizedSource,
                                _ outline: Outline) -> Bool {
-        let declaration = outline.types[type]
+        let declaration = outline[type]
         if declaration.inheritance.contains(where: { applicationDelegates.contains($0) }) { return true }
         guard declaration.kind == .class || declaration.kind == .actor else { return false }
         let hash = source.nameHash(declaration.nameToken)

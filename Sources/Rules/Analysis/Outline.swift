@@ -26,42 +26,61 @@ struct Outline: Sendable {
     var methodOfScope: [Int32] = []
 
     /// The innermost scope containing code token `index`.
-    func scope(at index: Int) -> Int? {
+    func scope(at index: Int) -> ScopeID? {
         guard index >= 0, index < scopeOfToken.count else { return nil }
         let value = Int(scopeOfToken[index])
-        return value >= 0 ? value : nil
+        return value >= 0 ? ScopeID(value) : nil
     }
 
     /// The innermost function, closure or accessor body containing `index`.
-    func executableScope(at index: Int) -> Int? {
+    func executableScope(at index: Int) -> ScopeID? {
         guard let scope = scope(at: index) else { return nil }
-        let value = Int(executableOfScope[scope])
-        return value >= 0 ? value : nil
+        let value = Int(executableOfScope[scope.rawValue])
+        return value >= 0 ? ScopeID(value) : nil
     }
 
     /// The innermost type declaration containing `index`.
-    func enclosingType(at index: Int) -> Int? {
-        guard let scope = scope(at: index) else { return nil }
-        let value = Int(typeOfScope[scope])
-        return value >= 0 ? value : nil
+    func enclosingType(at index: Int) -> TypeID? {
+        scope(at: index).flatMap(type(ofScope:))
+    }
+
+    /// The innermost type declaration around `scope` (the type itself when `scope` is its body).
+    func type(ofScope scope: ScopeID) -> TypeID? {
+        let value = Int(typeOfScope[scope.rawValue])
+        return value >= 0 ? TypeID(value) : nil
     }
 
     /// Whether scope `inner` is `outer` or lies inside it (braces nest properly, so ranges
     /// decide).
-    func scope(_ inner: Int, isWithin outer: Int) -> Bool {
-        let a = scopes[inner], b = scopes[outer]
+    func scope(_ inner: ScopeID, isWithin outer: ScopeID) -> Bool {
+        let a = self[inner], b = self[outer]
         return b.open <= a.open && a.close <= b.close
     }
 
     /// The body of the function that scope `scope` lies in (itself when it is one), else its
     /// outermost enclosing scope: closures inside a function see its parameters.
-    func functionBody(ofScope scope: Int) -> Int { Int(functionBodyOfScope[scope]) }
+    func functionBody(ofScope scope: ScopeID) -> ScopeID { ScopeID(Int(functionBodyOfScope[scope.rawValue])) }
 
     /// The function whose body is `scope`, if any.
-    func function(ofScope scope: Int) -> Int? {
-        if case .function(let function) = scopes[scope].kind { return function }
+    func function(ofScope scope: ScopeID) -> Int? {
+        if case .function(let function) = self[scope].kind { return function }
         return nil
     }
+
+    /// The kind, braces and parent of `scope`.
+    subscript(scope: ScopeID) -> Scope { scopes[scope.rawValue] }
+
+    /// The declaration of `type`.
+    subscript(type: TypeID) -> TypeDeclaration { types[type.rawValue] }
+
+    /// The type declaration whose body holds the declaration of `type`, if any.
+    func outerType(of type: TypeID) -> TypeID? {
+        guard let scope = self[type].scope, let parent = self[scope].parent else { return nil }
+        return enclosingType(at: self[parent].open)
+    }
+
+    /// Every type declaration of the file, in source order.
+    var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
 
     /// The version that code token `index` can assume because of `#available`/`@available`.
     func availableVersion(at index: Int) -> OSVersion? {
@@ -79,7 +98,7 @@ struct Outline: Sendable {
     var firstPropertyByOwnerAndName: [OwnedName: Int] = [:]
 
     struct OwnedName: Hashable, Sendable {
-        let owner: Int?
+        let owner: TypeID?
         let name: UInt64
     }
 
@@ -90,13 +109,13 @@ struct Outline: Sendable {
 
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
-    func functions(named hash: UInt64, in owner: Int?) -> [Int] {
+    func functions(named hash: UInt64, in owner: TypeID?) -> [Int] {
         functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
     }
 
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
     /// a search of every property (per assignment, that was quadratic in nested types).
-    public func property(named hash: UInt64, in owner: Int?) -> PropertyDeclaration? {
+    public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
         firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { properties[$0] }
     }
 }
@@ -189,10 +208,10 @@ private struct OutlineBuilder {
         let close = source.partnerIndex(index) ?? code.count
         let kind = classifyBrace(index)
         let scopeIndex = outline.scopes.count
-        outline.scopes.append(Scope(kind: kind, open: index, close: close, parent: stack.last))
+        outline.scopes.append(Scope(kind: kind, open: index, close: close, parent: stack.last.map(ScopeID.init)))
         let parentType = stack.last.map { outline.typeOfScope[$0] } ?? -1
         let parentExecutable = stack.last.map { outline.executableOfScope[$0] } ?? -1
-        if case .type(let type) = kind { outline.typeOfScope.append(Int32(type)) } else { outline.typeOfScope.append(parentType) }
+        if case .type(let type) = kind { outline.typeOfScope.append(Int32(type.rawValue)) } else { outline.typeOfScope.append(parentType) }
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         if case .function(let function) = kind {
             outline.functionBodyOfScope.append(Int32(scopeIndex))
@@ -206,19 +225,19 @@ private struct OutlineBuilder {
         if close < code.count { outline.scopeOfToken[close] = Int32(scopeIndex) }
         switch kind {
         case .type(let type):
-            outline.types[type].scope = scopeIndex
-            outline.types[type].extent = outline.types[type].extent.lowerBound..<(close + 1)
+            outline.types[type.rawValue].scope = ScopeID(scopeIndex)
+            outline.types[type.rawValue].extent = outline.types[type.rawValue].extent.lowerBound..<(close + 1)
         case .function(let function):
-            outline.functions[function].scope = scopeIndex
+            outline.functions[function].scope = ScopeID(scopeIndex)
         case .property(let property):
-            outline.properties[property].bodyScope = scopeIndex
+            outline.properties[property].bodyScope = ScopeID(scopeIndex)
         case .accessor(let property, let accessor):
-            outline.properties[property].accessors.append((accessor, scopeIndex))
+            outline.properties[property].accessors.append((accessor, ScopeID(scopeIndex)))
         case .closure:
             let closureIndex = outline.closures.count
             outline.scopes[scopeIndex] = Scope(
-                kind: .closure(closureIndex), open: index, close: close, parent: stack.last)
-            outline.closures.append(describeClosure(scope: scopeIndex, open: index, close: close))
+                kind: .closure(closureIndex), open: index, close: close, parent: stack.last.map(ScopeID.init))
+            outline.closures.append(describeClosure(scope: ScopeID(scopeIndex), open: index, close: close))
         case .block(let keyword):
             let control = controlOfLastBlock ?? keyword
             if let version = pendingAvailability.removeValue(forKey: control) {
@@ -281,7 +300,7 @@ private struct OutlineBuilder {
         return .closure(-1)
     }
 
-    func describeClosure(scope: Int, open: Int, close: Int) -> Closure {
+    func describeClosure(scope: ScopeID, open: Int, close: Int) -> Closure {
         var closure = Closure(
             scope: scope, captureList: nil, parameters: [], inToken: nil, call: nil,
             argumentLabel: nil, isTrailing: false)
@@ -365,7 +384,7 @@ private struct OutlineBuilder {
             if which == 2, source.kind(index - 1) == .rightBrace,
                let open = source.partnerIndex(index - 1),
                let scope = outline.scope(at: open),
-               case .block(let keyword) = outline.scopes[scope].kind,
+               case .block(let keyword) = outline[scope].kind,
                source.isWord(keyword, "repeat") {
                 return
             }
@@ -496,15 +515,15 @@ private struct OutlineBuilder {
         }
         let brace = findBody(from: cursor)
         let (start, _, available) = modifiers(before: keyword)
-        let typeIndex = outline.types.count
+        let type = TypeID(outline.types.count)
         let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
         let name = nameParts.joined(separator: ".")
-        let parentType = stack.last.map { Int(outline.typeOfScope[$0]) } ?? -1
+        let parentType = stack.last.flatMap { outline.type(ofScope: ScopeID($0)) }
         outline.types.append(TypeDeclaration(
             kind: kind, name: name, simpleName: nameParts.last ?? "",
-            qualifiedName: parentType >= 0 ? outline.types[parentType].qualifiedName + "." + name : name,
+            qualifiedName: parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
-        if let brace { declaredBraces[brace] = .type(typeIndex) }
+        if let brace { declaredBraces[brace] = .type(type) }
         if let available { recordAvailability(start, end, available) }
     }
 
@@ -631,7 +650,7 @@ private struct OutlineBuilder {
     }
 
     /// The type whose body directly contains the current position.
-    func directOwner() -> Int? {
+    func directOwner() -> TypeID? {
         guard let top = stack.last, case .type(let type) = outline.scopes[top].kind else { return nil }
         return type
     }

@@ -1,6 +1,20 @@
 /// Declarations and regions found in one file. All positions are indices into
 /// `TokenizedSource.code`; ranges of bodies exclude their braces.
 
+/// A type declaration of the file: an index into `Outline.types` that says so.
+struct TypeID: Hashable, Sendable {
+    let rawValue: Int
+
+    init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// A scope of the file: an index into `Outline.scopes` that says so.
+struct ScopeID: Hashable, Sendable {
+    let rawValue: Int
+
+    init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }
     let kind: Kind
@@ -17,7 +31,7 @@ struct TypeDeclaration: Sendable {
     /// Inherited types and conformances, as written (`UIViewController`, `Foo.Bar`).
     let inheritance: [String]
     /// The scope of the body; nil when no `{` was found (truncated file).
-    var scope: Int?
+    var scope: ScopeID?
     /// Token range from the first modifier to the closing brace.
     var extent: Range<Int>
 }
@@ -50,9 +64,9 @@ struct FunctionDeclaration: Sendable {
     /// Modifiers and attribute names without `@` (`override`, `objc`, `private`, `static`).
     let modifiers: [String]
     /// The scope of the body; nil for requirements without a body.
-    var scope: Int?
-    /// Index in `Outline.types` of the type that declares it directly.
-    let owner: Int?
+    var scope: ScopeID?
+    /// The type that declares it directly.
+    let owner: TypeID?
 
     var labels: [String] { parameters.map(\.label) }
     func hasModifier(_ name: String) -> Bool { modifiers.contains(name) }
@@ -74,16 +88,16 @@ struct PropertyDeclaration: Sendable {
     /// The initializer expression after `=`.
     let initializer: Range<Int>?
     let modifiers: [String]
-    /// Index in `Outline.types` of the type that declares it directly (nil: global).
-    let owner: Int?
+    /// The type that declares it directly (nil: global).
+    let owner: TypeID?
     /// The scope of `{ … }` after the declaration (computed body or observers).
-    var bodyScope: Int?
+    var bodyScope: ScopeID?
     /// Accessor scopes (`get`, `set`, `didSet`, `willSet`) found inside the body.
-    var accessors: [(kind: AccessorKind, scope: Int)]
+    var accessors: [(kind: AccessorKind, scope: ScopeID)]
 }
 
 struct Closure: Sendable {
-    let scope: Int
+    let scope: ScopeID
     /// `[weak self]` and friends, brackets included.
     var captureList: Range<Int>?
     /// Parameter name tokens (`notification` in `{ notification in`).
@@ -101,7 +115,7 @@ struct Closure: Sendable {
 /// A region of code: a scope between braces.
 struct Scope: Sendable {
     enum Kind: Sendable, Hashable {
-        case type(Int)
+        case type(TypeID)
         case function(Int)
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
         case property(Int)
@@ -114,7 +128,7 @@ struct Scope: Sendable {
     let open: Int
     /// The matching `}`, or `code.count` when the file ends first.
     let close: Int
-    let parent: Int?
+    let parent: ScopeID?
 
     var body: Range<Int> { (open + 1)..<max(open + 1, close) }
     var extent: Range<Int> { open..<max(open, close) + 1 }

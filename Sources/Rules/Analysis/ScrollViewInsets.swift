@@ -7,8 +7,8 @@ import Lexer
 struct ScrollViewInsetSetup: Sendable {
     enum Kind: Sendable, Hashable { case adjustmentNever, insetFromSafeArea }
     let kind: Kind
-    /// Index in `Outline.types` of the type whose code does it.
-    let type: Int
+    /// The type whose code does it.
+    let type: TypeID
     /// The receiver's member-chain name tokens, `self` left out (empty: the type itself).
     let receiver: [Int]
 
@@ -83,8 +83,8 @@ public struct ScrollViewInsetFacts: Sendable {
 extension FileAnalysis {
     /// The class of the scroll view a receiver names: the type itself for an empty receiver,
     /// else what the property or local it names holds (its annotation or construction).
-    func scrollViewClass(of receiver: [Int], inType type: Int) -> String? {
-        if receiver.isEmpty { return outline.types[type].qualifiedName }
+    func scrollViewClass(of receiver: [Int], inType type: TypeID) -> String? {
+        if receiver.isEmpty { return outline[type].qualifiedName }
         guard receiver.count == 1 else { return nil }
         return accessorySources(of: tokenRange(receiver[0])).compactMap(typeName(of:)).first
     }
@@ -105,25 +105,19 @@ extension FileAnalysis {
         let lineage = [viewClass] + project.superclasses(of: viewClass)
         if lineage.contains(where: project.scrollViewInsets.adjustmentNever.contains) { return true }
         guard names.count == 1, ScrollViewInsetFacts.uiKitScrollViews.contains(viewClass) else { return false }
-        var outer = outerType(of: type)
+        var outer = outline.outerType(of: type)
         var steps = 0
         while let current = outer, steps < 16 {
             steps += 1
             if managesSafeAreaItself(type: current) { return true }
-            outer = outerType(of: current)
+            outer = outline.outerType(of: current)
         }
         return false
     }
 
-    /// The type declaration whose body holds the declaration `type`.
-    private func outerType(of type: Int) -> Int? {
-        guard let scope = outline.types[type].scope, let parent = outline.scopes[scope].parent else { return nil }
-        return outline.enclosingType(at: outline.scopes[parent].open)
-    }
-
     /// Whether type `type` turns the adjustment off on a scroll view and builds that same
     /// scroll view's `contentInset` from the safe area.
-    private func managesSafeAreaItself(type: Int) -> Bool {
+    private func managesSafeAreaItself(type: TypeID) -> Bool {
         insetSetups.contains { never in
             guard never.kind == .adjustmentNever, never.type == type else { return false }
             let key = receiverKey(names: never.receiver)

@@ -64,14 +64,14 @@ extension FileAnalysis {
         var steps = 0
         while let current = scope, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[current].kind {
+            switch outline[current].kind {
             case .closure: return nil
             case .function, .type: scope = nil
-            default: scope = outline.scopes[current].parent
+            default: scope = outline[current].parent
             }
         }
         guard let type = outline.enclosingType(at: index) else { return nil }
-        let typeName = outline.types[type].qualifiedName
+        let typeName = outline[type].qualifiedName
         if project.isViewController(typeName) { return "view." }
         if ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)) { return "" }
         return nil

@@ -48,11 +48,11 @@ extension FileIndex {
         let hash = source.nameHash(name)
         let binding = binding(referencedBy: name)
         let bindingScope = binding.flatMap { outline.executableScope(at: $0.nameToken) }
-        var current: Int? = innermost
+        var current: ScopeID? = innermost
         var steps = 0
         while let scope = current, scope != bindingScope, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .function(let function):
                 if let parameter = outline.functions[function].parameters.first(where: {
                     source.nameHash($0.nameToken) == hash
@@ -65,12 +65,12 @@ extension FileIndex {
                     return LocalDeclaration(token: parameter, nameHash: hash)
                 }
                 if parameters.isEmpty, source.file.bytes[Int(source.code[name].start)] == UInt8(ascii: "$") {
-                    return LocalDeclaration(token: outline.scopes[scope].open, nameHash: hash)
+                    return LocalDeclaration(token: outline[scope].open, nameHash: hash)
                 }
             default:
                 break
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return binding.map { LocalDeclaration(token: $0.nameToken, nameHash: hash) }
     }

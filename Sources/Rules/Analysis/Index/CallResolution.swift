@@ -86,7 +86,7 @@ extension FileIndex {
         guard let binding = bindings.first(where: { $0.value?.upperBound == end + 1 }),
               let scope = outline.executableScope(at: binding.nameToken) else { return nil }
         var index = end + 1
-        let close = outline.scopes[scope].close
+        let close = outline[scope].close
         while index < close {
             if source.kind(index) == .identifier, source.nameHash(index) == binding.nameHash,
                source.kind(index + 1) == .period, source.kind(index - 1) != .period {
@@ -134,7 +134,7 @@ extension FileIndex {
             }
         }
         if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
-           let own = functionsByTypeName[MethodKey(name: name, typeName: outline.types[type].qualifiedName)] {
+           let own = functionsByTypeName[MethodKey(name: name, typeName: outline[type].qualifiedName)] {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
@@ -271,7 +271,7 @@ extension FileIndex {
         let hash = source.nameHash(name)
         if constants.propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
-        let own = functionsByTypeName[MethodKey(name: hash, typeName: outline.types[type].simpleName)] ?? []
+        let own = functionsByTypeName[MethodKey(name: hash, typeName: outline[type].simpleName)] ?? []
         return own.compactMap { index in
             let function = outline.functions[index]
             return function.kind == .function && function.scope != nil ? FunctionID(index) : nil

@@ -84,15 +84,15 @@ struct MatchingBuilder {
     var bindings: [LocalBinding] = []
 
     /// The body of each control keyword (`if`, `while`, …) by its token.
-    let bodyOfControl: [Int: Int]
+    let bodyOfControl: [Int: ScopeID]
 
     init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts) {
         self.source = source
         self.outline = outline
         self.chainStarts = chainStarts
-        var bodyOfControl: [Int: Int] = [:]
+        var bodyOfControl: [Int: ScopeID] = [:]
         for (index, scope) in outline.scopes.enumerated() {
-            if case .block(let keyword) = scope.kind, bodyOfControl[keyword] == nil { bodyOfControl[keyword] = index }
+            if case .block(let keyword) = scope.kind, bodyOfControl[keyword] == nil { bodyOfControl[keyword] = ScopeID(index) }
         }
         self.bodyOfControl = bodyOfControl
     }
@@ -103,12 +103,12 @@ struct MatchingBuilder {
         let start = ExpressionBounds.statementStart(source, containing: name)
         guard source.isWord(start, "if") || source.isWord(start, "while") else { return valueEnd..<Int.max }
         guard let body = bodyOfControl[start] else { return valueEnd..<valueEnd }
-        return valueEnd..<max(valueEnd, outline.scopes[body].close + 1)
+        return valueEnd..<max(valueEnd, outline[body].close + 1)
     }
 
     func closure(openingAt brace: Int) -> Int? {
         guard source.kind(brace) == .leftBrace, let scope = outline.scope(at: brace),
-              outline.scopes[scope].open == brace, case .closure(let closure) = outline.scopes[scope].kind
+              outline[scope].open == brace, case .closure(let closure) = outline[scope].kind
         else { return nil }
         return closure
     }

@@ -69,7 +69,7 @@ final class FileIndex: Sendable {
         self.caseBindings = caseBindings
         var functionsByTypeName: [MethodKey: [Int]] = [:]
         for (index, function) in outline.functions.enumerated() {
-            let typeName = function.owner.map { outline.types[$0].qualifiedName }
+            let typeName = function.owner.map { outline[$0].qualifiedName }
             functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
         }
         self.functionsByTypeName = functionsByTypeName

@@ -157,18 +157,18 @@ struct RegistrationRecogniser {
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .closure(let closure):
                 if let loop = outline.closures[closure].call, source.isWord(calls[loop].callee, "forEach"),
                    let receiver = calls[loop].receiver {
                     return events(in: receiver)
                 }
             case .block(let keyword):
-                if source.isWord(keyword, "for") { return events(in: keyword..<outline.scopes[scope].open) }
+                if source.isWord(keyword, "for") { return events(in: keyword..<outline[scope].open) }
             case .function, .type, .property, .accessor:
                 return []
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return []
     }

@@ -11,8 +11,8 @@ struct ConstantResolver: Sendable {
     let bindingsByName: [UInt64: [Int]]
     /// Property indices of the outline by owner type and name hash.
     let propertiesByOwnerAndName: [Outline.OwnedName: [Int]]
-    /// Type indices of the outline by simple name.
-    let typesBySimpleName: [String: [Int]]
+    /// The outline's type declarations by simple name.
+    let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
     /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
     let plainChainConstantNames: Set<UInt64>
@@ -28,7 +28,7 @@ struct ConstantResolver: Sendable {
         propertiesByOwnerAndName = Dictionary(grouping: outline.properties.indices) {
             Outline.OwnedName(owner: outline.properties[$0].owner, name: outline.properties[$0].nameHash)
         }
-        typesBySimpleName = Dictionary(grouping: outline.types.indices) { outline.types[$0].simpleName }
+        typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
         var plain = Set<UInt64>()
         for binding in bindings where !binding.isVariable {
             if let value = binding.value, Self.isPlainChain(source, value) { plain.insert(binding.nameHash) }
@@ -48,8 +48,8 @@ struct ConstantResolver: Sendable {
     func closure(heldBy binding: LocalBinding) -> Int? {
         guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
               source.partnerIndex(value.lowerBound) == value.upperBound - 1,
-              let scope = outline.scope(at: value.lowerBound), outline.scopes[scope].open == value.lowerBound,
-              case .closure(let closure) = outline.scopes[scope].kind else { return nil }
+              let scope = outline.scope(at: value.lowerBound), outline[scope].open == value.lowerBound,
+              case .closure(let closure) = outline[scope].kind else { return nil }
         return closure
     }
 
@@ -86,7 +86,7 @@ struct ConstantResolver: Sendable {
         }
         let member = range.upperBound - 1
         guard range.count <= 3, source.kind(member) == .identifier else { return nil }
-        let owners: [Int]
+        let owners: [TypeID]
         if range.count == 1 || range.count == 3 && source.wordIndex(range.lowerBound, in: ["self", "Self"]) != nil {
             guard let type = outline.enclosingType(at: range.lowerBound) else { return nil }
             owners = [type]

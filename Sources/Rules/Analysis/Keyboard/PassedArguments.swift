@@ -80,7 +80,7 @@ extension KeyboardValueEvaluator {
                     name: source.text(at: call.callee),
                     labels: call.arguments.map { $0.label.map { source.text(at: $0) } },
                     trailingLabels: call.trailingClosures.map { $0.label.map { source.text(at: $0) } },
-                    selfType: isOnSelf ? outline.enclosingType(at: call.callee).map { outline.types[$0].qualifiedName } : nil,
+                    selfType: isOnSelf ? outline.enclosingType(at: call.callee).map { outline[$0].qualifiedName } : nil,
                     isOnSelf: isOnSelf),
                 arguments: arguments, insetBottoms: bottoms))
         }
@@ -94,7 +94,7 @@ extension KeyboardValueEvaluator {
     func parameterPositions(of shape: CallShape, for function: FunctionDeclaration) -> [Int]? {
         guard function.kind == .function, function.scope != nil, function.name == shape.name else { return nil }
         if shape.isOnSelf {
-            let owner = function.owner.map { outline.types[$0].qualifiedName }
+            let owner = function.owner.map { outline[$0].qualifiedName }
             guard owner == nil || owner == shape.selfType else { return nil }
         } else if function.owner == nil {
             return nil

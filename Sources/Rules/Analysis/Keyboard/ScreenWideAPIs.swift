@@ -45,8 +45,8 @@ struct ScreenWideGetters: Sendable {
     struct Getter: Sendable {
         /// The screen-wide API token in the getter's result (what rules report).
         let api: Int
-        /// The type declaring the getter (index in `Outline.types`).
-        let owner: Int?
+        /// The type declaring the getter.
+        let owner: TypeID?
         /// The getter's own name token.
         let nameToken: Int
     }
@@ -59,7 +59,7 @@ struct ScreenWideGetters: Sendable {
 
     init(_ source: TokenizedSource, _ outline: Outline, _ results: ResultExpressions) {
         // Zero-parameter functions and computed properties with the expressions they give.
-        var candidates: [(name: UInt64, nameToken: Int, owner: Int?, results: [Range<Int>])] = []
+        var candidates: [(name: UInt64, nameToken: Int, owner: TypeID?, results: [Range<Int>])] = []
         for (index, expressions) in results.properties {
             let property = outline.properties[index]
             candidates.append((property.nameHash, property.nameToken, property.owner, expressions))
@@ -94,11 +94,11 @@ struct ScreenWideGetters: Sendable {
     /// `self.x`). Other receivers (`view.window`) are UIKit's members of the same name.
     func getter(usedAt index: Int, _ source: TokenizedSource, _ outline: Outline) -> Getter? {
         guard let getters = byName[source.nameHash(index)], source.kind(index) == .identifier else { return nil }
-        func declared(by owner: Int?, in typeName: String?) -> Bool {
-            owner.map { outline.types[$0].simpleName } == typeName
+        func declared(by owner: TypeID?, in typeName: String?) -> Bool {
+            owner.map { outline[$0].simpleName } == typeName
         }
         let afterPeriod = source.kind(index - 1) == .period
-        let enclosing = outline.enclosingType(at: index).map { outline.types[$0].simpleName }
+        let enclosing = outline.enclosingType(at: index).map { outline[$0].simpleName }
         if !afterPeriod {
             guard source.kind(index - 1) != .keyword, source.kind(index + 1) != .colon else { return nil }
             return getters.first { $0.nameToken != index && ($0.owner == nil || declared(by: $0.owner, in: enclosing)) }

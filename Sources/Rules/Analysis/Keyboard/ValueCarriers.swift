@@ -43,7 +43,7 @@ struct ResultExpressions: Sendable {
     let storedNames: Set<Outline.OwnedName>
 
     init(_ source: TokenizedSource, _ outline: Outline) {
-        var returns: [Int: [Range<Int>]] = [:]
+        var returns: [ScopeID: [Range<Int>]] = [:]
         for index in source.code.indices where source.kind(index) == .keyword && source.isWord(index, "return") {
             guard let scope = outline.executableScope(at: index) else { continue }
             let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
@@ -51,9 +51,9 @@ struct ResultExpressions: Sendable {
             returns[scope, default: []].append((index + 1)..<end)
         }
         /// A body without `return` whose only content is an expression returns it.
-        func results(ofBody scope: Int) -> [Range<Int>] {
+        func results(ofBody scope: ScopeID) -> [Range<Int>] {
             if let found = returns[scope] { return found }
-            let body = outline.scopes[scope].body
+            let body = outline[scope].body
             guard !body.isEmpty, ExpressionBounds.end(source, from: body.lowerBound, stopAtComma: false) >= body.upperBound
             else { return [] }
             return [body]
@@ -98,7 +98,7 @@ extension KeyboardValueEvaluator {
         if let property = results.computedByName[name] {
             // Not the property's own getter reading itself.
             guard let body = outline.properties[property].bodyScope,
-                  !outline.scopes[body].extent.contains(index) else { return nil }
+                  !outline[body].extent.contains(index) else { return nil }
             return carriers.computed[property]
         }
         guard results.storedNames.contains(name), let stored = carriers.stored[name] else { return nil }
@@ -124,7 +124,7 @@ extension KeyboardValueEvaluator {
 
     func isInComputedProperty(_ index: Int) -> Bool {
         guard let scope = outline.executableScope(at: index) else { return false }
-        switch outline.scopes[scope].kind {
+        switch outline[scope].kind {
         case .property, .accessor(_, .get): return true
         default: return false
         }

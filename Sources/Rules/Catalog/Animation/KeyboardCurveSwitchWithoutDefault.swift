@@ -235,13 +235,13 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
             let message: String
             var fix: Fix?
             if let defaultLabel = scope.body.first(where: {
-                source.isWord($0, "default") && analysis.outline.scope(at: $0) == scopeIndex
+                source.isWord($0, "default") && analysis.outline.scope(at: $0) == ScopeID(scopeIndex)
             }) {
-                guard let trap = Self.trap(inClauseAfter: defaultLabel, scope: scopeIndex, analysis) else { continue }
+                guard let trap = Self.trap(inClauseAfter: defaultLabel, scope: ScopeID(scopeIndex), analysis) else { continue }
                 message = "The default of `switch \(subject)` calls `\(source.text(at: trap))`: the keyboard's curve 7 matches no case and crashes here"
             } else {
                 message = "`switch \(subject)` has no default: the keyboard's curve 7 matches no `UIView.AnimationCurve` case and traps"
-                fix = Self.defaultLikeEaseInOut(scope: scopeIndex, analysis)
+                fix = Self.defaultLikeEaseInOut(scope: ScopeID(scopeIndex), analysis)
             }
             diagnostics.append(Self.metadata.diagnostic(
                 analysis, at: keyword..<(keyword + 1), message: message,
@@ -286,9 +286,9 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
     /// plain `.easeInOut` label exists (patterns with `let`/`where`), when its clause falls
     /// through or traps, when `#if` splits the cases, or when the closing brace shares a line
     /// with code.
-    static func defaultLikeEaseInOut(scope scopeIndex: Int, _ analysis: FileAnalysis) -> Fix? {
+    static func defaultLikeEaseInOut(scope scopeIndex: ScopeID, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
-        let scope = analysis.outline.scopes[scopeIndex]
+        let scope = analysis.outline[scopeIndex]
         // `case` of a clause, not of `if case`/`guard case`/`for case`/`while case` in one;
         // `#if` directives, not `#available` conditions.
         let labels = scope.body.filter {
@@ -326,9 +326,9 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
 
     /// A `fatalError`/`preconditionFailure` call among the statements of the clause that starts
     /// at `label`.
-    static func trap(inClauseAfter label: Int, scope: Int, _ analysis: FileAnalysis) -> Int? {
+    static func trap(inClauseAfter label: Int, scope: ScopeID, _ analysis: FileAnalysis) -> Int? {
         let source = analysis.source
-        let end = analysis.outline.scopes[scope].close
+        let end = analysis.outline[scope].close
         var index = label + 1
         while index < end {
             if analysis.outline.scope(at: index) == scope, source.isWord(index, "case") { return nil }

@@ -297,7 +297,7 @@ public struct KeyboardDurationHardcoded: Rule {
             let start = ExpressionBounds.statementStart(source, containing: keyword)
             guard source.isWord(start, "guard"),
                   analysis.keyboardValue(of: start..<keyword)?.has(.duration) == true else { continue }
-            for assignment in analysis.assignments where analysis.outline.scope(at: assignment.op) == index {
+            for assignment in analysis.assignments where analysis.outline.scope(at: assignment.op) == ScopeID(index) {
                 if let literal = analysis.literalNumber(assignment.rhs), literal.value != 0 { report(literal.token) }
             }
         }

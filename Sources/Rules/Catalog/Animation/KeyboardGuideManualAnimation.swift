@@ -216,9 +216,9 @@ public struct KeyboardGuideManualAnimation: Rule {
         }
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, steps < 256, !outline.scopes[scope].isExecutableBody {
+        while let scope = current, steps < 256, !outline[scope].isExecutableBody {
             steps += 1
-            let info = outline.scopes[scope]
+            let info = outline[scope]
             if case .block(let keyword) = info.kind {
                 if source.isWord(keyword, "if"),
                    (keyword + 1..<info.open).contains(where: { source.isToken($0, .poundKeyword, "#unavailable") }) {

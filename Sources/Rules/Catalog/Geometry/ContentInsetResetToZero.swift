@@ -289,7 +289,7 @@ public struct ContentInsetResetToZero: Rule {
         _ sink: LayoutSink, except assignment: Assignment, _ analysis: FileAnalysis
     ) -> (edge: String, token: Int)? {
         guard let type = analysis.outline.enclosingType(at: assignment.op) else { return nil }
-        let extent = analysis.outline.types[type].extent
+        let extent = analysis.outline[type].extent
         let source = analysis.source
         let edges: [StaticString] = ["top", "left", "right"]
         for other in analysis.assignments where other.op != assignment.op && extent.contains(other.op) && !other.isCompound {
@@ -313,7 +313,7 @@ public struct ContentInsetResetToZero: Rule {
     /// (saving it to restore later).
     static func typeSavesInset(at index: Int, _ analysis: FileAnalysis) -> Bool {
         guard let type = analysis.outline.enclosingType(at: index) else { return false }
-        let extent = analysis.outline.types[type].extent
+        let extent = analysis.outline[type].extent
         let source = analysis.source
         let reads = analysis.assignments.map(\.rhs) + analysis.bindings.compactMap(\.value)
         return reads.contains { range in

@@ -248,16 +248,16 @@ public struct KeyboardInsetAccumulates: Rule {
         let outline = analysis.outline
         var current = outline.scope(at: assignment.op)
         var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes, !outline.scopes[scope].isExecutableBody {
+        while let scope = current, steps < Limits.enclosingScopes, !outline[scope].isExecutableBody {
             steps += 1
-            if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
-                let condition = (keyword + 1)..<outline.scopes[scope].open
+            if case .block(let keyword) = outline[scope].kind, source.isWord(keyword, "if") {
+                let condition = (keyword + 1)..<outline[scope].open
                 if condition.contains(where: { source.isToken($0, .binaryOperator, "==") }),
                    mentions(target, in: condition, analysis) {
                     return true
                 }
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return false
     }

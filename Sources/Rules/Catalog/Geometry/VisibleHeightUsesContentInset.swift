@@ -253,7 +253,7 @@ public struct VisibleHeightUsesContentInset: Rule {
     /// longer cancel against it).
     static func readsInsetConsistently(_ member: Int, reported: Set<Int>, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
-        let region = analysis.outline.executableScope(at: member).map { analysis.outline.scopes[$0].body } ?? source.code.indices
+        let region = analysis.outline.executableScope(at: member).map { analysis.outline[$0].body } ?? source.code.indices
         // Member reads with a receiver (`view.contentInset`), not `case .contentInset` of an enum.
         return !region.contains {
             source.isWord($0, "contentInset") && source.kind($0 - 1) == .period
@@ -266,7 +266,7 @@ public struct VisibleHeightUsesContentInset: Rule {
     /// already accounts for the safe area, and `adjustedContentInset` would count it twice.
     static func statement(startingAt start: Int, containing member: Int, _ analysis: FileAnalysis) -> Range<Int> {
         let source = analysis.source
-        let region = analysis.outline.executableScope(at: member).map { analysis.outline.scopes[$0].body } ?? source.code.indices
+        let region = analysis.outline.executableScope(at: member).map { analysis.outline[$0].body } ?? source.code.indices
         return start..<(region.first { $0 > member && source.code[$0].isAtStartOfLine } ?? region.upperBound)
     }
 

@@ -230,7 +230,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
         var diagnostics: [Diagnostic] = []
         let subviewCalls = analysis.addSubviewCallIndices
         for override in analysis.accessoryOverrides {
-            let declaration = analysis.outline.types[override.type]
+            let declaration = analysis.outline[override.type]
             guard declaration.kind == .class || declaration.kind == .extension,
                   let getter = override.getter else { continue }
             // A settable override may only relay an accessory someone else shows; one whose
@@ -254,8 +254,8 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
                 message = "`\(typeName)` overrides `\(property)` but its `canBecomeFirstResponder` returns false, so the accessory never appears"
             } else {
                 message = "`\(typeName)` overrides `\(property)` but neither it nor a project superclass overrides `canBecomeFirstResponder`, so the accessory never appears"
-                let close = analysis.outline.scopes[getter].close
-                let end = analysis.outline.properties[override.property].bodyScope.map { analysis.outline.scopes[$0].close } ?? close
+                let close = analysis.outline[getter].close
+                let end = analysis.outline.properties[override.property].bodyScope.map { analysis.outline[$0].close } ?? close
                 if end < analysis.source.code.count {
                     let offset = Int(analysis.source.code[end].end)
                     let indent = analysis.indentation(ofLineAt: override.nameToken)

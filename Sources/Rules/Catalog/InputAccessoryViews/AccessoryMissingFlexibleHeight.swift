@@ -357,7 +357,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
         for (index, property) in analysis.outline.properties.enumerated()
         where property.name == "intrinsicContentSize" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
-            let declaration = analysis.outline.types[owner]
+            let declaration = analysis.outline[owner]
             let typeName = declaration.simpleName
             guard declaration.kind == .class || declaration.kind == .extension,
                   ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)),
@@ -385,7 +385,7 @@ public struct AccessoryMissingFlexibleHeight: Rule {
 
     /// Whether every returned size has a literal or static-constant height: a fixed-height
     /// accessory needs no flexible height.
-    func hasFixedHeight(_ getter: Int, _ analysis: FileAnalysis) -> Bool {
+    func hasFixedHeight(_ getter: ScopeID, _ analysis: FileAnalysis) -> Bool {
         let returned = analysis.returnedExpressions(of: getter)
         guard !returned.isEmpty else { return false }
         return returned.allSatisfy { expression in

@@ -168,7 +168,7 @@ public struct AccessoryRetainCycle: Rule {
         let current = AccessoryFacts(analysis)
         var diagnostics: [Diagnostic] = []
         for override in analysis.accessoryOverrides where !override.isViewController {
-            let declaration = analysis.outline.types[override.type]
+            let declaration = analysis.outline[override.type]
             guard declaration.kind == .class || declaration.kind == .extension else { continue }
             let typeName = declaration.simpleName
             let root = project.rootClass(of: typeName)

@@ -351,7 +351,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
         // A local lives in its function; a property anywhere in the file.
         var region = 0..<source.code.count
         if case .local(let token) = holder, let scope = analysis.outline.executableScope(at: token) {
-            region = analysis.outline.scopes[scope].body
+            region = analysis.outline[scope].body
         }
         for index in region where source.isWord(index, "heightAnchor") {
             guard source.kind(index - 1) == .period else { continue }

@@ -181,7 +181,7 @@ public struct AccessoryViewRecreated: Rule {
                     let typeName = analysis.source.text(at: found.token)
                     var message = "`\(property)` creates a new `\(typeName)` on every access"
                     var related: [RelatedLocation] = []
-                    let inGetter = override.getter.map { analysis.outline.scopes[$0].extent.contains(found.token) } ?? false
+                    let inGetter = override.getter.map { analysis.outline[$0].extent.contains(found.token) } ?? false
                     if !inGetter, let via = declarationName(around: found.token, analysis) {
                         message += " (through `\(via)`)"
                         related.append(RelatedLocation(
@@ -207,10 +207,10 @@ public struct AccessoryViewRecreated: Rule {
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch outline.scopes[scope].kind {
+            switch outline[scope].kind {
             case .function(let function): return outline.functions[function].name + "()"
             case .property(let property), .accessor(let property, _): return outline.properties[property].name
-            default: current = outline.scopes[scope].parent.flatMap { outline.executableScope(at: outline.scopes[$0].open) }
+            default: current = outline[scope].parent.flatMap { outline.executableScope(at: outline[$0].open) }
             }
         }
         return nil
@@ -226,7 +226,7 @@ public struct AccessoryViewRecreated: Rule {
         let source = analysis.source
         guard found.locals.isEmpty, override.returned.count == 1, returned.lowerBound == found.token,
               let getter = override.getter else { return nil }
-        let body = analysis.outline.scopes[getter].body
+        let body = analysis.outline[getter].body
         let expression = source.isWord(body.lowerBound, "return") ? (body.lowerBound + 1)..<body.upperBound : body
         guard expression == returned else { return nil }
         let declaration = analysis.outline.properties[override.property]

@@ -168,7 +168,7 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
     /// `override var inputAccessoryView: UIView? { nil }` (or `return nil`) attaches nothing.
     static func returnsNil(_ property: PropertyDeclaration, _ analysis: FileAnalysis) -> Bool {
         guard let scope = property.bodyScope else { return false }
-        var body = analysis.outline.scopes[scope].body
+        var body = analysis.outline[scope].body
         let source = analysis.source
         if source.isWord(body.lowerBound, "get"), source.kind(body.lowerBound + 1) == .leftBrace,
            let close = source.partnerIndex(body.lowerBound + 1) {
@@ -181,13 +181,13 @@ public struct AccessoryViewWithKeyboardGuide: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = analysis.project
-        var reported = Set<Int>()
+        var reported = Set<TypeID>()
         var diagnostics: [Diagnostic] = []
         for property in analysis.outline.properties where property.modifiers.contains("override") {
             guard property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
                   let owner = property.owner, !Self.returnsNil(property, analysis),
                   reported.insert(owner).inserted else { continue }
-            let name = analysis.outline.types[owner].qualifiedName
+            let name = analysis.outline[owner].qualifiedName
             guard let user = project.keyboardLayoutGuideUserSharingCode(with: name),
                   let guide = analysis.keyboardLayoutGuideLocation(ofType: user) else { continue }
             let inherited = user == name ? "" : project.superclasses(of: name).contains(user)

@@ -165,7 +165,7 @@ public struct KeyboardGuideAvailability: Rule {
         let source = analysis.source
         var current = analysis.outline.scope(at: use)
         while let index = current {
-            let scope = analysis.outline.scopes[index]
+            let scope = analysis.outline[index]
             current = scope.parent
             guard case .block(let keyword) = scope.kind, source.isWord(keyword, "if") else { continue }
             guard let available = (keyword..<scope.open).first(where: {

@@ -224,17 +224,17 @@ public struct KeyboardGuideWithInsetEdits: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         guard analysis.mentionsKeyboard, !analysis.handlers.isEmpty else { return [] }
-        var constraintsByType: [Int: [AnchorConstraint]]?
+        var constraintsByType: [TypeID: [AnchorConstraint]]?
         /// The type that brings the guide into each handler's type (itself, a superclass or a
         /// subclass), looked up once per type.
         var users: [String: String?] = [:]
-        var layouts: [Int: (pinned: Set<UInt64>, constrained: Set<UInt64>)] = [:]
+        var layouts: [TypeID: (pinned: Set<UInt64>, constrained: Set<UInt64>)] = [:]
         var diagnostics: [Diagnostic] = []
         for assignment in analysis.handlerAssignments {
             guard let sink = analysis.layoutSink(of: assignment), Self.movesContent(sink.kind),
                   !Self.isReset(assignment.rhs, analysis),
                   let type = analysis.outline.enclosingType(at: assignment.op) else { continue }
-            let name = analysis.outline.types[type].qualifiedName
+            let name = analysis.outline[type].qualifiedName
             let user: String
             if let cached = users[name] {
                 guard let cached else { continue }

@@ -281,7 +281,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
             return handler.registration
         case .wrapperEvent:
             // `callbacks[.willShow] = { … }` registers by assignment: report its left-hand side.
-            let open = analysis.outline.scopes[handler.scope].open
+            let open = analysis.outline[handler.scope].open
             return handler.registration
                 ?? analysis.assignments.first { $0.rhs.lowerBound == open }?.lhs.lowerBound
         case .helperCallback:

@@ -205,6 +205,6 @@ public struct KeyboardHideNotHandled: Rule {
     static func typesWithRestoringHandlers(_ analysis: FileAnalysis) -> Set<String> {
         Set(analysis.handlers.lazy.filter { handler in
             handler.events.contains { restoringEvents.contains($0) }
-        }.compactMap { analysis.typeName(at: analysis.outline.scopes[$0.scope].open) })
+        }.compactMap { analysis.typeName(at: analysis.outline[$0.scope].open) })
     }
 }

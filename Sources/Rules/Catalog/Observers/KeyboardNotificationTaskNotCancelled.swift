@@ -189,7 +189,7 @@ public struct KeyboardNotificationTaskNotCancelled: Rule {
             var receivers: [Range<Int>] = []
             if let receiver = call.receiver { receivers.append(receiver) }
             if let scope = analysis.outline.scope(at: call.callee),
-               case .closure(let closure) = analysis.outline.scopes[scope].kind,
+               case .closure(let closure) = analysis.outline[scope].kind,
                let outer = analysis.outline.closures[closure].call, let receiver = analysis.calls[outer].receiver {
                 receivers.append(receiver)
             }

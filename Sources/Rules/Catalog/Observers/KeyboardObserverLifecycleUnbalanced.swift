@@ -298,8 +298,8 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
     func isGuarded(_ analysis: FileAnalysis, _ registration: RegisteredObserver, undo: [Int?]) -> Bool {
         guard let method = registration.method, let body = analysis.outline.functions[method].scope else { return true }
         let source = analysis.source
-        let bodyRange = analysis.outline.scopes[body].body
-        let open = analysis.outline.scopes[body].open
+        let bodyRange = analysis.outline[body].body
+        let open = analysis.outline[body].open
         let assigned = Set(analysis.assignments(in: bodyRange).compactMap { analysis.chainNames($0.lhs).last }
             .map { source.nameHash($0) })
         func isStateCheck(_ condition: Range<Int>) -> Bool {
@@ -311,16 +311,16 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
         var steps = 0
         while let scope = current, scope != body, steps < Limits.enclosingScopes {
             steps += 1
-            if case .block(let keyword) = analysis.outline.scopes[scope].kind,
+            if case .block(let keyword) = analysis.outline[scope].kind,
                source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {
                 let condition = source.isWord(keyword, "else")
                     ? ExpressionBounds.guardKeyword(source, ofElse: keyword).map { ($0 + 1)..<keyword }
-                    : (keyword + 1)..<analysis.outline.scopes[scope].open
+                    : (keyword + 1)..<analysis.outline[scope].open
                 // An `else` of an `if` is a branch of a condition the rule cannot see here.
                 guard let condition else { return true }
                 if isStateCheck(condition) { return true }
             }
-            current = analysis.outline.scopes[scope].parent
+            current = analysis.outline[scope].parent
         }
         for index in open..<registration.callee where source.isWord(index, "guard") {
             guard analysis.outline.scope(at: index) == body else { continue }

@@ -188,7 +188,7 @@ public struct KeyboardObserverObjectFilter: Rule {
         var steps = 0
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
-            switch analysis.outline.scopes[scope].kind {
+            switch analysis.outline[scope].kind {
             case .function(let function):
                 return analysis.outline.functions[function].parameters.contains { analysis.source.nameHash($0.nameToken) == analysis.source.nameHash(token) }
             case .closure(let closure):
@@ -198,7 +198,7 @@ public struct KeyboardObserverObjectFilter: Rule {
             default:
                 break
             }
-            current = analysis.outline.scopes[scope].parent
+            current = analysis.outline[scope].parent
         }
         return false
     }

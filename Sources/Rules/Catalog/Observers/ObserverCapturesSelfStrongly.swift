@@ -349,7 +349,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
     static func weakCapture(_ analysis: FileAnalysis, closure: Int, strongSelf: Int) -> Fix? {
         let source = analysis.source
         let description = analysis.outline.closures[closure]
-        let scope = analysis.outline.scopes[description.scope]
+        let scope = analysis.outline[description.scope]
         var edits: [Edit] = []
         if let list = description.captureList {
             if list.contains(strongSelf) {
@@ -398,9 +398,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
 
     /// The simple name of `type` when its instances are objects: a class or actor, or an
     /// extension of a project class or of a UIKit/AppKit class.
-    func classTypeName(_ analysis: FileAnalysis, _ type: Int?) -> String? {
+    func classTypeName(_ analysis: FileAnalysis, _ type: TypeID?) -> String? {
         guard let type else { return nil }
-        let declaration = analysis.outline.types[type]
+        let declaration = analysis.outline[type]
         switch declaration.kind {
         case .class, .actor:
             return declaration.qualifiedName
@@ -430,7 +430,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
     static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int, selfReferences: [Int]) -> Int? {
         let source = analysis.source
         let description = analysis.outline.closures[closure]
-        let scope = analysis.outline.scopes[description.scope]
+        let scope = analysis.outline[description.scope]
         if let list = description.captureList {
             var isWeak = false
             for index in list where source.isWord(index, "self") && source.kind(index - 1) != .period {

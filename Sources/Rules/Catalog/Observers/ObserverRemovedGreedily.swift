@@ -255,7 +255,7 @@ public struct ObserverRemovedGreedily: Rule {
         var steps = 0
         while let scope = current, steps < 256 {
             steps += 1
-            let info = outline.scopes[scope]
+            let info = outline[scope]
             if case .block(let keyword) = info.kind, source.isWord(keyword, "if"), mentionsLeaving((keyword + 1)..<info.open) {
                 return true
             }

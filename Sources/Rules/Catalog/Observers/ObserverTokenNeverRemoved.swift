@@ -270,7 +270,7 @@ public struct ObserverTokenNeverRemoved: Rule {
     static func isStaticProperty(_ hash: UInt64, of typeName: String, _ analysis: FileAnalysis) -> Bool {
         analysis.outline.properties.contains { property in
             guard property.isStatic, property.nameHash == hash, let owner = property.owner else { return false }
-            return analysis.outline.types[owner].qualifiedName == typeName
+            return analysis.outline[owner].qualifiedName == typeName
         }
     }
 }

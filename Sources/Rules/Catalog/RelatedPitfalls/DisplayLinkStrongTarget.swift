@@ -367,7 +367,7 @@ public struct DisplayLinkStrongTarget: Rule {
             while let current = scope, steps < Limits.enclosingScopes {
                 steps += 1
                 if let function = analysis.outline.function(ofScope: current) { return function }
-                scope = analysis.outline.scopes[current].parent.flatMap { analysis.outline.executableScope(at: analysis.outline.scopes[$0].open) }
+                scope = analysis.outline[current].parent.flatMap { analysis.outline.executableScope(at: analysis.outline[$0].open) }
             }
             return nil
         }
@@ -394,7 +394,7 @@ public struct DisplayLinkStrongTarget: Rule {
         for function in analysis.outline.functions(named: source.nameHash(method)) {
             guard let scope = analysis.outline.functions[function].scope,
                   let parameter = analysis.outline.functions[function].parameters.first else { continue }
-            for inner in analysis.calls(in: analysis.outline.scopes[scope].body) where source.isWord(inner.callee, "invalidate") {
+            for inner in analysis.calls(in: analysis.outline[scope].body) where source.isWord(inner.callee, "invalidate") {
                 if let receiver = inner.receiver, receiver.count == 1,
                    source.nameHash(receiver.lowerBound) == source.nameHash(parameter.nameToken) {
                     return true
@@ -410,7 +410,7 @@ public struct DisplayLinkStrongTarget: Rule {
         let nameToken = analysis.bindings[binding].nameToken
         guard let scope = analysis.outline.executableScope(at: nameToken) else { return false }
         let hash = analysis.bindings[binding].nameHash
-        for index in analysis.outline.scopes[scope].body
+        for index in analysis.outline[scope].body
         where index > nameToken && analysis.source.kind(index) == .identifier && analysis.source.nameHash(index) == hash {
             guard let found = analysis.binding(referencedBy: index), found.nameToken == nameToken else { continue }
             // `link.add(to:forMode:)`, `link.preferredFramesPerSecond = …`: its own members.
@@ -426,7 +426,7 @@ public struct DisplayLinkStrongTarget: Rule {
         guard let body = analysis.outline.properties[property].bodyScope else { return false }
         let source = analysis.source
         let hash = analysis.outline.properties[property].nameHash
-        return analysis.calls(in: analysis.outline.scopes[body].body).contains { call in
+        return analysis.calls(in: analysis.outline[body].body).contains { call in
             guard source.isWord(call.callee, "invalidate"), let receiver = call.receiver else { return false }
             return receiver.contains { source.isWord($0, "oldValue") || source.nameHash($0) == hash }
         }

@@ -321,10 +321,10 @@ public struct TextViewContentSizeHeight: Rule {
         let outline = analysis.outline
         var current = outline.scope(at: index)
         var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes, !outline.scopes[scope].isExecutableBody {
+        while let scope = current, steps < Limits.enclosingScopes, !outline[scope].isExecutableBody {
             steps += 1
-            if case .block(let keyword) = outline.scopes[scope].kind, source.isWord(keyword, "if") {
-                for token in (keyword + 1)..<outline.scopes[scope].open where source.isWord(token, "isScrollEnabled") {
+            if case .block(let keyword) = outline[scope].kind, source.isWord(keyword, "if") {
+                for token in (keyword + 1)..<outline[scope].open where source.isWord(token, "isScrollEnabled") {
                     let start = analysis.chainStart(endingAt: token)
                     var names = analysis.namesWithoutSelf(start..<(token + 1))
                     names.removeLast()
@@ -336,7 +336,7 @@ public struct TextViewContentSizeHeight: Rule {
                     }
                 }
             }
-            current = outline.scopes[scope].parent
+            current = outline[scope].parent
         }
         return false
     }
@@ -347,7 +347,7 @@ public struct TextViewContentSizeHeight: Rule {
               let function = analysis.outline.function(ofScope: scope) else { return false }
         let name = analysis.outline.functions[function].name
         guard name == "layoutSubviews" || name == "viewDidLayoutSubviews" else { return false }
-        let body = analysis.outline.scopes[scope].body
+        let body = analysis.outline[scope].body
         return analysis.calls(in: body.lowerBound..<index).contains { call in
             analysis.source.isWord(call.callee, name == "layoutSubviews" ? "layoutSubviews" : "viewDidLayoutSubviews")
                 && call.receiver.map { analysis.source.isWord($0.lowerBound, "super") } ?? false
@@ -365,7 +365,7 @@ public struct TextViewContentSizeHeight: Rule {
     /// keeps the content size equal to the text's height.
     static func typeSizesContentItself(at index: Int, _ analysis: FileAnalysis) -> Bool {
         guard let type = analysis.outline.enclosingType(at: index) else { return false }
-        let extent = analysis.outline.types[type].extent
+        let extent = analysis.outline[type].extent
         let source = analysis.source
         return analysis.assignments.contains { assignment in
             guard extent.contains(assignment.op), let last = analysis.chainNames(assignment.lhs).last,
@@ -379,7 +379,7 @@ public struct TextViewContentSizeHeight: Rule {
     func isAfterFitting(_ index: Int, receiver: [Int], _ analysis: FileAnalysis) -> Bool {
         guard let scope = analysis.outline.executableScope(at: index) else { return false }
         let source = analysis.source
-        let body = analysis.outline.scopes[scope].body
+        let body = analysis.outline[scope].body
         return analysis.calls(in: body.lowerBound..<index).contains { call in
             if source.isWord(call.callee, "layoutIfNeeded") { return true }
             guard source.isWord(call.callee, "sizeToFit") else { return false }
