@@ -129,9 +129,9 @@ struct ConstantResolver: Sendable {
     func memberProperty(referencedBy index: Int) -> PropertyDeclaration? {
         guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
         let name = source.nameHash(index)
-        let declaration = outline.types[type]
+        let declaration = outline[type]
         let owners = [type] + (typesBySimpleName[declaration.simpleName] ?? []).filter {
-            $0 != type && outline.types[$0].qualifiedName == declaration.qualifiedName
+            $0 != type && outline[$0].qualifiedName == declaration.qualifiedName
         }
         guard let property = owners.lazy.compactMap({ self.propertiesByOwnerAndName[Outline.OwnedName(owner: $0, name: name)]?.first }).first
         else { return nil }
