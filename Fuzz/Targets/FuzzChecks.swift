@@ -34,10 +34,13 @@ enum FuzzChecks {
         require(source.code.allSatisfy { !$0.kind.isComment }, "a comment in the code view")
     }
 
-    /// Whitespace, line breaks and a byte of a leading byte-order mark.
+    /// Whitespace, line breaks, a byte of a no-break space (U+00A0, which Swift's lexer skips
+    /// like a space) and a byte of a leading byte-order mark.
     static func isTrivia(_ bytes: [UInt8], at offset: Int) -> Bool {
         switch bytes[offset] {
         case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: return true
+        case 0xC2 where offset + 1 < bytes.count && bytes[offset + 1] == 0xA0: return true
+        case 0xA0 where offset > 0 && bytes[offset - 1] == 0xC2: return true
         default:
             let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
             return offset < 3 && bytes.count >= 3 && Array(bytes[0..<3]) == bom
