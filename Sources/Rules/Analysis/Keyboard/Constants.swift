@@ -130,10 +130,10 @@ struct ConstantResolver: Sendable {
         guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
         let name = source.nameHash(index)
         let declaration = outline[type]
-        let owners = [type] + (typesBySimpleName[declaration.simpleName] ?? []).filter {
-            $0 != type && outline[$0].qualifiedName == declaration.qualifiedName
-        }
-        guard let property = owners.lazy.compactMap({ self.propertiesByOwnerAndName[Outline.OwnedName(owner: $0, name: name)]?.first }).first
+        func declared(in owner: TypeID) -> Int? { propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)]?.first }
+        guard let property = declared(in: type) ?? (typesBySimpleName[declaration.simpleName] ?? []).lazy
+            .filter({ $0 != type && self.outline[$0].qualifiedName == declaration.qualifiedName })
+            .compactMap(declared(in:)).first
         else { return nil }
         let qualified = source.kind(index - 1) == .period
         if qualified, !source.isWord(index - 2, "self") { return nil }
