@@ -46,7 +46,7 @@ extension FileAnalysis {
             case .closure(let closure):
                 let callee = outline.closures[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
                 return "\(handler.form):{\(callee)}"
-            case .accessor(let property, let kind): return "\(handler.form):\(outline.properties[property].name).\(kind)"
+            case .accessor(let property, let kind): return "\(handler.form):\(outline[property].name).\(kind)"
             case .block(let keyword): return "\(handler.form):\(source.text(at: keyword))"
             default: return "\(handler.form):?"
             }

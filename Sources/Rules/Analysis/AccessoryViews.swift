@@ -3,8 +3,7 @@ import Lexer
 /// An `override var inputAccessoryView` (or `inputAccessoryViewController`) of a type in the
 /// file, with what its getter hands to UIKit.
 struct AccessoryOverride: Sendable {
-    /// Index in `Outline.properties`.
-    let property: Int
+    let property: PropertyID
     let nameToken: Int
     let isViewController: Bool
     /// The type declaration (or extension) that holds it.
@@ -23,8 +22,8 @@ struct AccessorySource: Sendable {
     enum Kind: Sendable, Hashable {
         /// `nil`: no accessory.
         case nothing
-        /// A stored, lazy or computed property of the type (index in `Outline.properties`).
-        case property(Int)
+        /// A stored, lazy or computed property of the type.
+        case property(PropertyID)
         /// A new instance: `UIToolbar(…)`, `Bar.init(…)` (index in `calls`); what `{ … }()`
         /// returns is followed.
         case construction(Int)
@@ -51,12 +50,12 @@ extension FileAnalysis {
     /// Every `override var inputAccessoryView`/`inputAccessoryViewController` in the file.
     var accessoryOverrides: [AccessoryOverride] {
         var found: [AccessoryOverride] = []
-        for (index, property) in outline.properties.enumerated() where property.modifiers.contains("override") {
+        for (id, property) in zip(outline.propertyIDs, outline.properties) where property.modifiers.contains("override") {
             let isView = property.name == "inputAccessoryView"
             guard isView || property.name == "inputAccessoryViewController", let type = property.owner else { continue }
-            let getter = getterScope(of: index)
+            let getter = getterScope(of: id)
             found.append(AccessoryOverride(
-                property: index, nameToken: property.nameToken, isViewController: !isView, type: type,
+                property: id, nameToken: property.nameToken, isViewController: !isView, type: type,
                 getter: getter, isSettable: property.accessors.contains { $0.kind == .set },
                 returned: getter.map { returnedExpressions(of: $0) } ?? []))
         }
@@ -65,8 +64,8 @@ extension FileAnalysis {
 
     /// The scope computing a property's value: its `get` accessor, or the body of a computed
     /// property without accessors. Nil for stored properties.
-    func getterScope(of property: Int) -> ScopeID? {
-        let declaration = outline.properties[property]
+    func getterScope(of property: PropertyID) -> ScopeID? {
+        let declaration = outline[property]
         if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
         guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
         return declaration.bodyScope
@@ -146,7 +145,7 @@ extension FileAnalysis {
                 } else if let property = property(named: name) {
                     // A computed property (not an override) runs its getter on each read:
                     // what it returns is the source.
-                    let declaration = outline.properties[property]
+                    let declaration = outline[property]
                     if declaration.kind == .computed, !declaration.modifiers.contains("override"),
                        let getter = getterScope(of: property), visitedGetters.insert(getter).inserted {
                         for returned in returnedExpressions(of: getter) {
@@ -265,8 +264,8 @@ extension FileAnalysis {
     /// The simple type name a property holds a view of: the type it constructs in its
     /// initializer (directly or as the single result of an initializing closure), else its
     /// annotation's type name.
-    func viewTypeName(ofProperty index: Int) -> String? {
-        let property = outline.properties[index]
+    func viewTypeName(ofProperty id: PropertyID) -> String? {
+        let property = outline[id]
         if let initializer = property.initializer {
             for found in accessorySources(of: initializer) {
                 if case .construction = found.kind { return source.text(at: found.token) }
@@ -353,7 +352,7 @@ extension FileAnalysis {
 
     /// The property named like `name` of the type that encloses `name` (any declaration or
     /// extension of that type in this file; an outer type's when the inner has none).
-    func property(named name: Int) -> Int? {
+    func property(named name: Int) -> PropertyID? {
         let hash = source.nameHash(name)
         var type = outline.enclosingType(at: name)
         var steps = 0
@@ -365,7 +364,7 @@ extension FileAnalysis {
                 guard property.nameHash == hash, let owner = property.owner else { return false }
                 return outline[owner].simpleName == simpleName
             }) {
-                return found
+                return PropertyID(found)
             }
             type = outline.outerType(of: current)
         }
@@ -408,7 +407,7 @@ extension FileAnalysis {
         if let local = found.locals.first {
             target = source.nameHash(local)
         } else if case .property(let property) = found.kind {
-            target = outline.properties[property].nameHash
+            target = outline[property].nameHash
         } else {
             return []
         }

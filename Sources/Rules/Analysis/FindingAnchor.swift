@@ -79,7 +79,7 @@ public struct FindingAnchor: Sendable, Hashable {
                 let declaration = outline.functions[function]
                 names.append(declaration.name + "(" + declaration.labels.map { $0 + ":" }.joined() + ")")
             case .property(let property):
-                names.append(outline.properties[property].name)
+                names.append(outline[property].name)
             case .accessor, .closure, .block:
                 break
             }

@@ -236,7 +236,7 @@ extension FileAnalysis {
             steps += 1
             switch outline[scope].kind {
             case .property(let property), .accessor(let property, _):
-                return outline.properties[property].isStatic
+                return outline[property].isStatic
             case .type:
                 // A property initializer at type level.
                 return outline.properties.contains { property in

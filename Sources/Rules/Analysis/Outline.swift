@@ -73,6 +73,9 @@ struct Outline: Sendable {
     /// The declaration of `type`.
     subscript(type: TypeID) -> TypeDeclaration { types[type.rawValue] }
 
+    /// The declaration of `property`.
+    subscript(property: PropertyID) -> PropertyDeclaration { properties[property.rawValue] }
+
     /// The type declaration whose body holds the declaration of `type`, if any.
     func outerType(of type: TypeID) -> TypeID? {
         guard let scope = self[type].scope, let parent = self[scope].parent else { return nil }
@@ -81,6 +84,9 @@ struct Outline: Sendable {
 
     /// Every type declaration of the file, in source order.
     var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
+
+    /// Every property declaration of the file, in source order.
+    var propertyIDs: [PropertyID] { properties.indices.map(PropertyID.init) }
 
     /// The version that code token `index` can assume because of `#available`/`@available`.
     func availableVersion(at index: Int) -> OSVersion? {
@@ -95,7 +101,7 @@ struct Outline: Sendable {
     var functionsByName: [UInt64: [Int]] = [:]
     var functionsByOwnerAndName: [OwnedName: [Int]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
-    var firstPropertyByOwnerAndName: [OwnedName: Int] = [:]
+    var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
 
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
@@ -116,7 +122,7 @@ struct Outline: Sendable {
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
     /// a search of every property (per assignment, that was quadratic in nested types).
     public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
-        firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { properties[$0] }
+        firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { self[$0] }
     }
 }
 
@@ -142,7 +148,7 @@ private struct OutlineBuilder {
     /// `#available` versions waiting for the body of their `if`/`guard`.
     var pendingAvailability: [Int: OSVersion] = [:]
     var depth = 0
-    var lastProperty: (index: Int, depth: Int)?
+    var lastProperty: (property: PropertyID, depth: Int)?
     /// The control keyword (`if`, `guard`, …) whose body the last classified brace opens.
     var controlOfLastBlock: Int?
     var conditionalStack: [(token: Int, condition: Range<Int>)] = []
@@ -194,7 +200,7 @@ private struct OutlineBuilder {
                                             default: []].append(index)
         }
         for (index, property) in outline.properties.enumerated().reversed() {
-            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = index
+            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = PropertyID(index)
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
@@ -230,9 +236,9 @@ private struct OutlineBuilder {
         case .function(let function):
             outline.functions[function].scope = ScopeID(scopeIndex)
         case .property(let property):
-            outline.properties[property].bodyScope = ScopeID(scopeIndex)
+            outline.properties[property.rawValue].bodyScope = ScopeID(scopeIndex)
         case .accessor(let property, let accessor):
-            outline.properties[property].accessors.append((accessor, ScopeID(scopeIndex)))
+            outline.properties[property.rawValue].accessors.append((accessor, ScopeID(scopeIndex)))
         case .closure:
             let closureIndex = outline.closures.count
             outline.scopes[scopeIndex] = Scope(
@@ -283,7 +289,7 @@ private struct OutlineBuilder {
         // `var x = 0 { didSet { … } }`
         if source.wordIndex(index + 1, in: ["didSet", "willSet"]) != nil,
            let last = lastProperty, last.depth == depth {
-            return .property(last.index)
+            return .property(last.property)
         }
         // Accessors inside a property body: `get {`, `set(value) {`, `didSet {`.
         if let top = stack.last, case .property(let property) = outline.scopes[top].kind {
@@ -697,15 +703,15 @@ private struct OutlineBuilder {
         let isObserved = brace.map { source.wordIndex($0 + 1, in: ["didSet", "willSet"]) != nil } ?? false
         let kind: PropertyDeclaration.Kind =
             modifierNames.contains("lazy") ? .lazy : (brace != nil && !isObserved ? .computed : .stored)
-        let propertyIndex = outline.properties.count
+        let property = PropertyID(outline.properties.count)
         outline.properties.append(PropertyDeclaration(
             kind: kind, isConstant: source.isWord(keyword, "let"),
             isStatic: modifierNames.contains("static") || modifierNames.contains("class"),
             name: source.text(at: nameToken), nameHash: source.nameHash(nameToken), nameToken: nameToken,
             type: typeRange, initializer: initializer, modifiers: modifierNames, owner: directOwner(),
             bodyScope: nil, accessors: []))
-        lastProperty = (propertyIndex, depth)
-        if let brace { declaredBraces[brace] = .property(propertyIndex) }
+        lastProperty = (property, depth)
+        if let brace { declaredBraces[brace] = .property(property) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? (initializer?.upperBound ?? cursor)
             recordAvailability(start, end, available)

@@ -15,6 +15,13 @@ struct ScopeID: Hashable, Sendable {
     init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
+/// A property declaration of the file: an index into `Outline.properties` that says so.
+struct PropertyID: Hashable, Sendable {
+    let rawValue: Int
+
+    init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }
     let kind: Kind
@@ -118,8 +125,8 @@ struct Scope: Sendable {
         case type(TypeID)
         case function(Int)
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
-        case property(Int)
-        case accessor(Int, AccessorKind)
+        case property(PropertyID)
+        case accessor(PropertyID, AccessorKind)
         case closure(Int)
         /// A control-flow body; the keyword token (`if`, `else`, `for`, `switch`, …).
         case block(keyword: Int)

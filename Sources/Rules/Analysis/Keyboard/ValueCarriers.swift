@@ -8,8 +8,8 @@ import Lexer
 struct KeyboardValueCarriers: Sendable {
     /// Per function (index in `Outline.functions`): what its results carry.
     var returned: [Int: KeyboardValue] = [:]
-    /// Per computed property (index in `Outline.properties`): what its getter gives.
-    var computed: [Int: KeyboardValue] = [:]
+    /// Per computed property: what its getter gives.
+    var computed: [PropertyID: KeyboardValue] = [:]
     /// Per stored property: what keyboard handlers of its type write into it.
     var stored: [Outline.OwnedName: KeyboardValue] = [:]
     /// Per parameter name token: what the `bottom:` of `UIEdgeInsets(…)` arguments passed
@@ -33,10 +33,10 @@ struct KeyboardValueCarriers: Sendable {
 struct ResultExpressions: Sendable {
     /// Per function index: the expressions it returns.
     let functions: [Int: [Range<Int>]]
-    /// Per computed property index: the expressions its getter returns.
-    let properties: [Int: [Range<Int>]]
-    /// Computed property indices by owner type and name.
-    let computedByName: [Outline.OwnedName: Int]
+    /// Per computed property: the expressions its getter returns.
+    let properties: [PropertyID: [Range<Int>]]
+    /// Computed properties by owner type and name.
+    let computedByName: [Outline.OwnedName: PropertyID]
     /// Names of the file's computed properties with a result, whatever their owner.
     let computedNames: Set<UInt64>
     /// Stored property names by owner type.
@@ -64,10 +64,10 @@ struct ResultExpressions: Sendable {
             let found = results(ofBody: scope)
             if !found.isEmpty { functions[index] = found }
         }
-        var properties: [Int: [Range<Int>]] = [:]
-        var computedByName: [Outline.OwnedName: Int] = [:]
+        var properties: [PropertyID: [Range<Int>]] = [:]
+        var computedByName: [Outline.OwnedName: PropertyID] = [:]
         var storedNames = Set<Outline.OwnedName>()
-        for (index, property) in outline.properties.enumerated() {
+        for (id, property) in zip(outline.propertyIDs, outline.properties) {
             let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
             guard property.kind == .computed, let body = property.bodyScope else {
                 if property.owner != nil, !property.isStatic { storedNames.insert(name) }
@@ -77,8 +77,8 @@ struct ResultExpressions: Sendable {
             if getter == nil, !property.accessors.isEmpty { continue }
             let found = results(ofBody: getter ?? body)
             guard !found.isEmpty else { continue }
-            properties[index] = found
-            computedByName[name] = index
+            properties[id] = found
+            computedByName[name] = id
         }
         self.functions = functions
         self.properties = properties
@@ -97,7 +97,7 @@ extension KeyboardValueEvaluator {
         let name = Outline.OwnedName(owner: type, name: source.nameHash(index))
         if let property = results.computedByName[name] {
             // Not the property's own getter reading itself.
-            guard let body = outline.properties[property].bodyScope,
+            guard let body = outline[property].bodyScope,
                   !outline[body].extent.contains(index) else { return nil }
             return carriers.computed[property]
         }
@@ -158,7 +158,7 @@ extension KeyboardValueEvaluator {
             found[outline.functions[function].name, default: []].formUnion(value.traits)
         }
         for (property, value) in carriers.computed where value.isFrame && value.geometry != nil {
-            found[outline.properties[property].name, default: []].formUnion(value.traits)
+            found[outline[property].name, default: []].formUnion(value.traits)
         }
         return found
     }
@@ -229,8 +229,8 @@ extension FileAnalysis {
         for (function, expressions) in results.functions where isGeometry(outline.functions[function].returnType) {
             found += expressions.map { (outline.functions[function].name, $0) }
         }
-        for (property, expressions) in results.properties where isGeometry(outline.properties[property].type) {
-            found += expressions.map { (outline.properties[property].name, $0) }
+        for (property, expressions) in results.properties where isGeometry(outline[property].type) {
+            found += expressions.map { (outline[property].name, $0) }
         }
         return found
     }

@@ -208,9 +208,9 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the file pauses the link held in `property` (`isPaused = true`) or removes it
     /// from its run loop (`remove(from:forMode:)`): the callback stops, the retain stays.
-    static func isStoppedWithoutInvalidation(_ property: Int, _ analysis: FileAnalysis) -> Bool {
+    static func isStoppedWithoutInvalidation(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
-        let name = analysis.outline.properties[property].nameHash
+        let name = analysis.outline[property].nameHash
         let removed = analysis.calls.contains { call in
             guard source.isWord(call.callee, "remove"), analysis.argument(call, "from") != nil,
                   let receiver = call.receiver else { return false }
@@ -269,7 +269,7 @@ public struct DisplayLinkStrongTarget: Rule {
             if invalidatedElsewhere { continue }
             let link: String
             switch holder {
-            case .property(let property): link = "`\(analysis.outline.properties[property].name)`"
+            case .property(let property): link = "`\(analysis.outline[property].name)`"
             case .local(let binding): link = "`\(source.text(at: analysis.bindings[binding].nameToken))`"
             case .unknown: link = "the link"
             }
@@ -297,7 +297,7 @@ public struct DisplayLinkStrongTarget: Rule {
     }
 
     enum Holder {
-        case property(Int)
+        case property(PropertyID)
         /// Index in `bindings`.
         case local(Int)
         case unknown
@@ -315,8 +315,8 @@ public struct DisplayLinkStrongTarget: Rule {
         for assignment in analysis.assignments where isCall(assignment.rhs) {
             return propertyHolder(assignment, analysis) ?? .unknown
         }
-        for (index, property) in analysis.outline.properties.enumerated() where isCall(property.initializer) {
-            return .property(index)
+        for (id, property) in zip(analysis.outline.propertyIDs, analysis.outline.properties) where isCall(property.initializer) {
+            return .property(id)
         }
         guard let binding = analysis.bindings.firstIndex(where: { isCall($0.value) }) else { return .unknown }
         let nameToken = analysis.bindings[binding].nameToken
@@ -339,8 +339,8 @@ public struct DisplayLinkStrongTarget: Rule {
     /// `invalidate` calls on properties (`link?.invalidate()`, `self.link.invalidate()`, or on a
     /// local bound to the property), computed once per file.
     /// Every `invalidate()` of the file whose receiver is a property, with that property.
-    func invalidatedProperties(_ analysis: FileAnalysis) -> [(callee: Int, property: Int)] {
-        var found: [(callee: Int, property: Int)] = []
+    func invalidatedProperties(_ analysis: FileAnalysis) -> [(callee: Int, property: PropertyID)] {
+        var found: [(callee: Int, property: PropertyID)] = []
         for call in analysis.calls where analysis.source.isWord(call.callee, "invalidate") {
             guard let receiver = call.receiver else { continue }
             let names = analysis.namesWithoutSelf(receiver)
@@ -422,10 +422,10 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the property's `didSet`/`willSet` invalidates the link it replaces
     /// (`didSet { oldValue?.invalidate() }`, `willSet { link?.invalidate() }`).
-    static func observerInvalidatesOldValue(_ property: Int, _ analysis: FileAnalysis) -> Bool {
-        guard let body = analysis.outline.properties[property].bodyScope else { return false }
+    static func observerInvalidatesOldValue(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
+        guard let body = analysis.outline[property].bodyScope else { return false }
         let source = analysis.source
-        let hash = analysis.outline.properties[property].nameHash
+        let hash = analysis.outline[property].nameHash
         return analysis.calls(in: analysis.outline[body].body).contains { call in
             guard source.isWord(call.callee, "invalidate"), let receiver = call.receiver else { return false }
             return receiver.contains { source.isWord($0, "oldValue") || source.nameHash($0) == hash }
@@ -434,8 +434,8 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the property is assigned (`link = nil`, a new link) outside the deinit path: with
     /// an observer that invalidates the old link, that assignment ends the cycle.
-    func isReplacedOutsideDeinit(_ property: Int, _ analysis: FileAnalysis) -> Bool {
-        let hash = analysis.outline.properties[property].nameHash
+    func isReplacedOutsideDeinit(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
+        let hash = analysis.outline[property].nameHash
         return analysis.assignments.contains { assignment in
             guard !assignment.isCompound, let last = analysis.chainNames(assignment.lhs).last,
                   analysis.source.nameHash(last) == hash,
