@@ -44,7 +44,7 @@ extension FileAnalysis {
             switch scope.kind {
             case .function(let function): return "\(handler.form):\(outline.functions[function].name)"
             case .closure(let closure):
-                let callee = outline.closures[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
+                let callee = outline[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
                 return "\(handler.form):{\(callee)}"
             case .accessor(let property, let kind): return "\(handler.form):\(outline[property].name).\(kind)"
             case .block(let keyword): return "\(handler.form):\(source.text(at: keyword))"

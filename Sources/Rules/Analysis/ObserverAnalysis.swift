@@ -77,7 +77,7 @@ struct RegisteredObserver: Sendable {
     /// The selector form's observer argument (`self`).
     let observer: Range<Int>?
     /// The handler closure of the block and typed forms, when it is a closure literal.
-    let closure: Int?
+    let closure: ClosureID?
     /// Registered on a `NotificationCenter()` made by the code itself (a test double), not
     /// on a shared center.
     let onLocalCenter: Bool
@@ -256,7 +256,7 @@ extension FileAnalysis {
         switch registration.kind {
         case .block, .typedMessage:
             guard let closure = registration.closure else { return [] }
-            return handlerLookup.byScope[outline.closures[closure].scope] ?? []
+            return handlerLookup.byScope[outline[closure].scope] ?? []
         case .selector:
             guard let name = selectorName(registration) else { return [] }
             let method = MethodKey(name: source.nameHash(name), typeName: typeName(ofType: registration.type))
@@ -386,7 +386,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             while let scope = current, steps < Limits.enclosingScopes {
                 steps += 1
                 if case .function = outline[scope].kind { break }
-                if case .closure(let closure) = outline[scope].kind, let call = outline.closures[closure].call {
+                if case .closure(let closure) = outline[scope].kind, let call = outline[closure].call {
                     let site = calls[call]
                     let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
                         || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
@@ -416,7 +416,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let call = calls[registration.call]
         var name: Range<Int>?
         var observer: Range<Int>?
-        var closure: Int?
+        var closure: ClosureID?
         switch registration.kind {
         case .block:
             guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
@@ -538,7 +538,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             steps += 1
             switch outline[scope].kind {
             case .closure(let closure):
-                if outline.closures[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
+                if outline[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
             case .block(let keyword):
                 if source.isWord(keyword, "for"), source.nameHash(keyword + 1) == hash { return true }
             case .function, .type:
@@ -605,7 +605,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         case .property, .accessor(_, .get):
             return body.open == start - 1
         case .closure(let closure):
-            let description = outline.closures[closure]
+            let description = outline[closure]
             guard body.open == start - 1 || description.inToken == start - 1
                     || description.captureList?.upperBound == start else { return false }
             guard let call = description.call else {
@@ -744,7 +744,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             steps += 1
             switch outline[scope].kind {
             case .closure(let closure):
-                if let call = outline.closures[closure].call {
+                if let call = outline[closure].call {
                     add(calls[call].start..<(calls[call].openParen.map { $0 + 1 } ?? calls[call].callee + 1))
                     add(ExpressionBounds.statementStart(source, containing: calls[call].start)..<calls[call].start)
                 }

@@ -76,6 +76,12 @@ struct Outline: Sendable {
     /// The declaration of `property`.
     subscript(property: PropertyID) -> PropertyDeclaration { properties[property.rawValue] }
 
+    /// The description of `closure`; the file index fills in the call it is an argument of.
+    subscript(closure: ClosureID) -> Closure {
+        get { closures[closure.rawValue] }
+        set { closures[closure.rawValue] = newValue }
+    }
+
     /// The type declaration whose body holds the declaration of `type`, if any.
     func outerType(of type: TypeID) -> TypeID? {
         guard let scope = self[type].scope, let parent = self[scope].parent else { return nil }
@@ -240,9 +246,9 @@ private struct OutlineBuilder {
         case .accessor(let property, let accessor):
             outline.properties[property.rawValue].accessors.append((accessor, ScopeID(scopeIndex)))
         case .closure:
-            let closureIndex = outline.closures.count
+            let closure = ClosureID(outline.closures.count)
             outline.scopes[scopeIndex] = Scope(
-                kind: .closure(closureIndex), open: index, close: close, parent: stack.last.map(ScopeID.init))
+                kind: .closure(closure), open: index, close: close, parent: stack.last.map(ScopeID.init))
             outline.closures.append(describeClosure(scope: ScopeID(scopeIndex), open: index, close: close))
         case .block(let keyword):
             let control = controlOfLastBlock ?? keyword
@@ -303,7 +309,8 @@ private struct OutlineBuilder {
                 return .accessor(property, kinds[accessor])
             }
         }
-        return .closure(-1)
+        // A closure: `openBrace` gives it its id when it describes it.
+        return .closure(ClosureID(-1))
     }
 
     func describeClosure(scope: ScopeID, open: Int, close: Int) -> Closure {

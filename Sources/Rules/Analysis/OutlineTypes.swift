@@ -22,6 +22,13 @@ struct PropertyID: Hashable, Sendable {
     init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
+/// A closure literal of the file: an index into `Outline.closures` that says so.
+struct ClosureID: Hashable, Sendable {
+    let rawValue: Int
+
+    init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }
     let kind: Kind
@@ -127,7 +134,7 @@ struct Scope: Sendable {
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
         case property(PropertyID)
         case accessor(PropertyID, AccessorKind)
-        case closure(Int)
+        case closure(ClosureID)
         /// A control-flow body; the keyword token (`if`, `else`, `for`, `switch`, …).
         case block(keyword: Int)
     }

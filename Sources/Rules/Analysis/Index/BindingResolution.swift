@@ -60,7 +60,7 @@ extension FileIndex {
                     return LocalDeclaration(token: parameter.nameToken, nameHash: hash)
                 }
             case .closure(let closure):
-                let parameters = outline.closures[closure].parameters
+                let parameters = outline[closure].parameters
                 if let parameter = parameters.first(where: { source.nameHash($0) == hash }) {
                     return LocalDeclaration(token: parameter, nameHash: hash)
                 }

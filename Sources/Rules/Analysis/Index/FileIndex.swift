@@ -44,9 +44,9 @@ final class FileIndex: Sendable {
         var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
         matching.run()
         for link in matching.closureCalls {
-            outline.closures[link.closure].call = link.call
-            outline.closures[link.closure].argumentLabel = link.label
-            outline.closures[link.closure].isTrailing = link.trailing
+            outline[link.closure].call = link.call
+            outline[link.closure].argumentLabel = link.label
+            outline[link.closure].isTrailing = link.trailing
         }
         self.outline = outline
         self.chainStarts = chainStarts

@@ -43,9 +43,8 @@ struct ConstantResolver: Sendable {
         FileIndex.binding(referencedBy: name, source, outline, bindings, bindingsByName)
     }
 
-    /// The closure a local holds (`let restore: (Notification) -> Void = { … }`): its index
-    /// in `Outline.closures`.
-    func closure(heldBy binding: LocalBinding) -> Int? {
+    /// The closure a local holds (`let restore: (Notification) -> Void = { … }`).
+    func closure(heldBy binding: LocalBinding) -> ClosureID? {
         guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
               source.partnerIndex(value.lowerBound) == value.upperBound - 1,
               let scope = outline.scope(at: value.lowerBound), outline[scope].open == value.lowerBound,
@@ -55,7 +54,7 @@ struct ConstantResolver: Sendable {
 
     /// The closures `call` hands over: closure literals, and locals holding one passed by name
     /// (`keyboard.on(.didHide, perform: restore)`).
-    func handlerClosures(of call: CallSite) -> [Int] {
+    func handlerClosures(of call: CallSite) -> [ClosureID] {
         call.handlerClosures + call.arguments.compactMap { argument in
             guard argument.closure == nil, argument.value.count == 1,
                   let binding = binding(referencedBy: argument.value.lowerBound), !binding.isVariable else { return nil }
