@@ -42,7 +42,7 @@ extension FileAnalysis {
         handlers.map { handler in
             let scope = outline[handler.scope]
             switch scope.kind {
-            case .function(let function): return "\(handler.form):\(outline.functions[function].name)"
+            case .function(let function): return "\(handler.form):\(outline[function].name)"
             case .closure(let closure):
                 let callee = outline[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
                 return "\(handler.form):{\(callee)}"

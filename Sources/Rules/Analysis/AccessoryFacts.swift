@@ -186,7 +186,7 @@ extension FileAnalysis {
                     }
                     guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
-                    if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
+                    if let function = sameFileFunction(for: call), let body = outline[function].scope,
                        visited.insert(body).inserted {
                         next.append(body)
                     }

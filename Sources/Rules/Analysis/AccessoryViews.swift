@@ -40,8 +40,8 @@ struct AccessorySource: Sendable {
     /// Local names (binding name tokens, or parameter name tokens of the file's functions) the
     /// value passed through, nearest to the use first.
     let locals: [Int]
-    /// Same-file helper functions (indices in `Outline.functions`) whose result it is.
-    let helpers: [Int]
+    /// Same-file helper functions whose result it is.
+    let helpers: [FunctionID]
 }
 
 extension FileAnalysis {
@@ -109,7 +109,7 @@ extension FileAnalysis {
     /// bounded). A helper or a conditional may give several sources.
     func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
-        var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
+        var work: [(range: Range<Int>, locals: [Int], helpers: [FunctionID])] = [(expression, [], [])]
         var visitedGetters = Set<ScopeID>()
         var visitedParameters = Set<Int>()
         var steps = 0
@@ -184,7 +184,7 @@ extension FileAnalysis {
                 if let typeToken = constructedTypeToken(site) {
                     add(.construction(call), typeToken)
                 } else if let function = sameFileFunction(for: site), !item.helpers.contains(function),
-                          let scope = outline.functions[function].scope {
+                          let scope = outline[function].scope {
                     for returned in returnedExpressions(of: scope) {
                         work.append((returned, item.locals, item.helpers + [function]))
                     }
@@ -210,13 +210,13 @@ extension FileAnalysis {
     func arguments(passedTo parameter: Int, usedAt use: Int) -> [Range<Int>] {
         guard let scope = outline.executableScope(at: use).map({ outline.functionBody(ofScope: $0) }),
               let function = outline.function(ofScope: scope),
-              let position = outline.functions[function].parameters.firstIndex(where: { $0.nameToken == parameter })
+              let position = outline[function].parameters.firstIndex(where: { $0.nameToken == parameter })
         else { return [] }
-        let declaration = outline.functions[function]
+        let declaration = outline[function]
         var found: [Range<Int>] = []
         for index in fileIndex.callsByName[declaration.nameHash] ?? [] {
             let call = calls[index]
-            guard fileIndex.function(calledBy: call)?.rawValue == function,
+            guard fileIndex.function(calledBy: call) == function,
                   let positions = fileIndex.parameterPositions(of: call, for: declaration) else { continue }
             for (index, argument) in call.arguments.enumerated() where positions[index] == position {
                 found.append(argument.value)
@@ -373,8 +373,8 @@ extension FileAnalysis {
 
     /// The function of this file that `call` on `self` (or without receiver) means, when it
     /// means exactly one (see `FileIndex.functions(calledBy:)`).
-    func sameFileFunction(for call: CallSite) -> Int? {
-        fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
+    func sameFileFunction(for call: CallSite) -> FunctionID? {
+        fileIndex.function(calledBy: call, onSelfOnly: true)
     }
 
     /// The member-chain names of `range` with a leading `self` dropped.

@@ -76,7 +76,7 @@ public struct FindingAnchor: Sendable, Hashable {
             case .type(let type):
                 names.append(outline[type].name)
             case .function(let function):
-                let declaration = outline.functions[function]
+                let declaration = outline[function]
                 names.append(declaration.name + "(" + declaration.labels.map { $0 + ":" }.joined() + ")")
             case .property(let property):
                 names.append(outline[property].name)

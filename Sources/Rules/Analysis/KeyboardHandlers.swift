@@ -170,9 +170,9 @@ struct KeyboardHandlerFinder: FileIndexReader {
         case .selector:
             guard let selector = call.argument("selector", source) else { return }
             for function in selectorTargets(selector.value, near: callee) {
-                guard let scope = outline.functions[function].scope else { continue }
+                guard let scope = outline[function].scope else { continue }
                 add(.selector, scope: scope, events: registration.events, registration: callee,
-                    parameter: outline.functions[function].parameters.first?.nameToken)
+                    parameter: outline[function].parameters.first?.nameToken)
             }
         case .block:
             addClosures(.blockObserver)
@@ -207,7 +207,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     /// Functions of the file named by `#selector(…)` in `value`, preferring those of the
     /// type that registers.
-    func selectorTargets(_ value: Range<Int>, near registration: Int) -> [Int] {
+    func selectorTargets(_ value: Range<Int>, near registration: Int) -> [FunctionID] {
         guard let nameToken = source.selectedMethodName(in: value) else { return [] }
         let name = source.nameHash(nameToken)
         let candidates = outline.functions(named: name)

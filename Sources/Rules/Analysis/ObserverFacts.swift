@@ -80,14 +80,14 @@ enum ObserverFactCollector {
                         keys: registration.keys,
                         location: FactLocation(path: path, range: source.byteRange(registration.callee..<(registration.callee + 1))),
                         displayName: displayName(registration, source),
-                        methodName: registration.method.map { outline.functions[$0].name } ?? "init"))
+                        methodName: registration.method.map { outline[$0].name } ?? "init"))
                 }
             }
             if phases.contains(where: \.isAppear) {
                 byName[name, default: ObserverTypeFacts()].appearKeys.formUnion(registration.keys)
             }
         }
-        func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
+        func isDeinit(_ method: FunctionID?) -> Bool { method.map { outline[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
             let name = outline[type].qualifiedName

@@ -62,7 +62,7 @@ struct Outline: Sendable {
     func functionBody(ofScope scope: ScopeID) -> ScopeID { ScopeID(Int(functionBodyOfScope[scope.rawValue])) }
 
     /// The function whose body is `scope`, if any.
-    func function(ofScope scope: ScopeID) -> Int? {
+    func function(ofScope scope: ScopeID) -> FunctionID? {
         if case .function(let function) = self[scope].kind { return function }
         return nil
     }
@@ -103,9 +103,9 @@ struct Outline: Sendable {
         return best
     }
 
-    /// Function indices by name hash, and by owner type and name hash.
-    var functionsByName: [UInt64: [Int]] = [:]
-    var functionsByOwnerAndName: [OwnedName: [Int]] = [:]
+    /// Functions by name hash, and by owner type and name hash.
+    var functionsByName: [UInt64: [FunctionID]] = [:]
+    var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
     var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
 
@@ -115,13 +115,13 @@ struct Outline: Sendable {
     }
 
     /// Functions named like `name` (byte hash).
-    func functions(named hash: UInt64) -> [Int] {
+    func functions(named hash: UInt64) -> [FunctionID] {
         functionsByName[hash] ?? []
     }
 
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
-    func functions(named hash: UInt64, in owner: TypeID?) -> [Int] {
+    func functions(named hash: UInt64, in owner: TypeID?) -> [FunctionID] {
         functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
     }
 
@@ -201,9 +201,9 @@ private struct OutlineBuilder {
             index += 1
         }
         for (index, function) in outline.functions.enumerated() {
-            outline.functionsByName[function.nameHash, default: []].append(index)
+            outline.functionsByName[function.nameHash, default: []].append(FunctionID(index))
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
-                                            default: []].append(index)
+                                            default: []].append(FunctionID(index))
         }
         for (index, property) in outline.properties.enumerated().reversed() {
             outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = PropertyID(index)
@@ -227,8 +227,8 @@ private struct OutlineBuilder {
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         if case .function(let function) = kind {
             outline.functionBodyOfScope.append(Int32(scopeIndex))
-            outline.methodOfScope.append(outline.functions[function].owner == nil
-                ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function))
+            outline.methodOfScope.append(outline[function].owner == nil
+                ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function.rawValue))
         } else {
             outline.functionBodyOfScope.append(stack.last.map { outline.functionBodyOfScope[$0] } ?? Int32(scopeIndex))
             outline.methodOfScope.append(stack.last.map { outline.methodOfScope[$0] } ?? -1)
@@ -240,7 +240,7 @@ private struct OutlineBuilder {
             outline.types[type.rawValue].scope = ScopeID(scopeIndex)
             outline.types[type.rawValue].extent = outline.types[type.rawValue].extent.lowerBound..<(close + 1)
         case .function(let function):
-            outline.functions[function].scope = ScopeID(scopeIndex)
+            outline.functions[function.rawValue].scope = ScopeID(scopeIndex)
         case .property(let property):
             outline.properties[property.rawValue].bodyScope = ScopeID(scopeIndex)
         case .accessor(let property, let accessor):
@@ -617,11 +617,11 @@ private struct OutlineBuilder {
         }
         let (start, modifierNames, available) = modifiers(before: keyword)
         let owner = directOwner()
-        let functionIndex = outline.functions.count
+        let function = FunctionID(outline.functions.count)
         outline.functions.append(FunctionDeclaration(
             kind: kind, name: name, nameHash: source.nameHash(nameToken), nameToken: nameToken,
             parameters: parameters, returnType: returnType, modifiers: modifierNames, scope: nil, owner: owner))
-        if let brace { declaredBraces[brace] = .function(functionIndex) }
+        if let brace { declaredBraces[brace] = .function(function) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
             recordAvailability(start, end, available)

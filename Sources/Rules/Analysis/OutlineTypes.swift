@@ -130,7 +130,7 @@ struct Closure: Sendable {
 struct Scope: Sendable {
     enum Kind: Sendable, Hashable {
         case type(TypeID)
-        case function(Int)
+        case function(FunctionID)
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
         case property(PropertyID)
         case accessor(PropertyID, AccessorKind)

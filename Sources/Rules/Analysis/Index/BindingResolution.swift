@@ -54,7 +54,7 @@ extension FileIndex {
             steps += 1
             switch outline[scope].kind {
             case .function(let function):
-                if let parameter = outline.functions[function].parameters.first(where: {
+                if let parameter = outline[function].parameters.first(where: {
                     source.nameHash($0.nameToken) == hash
                 }) {
                     return LocalDeclaration(token: parameter.nameToken, nameHash: hash)

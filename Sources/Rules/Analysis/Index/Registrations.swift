@@ -23,10 +23,10 @@ struct ObserverRegistration: Sendable {
     let object: Range<Int>?
     /// The function whose body contains the registration (nil at file level or in a closure
     /// property initializer).
-    let function: Int?
-    /// The handler closures with the events each handles:
-    /// the `using:` or trailing closure of block and typed forms, every closure of a wrapper
-    /// call (a closure under an event label handles that label's event only).
+    let function: FunctionID?
+    /// The handler closures with the events each handles: the `using:` or trailing closure of
+    /// block and typed forms, every closure of a wrapper call (a closure under an event label
+    /// handles that label's event only).
     let closures: [(closure: ClosureID, events: [KeyboardEvent])]
 }
 
@@ -117,7 +117,7 @@ struct RegistrationRecogniser {
             closures: closures)
     }
 
-    func function(containing token: Int) -> Int? {
+    func function(containing token: Int) -> FunctionID? {
         outline.executableScope(at: token).flatMap { outline.function(ofScope: outline.functionBody(ofScope: $0)) }
     }
 

@@ -64,8 +64,8 @@ struct ScreenWideGetters: Sendable {
             let property = outline[id]
             candidates.append((property.nameHash, property.nameToken, property.owner, expressions))
         }
-        for (index, expressions) in results.functions where outline.functions[index].parameters.isEmpty {
-            let function = outline.functions[index]
+        for (id, expressions) in results.functions where outline[id].parameters.isEmpty {
+            let function = outline[id]
             candidates.append((function.nameHash, function.nameToken, function.owner, expressions))
         }
         candidates.sort { $0.nameToken < $1.nameToken }

@@ -208,7 +208,7 @@ public struct AccessoryViewRecreated: Rule {
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline[scope].kind {
-            case .function(let function): return outline.functions[function].name + "()"
+            case .function(let function): return outline[function].name + "()"
             case .property(let property), .accessor(let property, _): return outline[property].name
             default: current = outline[scope].parent.flatMap { outline.executableScope(at: outline[$0].open) }
             }

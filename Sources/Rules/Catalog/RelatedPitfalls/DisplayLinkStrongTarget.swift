@@ -361,7 +361,7 @@ public struct DisplayLinkStrongTarget: Rule {
     /// Whether the code at `index` runs only because `deinit` runs: it is in `deinit`, or in a
     /// private method whose every call in the file is in `deinit`.
     func isDeinitPath(_ index: Int, _ analysis: FileAnalysis) -> Bool {
-        func enclosingFunction(_ index: Int) -> Int? {
+        func enclosingFunction(_ index: Int) -> FunctionID? {
             var scope = analysis.outline.executableScope(at: index)
             var steps = 0
             while let current = scope, steps < Limits.enclosingScopes {
@@ -372,14 +372,14 @@ public struct DisplayLinkStrongTarget: Rule {
             return nil
         }
         guard let function = enclosingFunction(index) else { return false }
-        let declaration = analysis.outline.functions[function]
+        let declaration = analysis.outline[function]
         if declaration.kind == .deinitializer { return true }
         guard declaration.hasModifier("private") || declaration.hasModifier("fileprivate") else { return false }
         let callers = analysis.calls.filter {
             $0.callee != declaration.nameToken && analysis.source.nameHash($0.callee) == declaration.nameHash
         }
         return !callers.isEmpty && callers.allSatisfy { caller in
-            enclosingFunction(caller.callee).map { analysis.outline.functions[$0].kind == .deinitializer } ?? false
+            enclosingFunction(caller.callee).map { analysis.outline[$0].kind == .deinitializer } ?? false
         }
     }
 
@@ -392,8 +392,8 @@ public struct DisplayLinkStrongTarget: Rule {
         var method = name
         while source.kind(method + 1) == .period, source.kind(method + 2) == .identifier { method += 2 }
         for function in analysis.outline.functions(named: source.nameHash(method)) {
-            guard let scope = analysis.outline.functions[function].scope,
-                  let parameter = analysis.outline.functions[function].parameters.first else { continue }
+            guard let scope = analysis.outline[function].scope,
+                  let parameter = analysis.outline[function].parameters.first else { continue }
             for inner in analysis.calls(in: analysis.outline[scope].body) where source.isWord(inner.callee, "invalidate") {
                 if let receiver = inner.receiver, receiver.count == 1,
                    source.nameHash(receiver.lowerBound) == source.nameHash(parameter.nameToken) {
