@@ -1,33 +1,25 @@
 /// Declarations and regions found in one file. All positions are indices into
 /// `TokenizedSource.code`; ranges of bodies exclude their braces.
 
-/// A type declaration of the file: an index into `Outline.types` that says so.
-struct TypeID: Hashable, Sendable {
+/// An index into one of the outline's arrays that says which: `Element` is what it indexes,
+/// so that a scope cannot stand where a type declaration is meant.
+struct OutlineID<Element>: Hashable, Sendable {
     let rawValue: Int
 
     init(_ rawValue: Int) { self.rawValue = rawValue }
 }
+
+/// A type declaration of the file: an index into `Outline.types` that says so.
+typealias TypeID = OutlineID<TypeDeclaration>
 
 /// A scope of the file: an index into `Outline.scopes` that says so.
-struct ScopeID: Hashable, Sendable {
-    let rawValue: Int
-
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+typealias ScopeID = OutlineID<Scope>
 
 /// A property declaration of the file: an index into `Outline.properties` that says so.
-struct PropertyID: Hashable, Sendable {
-    let rawValue: Int
-
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+typealias PropertyID = OutlineID<PropertyDeclaration>
 
 /// A closure literal of the file: an index into `Outline.closures` that says so.
-struct ClosureID: Hashable, Sendable {
-    let rawValue: Int
-
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+typealias ClosureID = OutlineID<Closure>
 
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }

@@ -1,11 +1,7 @@
 import Lexer
 
 /// A function declaration of the file: an index into `Outline.functions` that says so.
-struct FunctionID: Hashable, Sendable {
-    let rawValue: Int
-
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+typealias FunctionID = OutlineID<FunctionDeclaration>
 
 /// A method by name hash and the qualified name of its type: what a selector or a call on
 /// `self` can mean.
