@@ -31,7 +31,7 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(overrides.map { $0.returned.map(analysis.text) }, [["composer"], ["self.captionController!"]])
         let sources = analysis.accessorySources(of: overrides[0].returned[0])
         guard case .property(let property) = sources.first?.kind else { return XCTFail("\(sources)") }
-        XCTAssertEqual(analysis.outline.properties[property].name, "composer")
+        XCTAssertEqual(analysis.outline[property].name, "composer")
         XCTAssertEqual(analysis.viewTypeName(ofProperty: property), "ComposerBar")
     }
 
@@ -57,7 +57,7 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(sources.count, 2)
         let kinds = sources.map { source -> String in
             switch source.kind {
-            case .property(let index): "property \(analysis.outline.properties[index].name)"
+            case .property(let property): "property \(analysis.outline[property].name)"
             case .construction: "new \(analysis.source.text(at: source.token)) via \(source.helpers.count) helper"
             case .nothing: "nil"
             case .undeclaredName: "name"
@@ -113,7 +113,7 @@ final class AnalysisAccessoryTests: XCTestCase {
         let sharedUse = analysis.index(of: "shared", occurrence: 1)!
         guard case .property(let property) = analysis.accessorySources(of: sharedUse..<(sharedUse + 1)).first?.kind
         else { return XCTFail() }
-        XCTAssertEqual(analysis.outline.properties[property].name, "storedBar")
+        XCTAssertEqual(analysis.outline[property].name, "storedBar")
         let loopUse = analysis.index(of: "loop", occurrence: 2)!
         let loop = analysis.accessorySources(of: loopUse..<(loopUse + 1))
         XCTAssertEqual(loop.count, 1, "a getter that reads itself is followed once, then named")

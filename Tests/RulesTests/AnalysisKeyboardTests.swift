@@ -122,7 +122,7 @@ final class AnalysisKeyboardTests: XCTestCase {
             "typedMessage willShow property observation",
         ])
         XCTAssertEqual(analysis.registrations[1].object.map { analysis.text($0) }, "textField")
-        XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline.functions[$0].name }, "observe")
+        XCTAssertEqual(analysis.registrations[0].function.map { analysis.outline[$0].name }, "observe")
     }
 
     func testNotificationNamesFromLoops() {

@@ -42,11 +42,11 @@ extension FileAnalysis {
         handlers.map { handler in
             let scope = outline[handler.scope]
             switch scope.kind {
-            case .function(let function): return "\(handler.form):\(outline.functions[function].name)"
+            case .function(let function): return "\(handler.form):\(outline[function].name)"
             case .closure(let closure):
-                let callee = outline.closures[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
+                let callee = outline[closure].call.map { source.text(at: calls[$0].callee) } ?? "?"
                 return "\(handler.form):{\(callee)}"
-            case .accessor(let property, let kind): return "\(handler.form):\(outline.properties[property].name).\(kind)"
+            case .accessor(let property, let kind): return "\(handler.form):\(outline[property].name).\(kind)"
             case .block(let keyword): return "\(handler.form):\(source.text(at: keyword))"
             default: return "\(handler.form):?"
             }

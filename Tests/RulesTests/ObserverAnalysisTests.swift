@@ -33,7 +33,7 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(registrations.map { analysis.describe($0.store) },
                        ["passed", "property token", "property tokens", "discarded", "discarded", "local local", "passed", "passed"])
         XCTAssertEqual(analysis.observers.subscriptions.map { analysis.describe($0.result) }, ["property bag", "discarded"])
-        XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline.functions[$0].nameToken } ?? 0) == "viewDidLoad" })
+        XCTAssertTrue(registrations.allSatisfy { analysis.source.text(at: $0.method.map { analysis.outline[$0].nameToken } ?? 0) == "viewDidLoad" })
         XCTAssertEqual(analysis.handlers(of: registrations[0]).count, 1)
     }
 
@@ -87,7 +87,7 @@ final class ObserverAnalysisTests: XCTestCase {
         }
         """)
         func phases(_ name: String) -> Set<LifecyclePhase> {
-            let function = analysis.outline.functions.firstIndex { $0.name == name }
+            let function = analysis.outline.functionIDs.first { analysis.outline[$0].name == name }
             return analysis.observers.phases(ofMethod: function)
         }
         XCTAssertEqual(phases("startObserving"), [.willAppear])

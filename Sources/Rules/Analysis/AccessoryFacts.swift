@@ -83,9 +83,9 @@ public struct AccessoryFacts: Sendable {
         let source = analysis.source
         let outline = analysis.outline
         // Any class may be the superclass that declares an accessory property.
-        for (index, property) in outline.properties.enumerated() where !property.isStatic {
+        for (id, property) in zip(outline.propertyIDs, outline.properties) where !property.isStatic {
             guard let owner = property.owner, outline[owner].kind == .class,
-                  let name = analysis.viewTypeName(ofProperty: index) else { continue }
+                  let name = analysis.viewTypeName(ofProperty: id) else { continue }
             propertyTypes[outline[owner].simpleName, default: [:]][property.name] = name
         }
         guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
@@ -95,10 +95,10 @@ public struct AccessoryFacts: Sendable {
             firstResponderOverrides[typeName] = FactLocation(
                 path: source.file.path, range: source.byteRange(analysis.tokenRange(nameToken)))
         }
-        for (index, property) in outline.properties.enumerated()
+        for (id, property) in zip(outline.propertyIDs, outline.properties)
         where property.name == "canBecomeFirstResponder" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
-            let answer = analysis.getterScope(of: index).map { analysis.booleanAnswer(of: $0) } ?? .depends
+            let answer = analysis.getterScope(of: id).map { analysis.booleanAnswer(of: $0) } ?? .depends
             record(answer, for: outline[owner].simpleName, at: property.nameToken)
         }
         for function in outline.functions where function.hasModifier("override") {
@@ -186,7 +186,7 @@ extension FileAnalysis {
                     }
                     guard call.isOnSelf(source) else { continue }
                     if source.isWord(call.callee, "resignFirstResponder") { return true }
-                    if let function = sameFileFunction(for: call), let body = outline.functions[function].scope,
+                    if let function = sameFileFunction(for: call), let body = outline[function].scope,
                        visited.insert(body).inserted {
                         next.append(body)
                     }
@@ -199,7 +199,7 @@ extension FileAnalysis {
                     let names = namesWithoutSelf(assignment.lhs)
                     guard names.count == 1, binding(referencedBy: names[0]) == nil,
                           let property = property(named: names[0]) else { continue }
-                    for accessor in outline.properties[property].accessors
+                    for accessor in outline[property].accessors
                     where (accessor.kind == .didSet || accessor.kind == .willSet) && visited.insert(accessor.scope).inserted {
                         next.append(accessor.scope)
                     }

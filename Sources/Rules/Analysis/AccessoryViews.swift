@@ -3,8 +3,7 @@ import Lexer
 /// An `override var inputAccessoryView` (or `inputAccessoryViewController`) of a type in the
 /// file, with what its getter hands to UIKit.
 struct AccessoryOverride: Sendable {
-    /// Index in `Outline.properties`.
-    let property: Int
+    let property: PropertyID
     let nameToken: Int
     let isViewController: Bool
     /// The type declaration (or extension) that holds it.
@@ -23,8 +22,8 @@ struct AccessorySource: Sendable {
     enum Kind: Sendable, Hashable {
         /// `nil`: no accessory.
         case nothing
-        /// A stored, lazy or computed property of the type (index in `Outline.properties`).
-        case property(Int)
+        /// A stored, lazy or computed property of the type.
+        case property(PropertyID)
         /// A new instance: `UIToolbar(…)`, `Bar.init(…)` (index in `calls`); what `{ … }()`
         /// returns is followed.
         case construction(Int)
@@ -41,8 +40,8 @@ struct AccessorySource: Sendable {
     /// Local names (binding name tokens, or parameter name tokens of the file's functions) the
     /// value passed through, nearest to the use first.
     let locals: [Int]
-    /// Same-file helper functions (indices in `Outline.functions`) whose result it is.
-    let helpers: [Int]
+    /// Same-file helper functions whose result it is.
+    let helpers: [FunctionID]
 }
 
 extension FileAnalysis {
@@ -51,12 +50,12 @@ extension FileAnalysis {
     /// Every `override var inputAccessoryView`/`inputAccessoryViewController` in the file.
     var accessoryOverrides: [AccessoryOverride] {
         var found: [AccessoryOverride] = []
-        for (index, property) in outline.properties.enumerated() where property.modifiers.contains("override") {
+        for (id, property) in zip(outline.propertyIDs, outline.properties) where property.modifiers.contains("override") {
             let isView = property.name == "inputAccessoryView"
             guard isView || property.name == "inputAccessoryViewController", let type = property.owner else { continue }
-            let getter = getterScope(of: index)
+            let getter = getterScope(of: id)
             found.append(AccessoryOverride(
-                property: index, nameToken: property.nameToken, isViewController: !isView, type: type,
+                property: id, nameToken: property.nameToken, isViewController: !isView, type: type,
                 getter: getter, isSettable: property.accessors.contains { $0.kind == .set },
                 returned: getter.map { returnedExpressions(of: $0) } ?? []))
         }
@@ -65,8 +64,8 @@ extension FileAnalysis {
 
     /// The scope computing a property's value: its `get` accessor, or the body of a computed
     /// property without accessors. Nil for stored properties.
-    func getterScope(of property: Int) -> ScopeID? {
-        let declaration = outline.properties[property]
+    func getterScope(of property: PropertyID) -> ScopeID? {
+        let declaration = outline[property]
         if let get = declaration.accessors.first(where: { $0.kind == .get }) { return get.scope }
         guard declaration.kind == .computed, declaration.accessors.isEmpty else { return nil }
         return declaration.bodyScope
@@ -110,7 +109,7 @@ extension FileAnalysis {
     /// bounded). A helper or a conditional may give several sources.
     func accessorySources(of expression: Range<Int>) -> [AccessorySource] {
         var results: [AccessorySource] = []
-        var work: [(range: Range<Int>, locals: [Int], helpers: [Int])] = [(expression, [], [])]
+        var work: [(range: Range<Int>, locals: [Int], helpers: [FunctionID])] = [(expression, [], [])]
         var visitedGetters = Set<ScopeID>()
         var visitedParameters = Set<Int>()
         var steps = 0
@@ -146,7 +145,7 @@ extension FileAnalysis {
                 } else if let property = property(named: name) {
                     // A computed property (not an override) runs its getter on each read:
                     // what it returns is the source.
-                    let declaration = outline.properties[property]
+                    let declaration = outline[property]
                     if declaration.kind == .computed, !declaration.modifiers.contains("override"),
                        let getter = getterScope(of: property), visitedGetters.insert(getter).inserted {
                         for returned in returnedExpressions(of: getter) {
@@ -185,7 +184,7 @@ extension FileAnalysis {
                 if let typeToken = constructedTypeToken(site) {
                     add(.construction(call), typeToken)
                 } else if let function = sameFileFunction(for: site), !item.helpers.contains(function),
-                          let scope = outline.functions[function].scope {
+                          let scope = outline[function].scope {
                     for returned in returnedExpressions(of: scope) {
                         work.append((returned, item.locals, item.helpers + [function]))
                     }
@@ -211,13 +210,13 @@ extension FileAnalysis {
     func arguments(passedTo parameter: Int, usedAt use: Int) -> [Range<Int>] {
         guard let scope = outline.executableScope(at: use).map({ outline.functionBody(ofScope: $0) }),
               let function = outline.function(ofScope: scope),
-              let position = outline.functions[function].parameters.firstIndex(where: { $0.nameToken == parameter })
+              let position = outline[function].parameters.firstIndex(where: { $0.nameToken == parameter })
         else { return [] }
-        let declaration = outline.functions[function]
+        let declaration = outline[function]
         var found: [Range<Int>] = []
         for index in fileIndex.callsByName[declaration.nameHash] ?? [] {
             let call = calls[index]
-            guard fileIndex.function(calledBy: call)?.rawValue == function,
+            guard fileIndex.function(calledBy: call) == function,
                   let positions = fileIndex.parameterPositions(of: call, for: declaration) else { continue }
             for (index, argument) in call.arguments.enumerated() where positions[index] == position {
                 found.append(argument.value)
@@ -265,8 +264,8 @@ extension FileAnalysis {
     /// The simple type name a property holds a view of: the type it constructs in its
     /// initializer (directly or as the single result of an initializing closure), else its
     /// annotation's type name.
-    func viewTypeName(ofProperty index: Int) -> String? {
-        let property = outline.properties[index]
+    func viewTypeName(ofProperty id: PropertyID) -> String? {
+        let property = outline[id]
         if let initializer = property.initializer {
             for found in accessorySources(of: initializer) {
                 if case .construction = found.kind { return source.text(at: found.token) }
@@ -353,7 +352,7 @@ extension FileAnalysis {
 
     /// The property named like `name` of the type that encloses `name` (any declaration or
     /// extension of that type in this file; an outer type's when the inner has none).
-    func property(named name: Int) -> Int? {
+    func property(named name: Int) -> PropertyID? {
         let hash = source.nameHash(name)
         var type = outline.enclosingType(at: name)
         var steps = 0
@@ -365,7 +364,7 @@ extension FileAnalysis {
                 guard property.nameHash == hash, let owner = property.owner else { return false }
                 return outline[owner].simpleName == simpleName
             }) {
-                return found
+                return PropertyID(found)
             }
             type = outline.outerType(of: current)
         }
@@ -374,8 +373,8 @@ extension FileAnalysis {
 
     /// The function of this file that `call` on `self` (or without receiver) means, when it
     /// means exactly one (see `FileIndex.functions(calledBy:)`).
-    func sameFileFunction(for call: CallSite) -> Int? {
-        fileIndex.function(calledBy: call, onSelfOnly: true)?.rawValue
+    func sameFileFunction(for call: CallSite) -> FunctionID? {
+        fileIndex.function(calledBy: call, onSelfOnly: true)
     }
 
     /// The member-chain names of `range` with a leading `self` dropped.
@@ -408,7 +407,7 @@ extension FileAnalysis {
         if let local = found.locals.first {
             target = source.nameHash(local)
         } else if case .property(let property) = found.kind {
-            target = outline.properties[property].nameHash
+            target = outline[property].nameHash
         } else {
             return []
         }

@@ -106,7 +106,7 @@ extension FileAnalysis {
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             if let named = animationOfNamedBody[scope] { return animations[named] }
-            if case .closure(let closure) = outline[scope].kind, let call = outline.closures[closure].call {
+            if case .closure(let closure) = outline[scope].kind, let call = outline[closure].call {
                 let found = firstIndex(in: animations, atOrAfter: call) { $0.call }
                 if found < animations.count, animations[found].call == call { return animations[found] }
             }

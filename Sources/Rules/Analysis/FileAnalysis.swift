@@ -38,9 +38,9 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// first one in a handler by binary search instead of walking the handler's calls for
     /// every token it is asked about.
     let taskSleeps: [Int]
-    /// Closures held in a local (`let relayout = { … }`), by closure index: the callees of the
-    /// calls of that local (`relayout()`), where the closure's code actually runs.
-    let localClosureCalls: [Int: [Int]]
+    /// Closures held in a local (`let relayout = { … }`): the callees of the calls of that
+    /// local (`relayout()`), where the closure's code actually runs.
+    let localClosureCalls: [ClosureID: [Int]]
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
     let evaluator: KeyboardValueEvaluator?
@@ -79,8 +79,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
-        var chainLinks: [(producer: Int, consumer: Int)] = []
-        var relayLinks: [(value: Range<Int>, consumer: Int)] = []
+        var chainLinks: [(producer: ClosureID, consumer: ClosureID)] = []
+        var relayLinks: [(value: Range<Int>, consumer: ClosureID)] = []
         if mentionsKeyboard {
             var finder = KeyboardHandlerFinder(fileIndex)
             finder.run()
@@ -184,14 +184,14 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     }
 
     /// Closures bound to a local and the calls of that local (see `localClosureCalls`).
-    static func localClosureCalls(_ fileIndex: FileIndex) -> [Int: [Int]] {
+    static func localClosureCalls(_ fileIndex: FileIndex) -> [ClosureID: [Int]] {
         let source = fileIndex.source
-        var closureOfBinding: [Int: Int] = [:]
+        var closureOfBinding: [Int: ClosureID] = [:]
         for binding in fileIndex.bindings {
             if let closure = fileIndex.constants.closure(heldBy: binding) { closureOfBinding[binding.nameToken] = closure }
         }
         guard !closureOfBinding.isEmpty else { return [:] }
-        var found: [Int: [Int]] = [:]
+        var found: [ClosureID: [Int]] = [:]
         for call in fileIndex.calls where call.receiver == nil && fileIndex.bindingsByName[source.nameHash(call.callee)] != nil {
             guard let binding = fileIndex.binding(referencedBy: call.callee),
                   let closure = closureOfBinding[binding.nameToken] else { continue }
@@ -244,7 +244,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         while let scope = current, scope != handler.scope, steps < Limits.enclosingScopes {
             steps += 1
             if case .closure(let closure) = outline[scope].kind {
-                if let call = outline.closures[closure].call {
+                if let call = outline[closure].call {
                     let callee = calls[call].callee
                     if source.wordIndex(callee, in: ["async", "asyncAfter", "Task", "detached", "after"]) != nil {
                         return callee

@@ -76,10 +76,10 @@ public struct FindingAnchor: Sendable, Hashable {
             case .type(let type):
                 names.append(outline[type].name)
             case .function(let function):
-                let declaration = outline.functions[function]
+                let declaration = outline[function]
                 names.append(declaration.name + "(" + declaration.labels.map { $0 + ":" }.joined() + ")")
             case .property(let property):
-                names.append(outline.properties[property].name)
+                names.append(outline[property].name)
             case .accessor, .closure, .block:
                 break
             }

@@ -86,7 +86,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
     var handlerOfScope: [ScopeID: Int] = [:]
     /// Closures of a publisher chain whose result the next closure receives as its
     /// parameter (`.compactMap { … }.sink { frame in … }`): (producer, consumer).
-    var chainLinks: [(producer: Int, consumer: Int)] = []
+    var chainLinks: [(producer: ClosureID, consumer: ClosureID)] = []
     /// The `didSet`/`willSet` bodies of properties, by owner type and property name.
     let propertyObservers: [Outline.OwnedName: [ScopeID]]
     /// Per call: whether it is on `self` or unqualified. Per assignment: the name hash of the
@@ -99,7 +99,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
     let registrationCalls: Set<Int>
     /// Values a handler sends into a relay or subject (`heightRelay.accept(h)`) and the
     /// closure of a subscription that receives them first: (value, consumer).
-    var relayLinks: [(value: Range<Int>, consumer: Int)] = []
+    var relayLinks: [(value: Range<Int>, consumer: ClosureID)] = []
     /// Per relay or subject property: the subscriptions to it in this file, each as the
     /// indices in `calls` of its chain from the property up to the subscribing call.
     let relaySubscriptions: [RelayKey: [[Int]]]
@@ -162,17 +162,17 @@ struct KeyboardHandlerFinder: FileIndexReader {
         let callee = call.callee
         func addClosures(_ form: KeyboardHandler.Form) {
             for (closure, events) in registration.closures {
-                add(form, scope: outline.closures[closure].scope, events: events, registration: callee,
-                    parameter: outline.closures[closure].parameters.first)
+                add(form, scope: outline[closure].scope, events: events, registration: callee,
+                    parameter: outline[closure].parameters.first)
             }
         }
         switch registration.kind {
         case .selector:
             guard let selector = call.argument("selector", source) else { return }
             for function in selectorTargets(selector.value, near: callee) {
-                guard let scope = outline.functions[function].scope else { continue }
+                guard let scope = outline[function].scope else { continue }
                 add(.selector, scope: scope, events: registration.events, registration: callee,
-                    parameter: outline.functions[function].parameters.first?.nameToken)
+                    parameter: outline[function].parameters.first?.nameToken)
             }
         case .block:
             addClosures(.blockObserver)
@@ -201,13 +201,13 @@ struct KeyboardHandlerFinder: FileIndexReader {
                   let scope = outline.scope(at: brace), case .closure(let closure) = outline[scope].kind
             else { continue }
             add(.wrapperEvent, scope: scope, events: [event], registration: nil,
-                parameter: outline.closures[closure].parameters.first)
+                parameter: outline[closure].parameters.first)
         }
     }
 
     /// Functions of the file named by `#selector(…)` in `value`, preferring those of the
     /// type that registers.
-    func selectorTargets(_ value: Range<Int>, near registration: Int) -> [Int] {
+    func selectorTargets(_ value: Range<Int>, near registration: Int) -> [FunctionID] {
         guard let nameToken = source.selectedMethodName(in: value) else { return [] }
         let name = source.nameHash(nameToken)
         let candidates = outline.functions(named: name)
@@ -223,15 +223,15 @@ struct KeyboardHandlerFinder: FileIndexReader {
                               form: KeyboardHandler.Form) {
         var deferredBy: Int?
         // The closure whose result is the chain's current element (nil: the notification).
-        var element: Int?
+        var element: ClosureID?
         for index in fileIndex.publisherChain(after: call).calls {
             let next = calls[index]
             let name = next.callee
             if source.wordIndex(name, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? name }
             let closures = next.handlerClosures
             for closure in closures {
-                add(form, scope: outline.closures[closure].scope, events: events, registration: registration,
-                    deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first)
+                add(form, scope: outline[closure].scope, events: events, registration: registration,
+                    deferredBy: deferredBy, parameter: outline[closure].parameters.first)
                 if let element { chainLinks.append((element, closure)) }
             }
             if source.wordIndex(name, in: Self.transforms) != nil {
@@ -399,7 +399,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
 
     /// The closure of `call` that receives the chain's elements: the one labelled `onNext:` or
     /// `receiveValue:`, else the first unlabelled one (trailing closures included).
-    func elementClosure(of call: CallSite) -> Int? {
+    func elementClosure(of call: CallSite) -> ClosureID? {
         let closures = call.arguments.filter { $0.closure != nil }
         if let labelled = closures.first(where: { argument in
             argument.label.map { source.wordIndex($0, in: Self.elementClosureLabels) != nil } ?? false
@@ -422,13 +422,13 @@ struct KeyboardHandlerFinder: FileIndexReader {
         for chain in chains {
             var deferredBy: Int?
             // The closure whose result is the chain's current element (nil: the value sent).
-            var element: Int?
+            var element: ClosureID?
             for link in chain {
                 let linked = calls[link]
                 if source.wordIndex(linked.callee, in: Self.chainDeferrals) != nil { deferredBy = deferredBy ?? linked.callee }
                 guard let closure = elementClosure(of: linked) else { continue }
-                if add(.reached, scope: outline.closures[closure].scope, events: handlers[sender].events, registration: nil,
-                       deferredBy: deferredBy, parameter: outline.closures[closure].parameters.first, caller: sender) {
+                if add(.reached, scope: outline[closure].scope, events: handlers[sender].events, registration: nil,
+                       deferredBy: deferredBy, parameter: outline[closure].parameters.first, caller: sender) {
                     next.append(handlers.count - 1)
                 }
                 if let element {

@@ -482,8 +482,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
 
     /// Builds the flow: bindings, reassignments and parameters, in up to `Limits.valueHops`
     /// passes so that values passed to functions declared earlier in the file reach them.
-    mutating func build(chainLinks: [(producer: Int, consumer: Int)] = [],
-                        relayLinks: [(value: Range<Int>, consumer: Int)] = []) {
+    mutating func build(chainLinks: [(producer: ClosureID, consumer: ClosureID)] = [],
+                        relayLinks: [(value: Range<Int>, consumer: ClosureID)] = []) {
         // Helper-callback CGRect parameters and info parameters.
         var parameterEntries: [LocalDeclaration: [KeyboardValueFlow.Entry]] = [:]
         func enter(_ value: KeyboardValue, parameter token: Int, hash: UInt64, scope: ScopeID) {
@@ -621,13 +621,13 @@ struct KeyboardValueEvaluator: FileIndexReader {
             var changed = collectResults()
             // Publisher chains: the consumer's parameter (or `$0`) is the producer's result, or
             // the value sent into the relay it subscribes to.
-            let links = chainLinks.map { link -> (Range<Int>, Int) in
-                let producer = outline.closures[link.producer]
+            let links = chainLinks.map { link -> (Range<Int>, ClosureID) in
+                let producer = outline[link.producer]
                 let body = outline[producer.scope].body
                 return (producer.inToken.map { ($0 + 1)..<body.upperBound } ?? body, link.consumer)
             } + relayLinks.map { ($0.value, $0.consumer) }
-            for (result, consumerIndex) in links {
-                let consumer = outline.closures[consumerIndex]
+            for (result, consumerID) in links {
+                let consumer = outline[consumerID]
                 guard let value = value(of: result), value.isKeyboard else { continue }
                 let token = consumer.parameters.first ?? outline[consumer.scope].open
                 let hash = consumer.parameters.first.map { source.nameHash($0) } ?? NameHash.of("$0")

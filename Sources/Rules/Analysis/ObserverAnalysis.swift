@@ -77,12 +77,12 @@ struct RegisteredObserver: Sendable {
     /// The selector form's observer argument (`self`).
     let observer: Range<Int>?
     /// The handler closure of the block and typed forms, when it is a closure literal.
-    let closure: Int?
+    let closure: ClosureID?
     /// Registered on a `NotificationCenter()` made by the code itself (a test double), not
     /// on a shared center.
     let onLocalCenter: Bool
     /// The method of a type that contains the registration (through closures), if any.
-    let method: Int?
+    let method: FunctionID?
     /// The type whose body contains the registration.
     let type: TypeID?
     /// Where the returned token is kept; `.passedOn` for forms that return nothing to keep.
@@ -103,7 +103,7 @@ struct ObserverRemoval: Sendable {
     /// The names it removes: nil without a `name:` argument (every name), empty when the
     /// code does not show them.
     let keys: [NotificationKey]?
-    let method: Int?
+    let method: FunctionID?
     let type: TypeID?
     /// Name hashes taking part in the removal: the token's name and the properties and
     /// locals it comes from (`if let t = token`, `tokens.forEach(center.removeObserver)`).
@@ -130,7 +130,7 @@ struct KeyboardSubscription: Sendable {
     let publisher: Int
     /// What happens to the `AnyCancellable` (`.store(in: &set)` counts as stored).
     let result: TokenStore
-    let method: Int?
+    let method: FunctionID?
     let type: TypeID?
 }
 
@@ -148,7 +148,7 @@ struct HandlerLookup: Sendable {
             byScope[handler.scope, default: []].append(index)
             if let registration = handler.registration { byRegistration[registration, default: []].append(index) }
             guard case .function(let function) = outline[handler.scope].kind, handler.caller == nil else { continue }
-            let declaration = outline.functions[function]
+            let declaration = outline[function]
             byMethodName[declaration.nameHash, default: []].append(index)
             let typeName = declaration.owner.map { outline[$0].qualifiedName }
             byMethod[MethodKey(name: declaration.nameHash, typeName: typeName), default: []].append(index)
@@ -170,15 +170,15 @@ struct ObserverAnalysis: Sendable {
     let removedNames: [String: Set<UInt64>]
     /// Per type name: name hashes of values that are cancelled or emptied (`task?.cancel()`,
     /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
-    let cancelledNames: [String: [UInt64: [Int?]]]
+    let cancelledNames: [String: [UInt64: [FunctionID?]]]
     /// Which methods run in which lifecycle phases, from this file's code.
     let lifecycle: LifecycleGraph
-    /// Method function index → the lifecycle phases it runs in, directly or as a helper
-    /// called from lifecycle methods of its type, here or (`seedingPhases`) in other files.
-    private(set) var phasesOfMethod: [Int: Set<LifecyclePhase>]
+    /// Method → the lifecycle phases it runs in, directly or as a helper called from
+    /// lifecycle methods of its type, here or (`seedingPhases`) in other files.
+    private(set) var phasesOfMethod: [FunctionID: Set<LifecyclePhase>]
 
     init(registered: [RegisteredObserver], removals: [ObserverRemoval], subscriptions: [KeyboardSubscription],
-         tasks: [NotificationTask], removedNames: [String: Set<UInt64>], cancelledNames: [String: [UInt64: [Int?]]],
+         tasks: [NotificationTask], removedNames: [String: Set<UInt64>], cancelledNames: [String: [UInt64: [FunctionID?]]],
          lifecycle: LifecycleGraph) {
         self.registered = registered
         self.removals = removals
@@ -191,7 +191,7 @@ struct ObserverAnalysis: Sendable {
     }
 
     /// The lifecycle phases method `function` runs in (empty: not known to run in any).
-    func phases(ofMethod function: Int?) -> Set<LifecyclePhase> {
+    func phases(ofMethod function: FunctionID?) -> Set<LifecyclePhase> {
         guard let function else { return [] }
         return phasesOfMethod[function] ?? []
     }
@@ -200,12 +200,12 @@ struct ObserverAnalysis: Sendable {
     /// files calls them from (`ObserverTypeFacts.lifecycleCalls`): a `viewWillAppear` in one
     /// file calling a helper an extension declares in another.
     func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
-        var seeds: [Int: Set<LifecyclePhase>] = [:]
-        for (index, function) in outline.functions.enumerated() where function.kind == .function {
+        var seeds: [FunctionID: Set<LifecyclePhase>] = [:]
+        for (id, function) in zip(outline.functionIDs, outline.functions) where function.kind == .function {
             guard let owner = function.owner,
                   let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[function.nameHash]
             else { continue }
-            seeds[index] = phases
+            seeds[id] = phases
         }
         guard !seeds.isEmpty else { return self }
         var seeded = self
@@ -222,12 +222,12 @@ extension FileAnalysis {
 
     /// The method (a function declared directly in a type) whose body contains `index`,
     /// looking through closures and local functions.
-    func method(containing index: Int) -> Int? { outline.method(containing: index) }
+    func method(containing index: Int) -> FunctionID? { outline.method(containing: index) }
 
     /// Whether code token `index` lies in a static or class member (no instance `self`).
     func isInStaticContext(_ index: Int) -> Bool {
         if let method = method(containing: index) {
-            let modifiers = outline.functions[method].modifiers
+            let modifiers = outline[method].modifiers
             return modifiers.contains("static") || modifiers.contains("class")
         }
         var current = outline.scope(at: index)
@@ -236,7 +236,7 @@ extension FileAnalysis {
             steps += 1
             switch outline[scope].kind {
             case .property(let property), .accessor(let property, _):
-                return outline.properties[property].isStatic
+                return outline[property].isStatic
             case .type:
                 // A property initializer at type level.
                 return outline.properties.contains { property in
@@ -256,7 +256,7 @@ extension FileAnalysis {
         switch registration.kind {
         case .block, .typedMessage:
             guard let closure = registration.closure else { return [] }
-            return handlerLookup.byScope[outline.closures[closure].scope] ?? []
+            return handlerLookup.byScope[outline[closure].scope] ?? []
         case .selector:
             guard let name = selectorName(registration) else { return [] }
             let method = MethodKey(name: source.nameHash(name), typeName: typeName(ofType: registration.type))
@@ -346,7 +346,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             guard let typeName = typeName(removals[index].type) else { continue }
             removedNames[typeName, default: []].formUnion(removals[index].names)
         }
-        var cancelledNames: [String: [UInt64: [Int?]]] = [:]
+        var cancelledNames: [String: [UInt64: [FunctionID?]]] = [:]
         for call in calls {
             let isCancel = source.isWord(call.callee, "cancel") && call.arguments.isEmpty
             let isEmptying = source.wordIndex(call.callee, in: ["removeAll", "removeValue", "remove"]) != nil
@@ -386,7 +386,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             while let scope = current, steps < Limits.enclosingScopes {
                 steps += 1
                 if case .function = outline[scope].kind { break }
-                if case .closure(let closure) = outline[scope].kind, let call = outline.closures[closure].call {
+                if case .closure(let closure) = outline[scope].kind, let call = outline[closure].call {
                     let site = calls[call]
                     let isTask = (site.receiver == nil && source.isWord(site.callee, "Task"))
                         || (source.isWord(site.callee, "detached") && site.receiver.map { source.isWord($0.upperBound - 1, "Task") } == true)
@@ -416,7 +416,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let call = calls[registration.call]
         var name: Range<Int>?
         var observer: Range<Int>?
-        var closure: Int?
+        var closure: ClosureID?
         switch registration.kind {
         case .block:
             guard hasLabel(call, "using") || !call.trailingClosures.isEmpty else { return nil }
@@ -538,7 +538,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             steps += 1
             switch outline[scope].kind {
             case .closure(let closure):
-                if outline.closures[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
+                if outline[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
             case .block(let keyword):
                 if source.isWord(keyword, "for"), source.nameHash(keyword + 1) == hash { return true }
             case .function, .type:
@@ -601,11 +601,11 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         let body = outline[scope]
         switch body.kind {
         case .function(let function):
-            return body.open == start - 1 && outline.functions[function].returnType != nil
+            return body.open == start - 1 && outline[function].returnType != nil
         case .property, .accessor(_, .get):
             return body.open == start - 1
         case .closure(let closure):
-            let description = outline.closures[closure]
+            let description = outline[closure]
             guard body.open == start - 1 || description.inToken == start - 1
                     || description.captureList?.upperBound == start else { return false }
             guard let call = description.call else {
@@ -744,7 +744,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             steps += 1
             switch outline[scope].kind {
             case .closure(let closure):
-                if let call = outline.closures[closure].call {
+                if let call = outline[closure].call {
                     add(calls[call].start..<(calls[call].openParen.map { $0 + 1 } ?? calls[call].callee + 1))
                     add(ExpressionBounds.statementStart(source, containing: calls[call].start)..<calls[call].start)
                 }
@@ -785,7 +785,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     // MARK: Lifecycle
 
-    func method(containing index: Int) -> Int? { outline.method(containing: index) }
+    func method(containing index: Int) -> FunctionID? { outline.method(containing: index) }
 
     func typeName(_ type: TypeID?) -> String? { type.map { outline[$0].qualifiedName } }
 
@@ -793,17 +793,17 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     /// on `self` between methods of one type that carry a phase on to helpers.
     func lifecycleGraph() -> LifecycleGraph {
         var graph = LifecycleGraph()
-        for (index, function) in outline.functions.enumerated() where function.owner != nil {
-            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { graph.ownPhases[index] = [phase] }
+        for (id, function) in zip(outline.functionIDs, outline.functions) where function.owner != nil {
+            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { graph.ownPhases[id] = [phase] }
         }
         // Calls from methods to methods of the same type name, on self or unqualified; those
         // that mean no method of the type here may mean one its code in another file declares.
         for call in calls where call.isOnSelf(source) {
             guard let caller = method(containing: call.callee),
-                  let callerType = typeName(outline.functions[caller].owner) else { continue }
+                  let callerType = typeName(outline[caller].owner) else { continue }
             var resolved = false
-            for target in fileIndex.functions(calledBy: call).map(\.rawValue)
-            where outline.functions[target].owner != nil && typeName(outline.functions[target].owner) == callerType {
+            for target in fileIndex.functions(calledBy: call)
+            where outline[target].owner != nil && typeName(outline[target].owner) == callerType {
                 resolved = true
                 if target != caller { graph.callers[target, default: []].append(caller) }
             }
@@ -820,18 +820,18 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 /// methods of the same type that call them (`Limits.lifecycleHelperLevels` levels), with the
 /// calls that reach methods of the type declared in other files.
 struct LifecycleGraph: Sendable {
-    /// Method function index → the phase its own name gives it.
-    var ownPhases: [Int: Set<LifecyclePhase>] = [:]
+    /// Method → the phase its own name gives it.
+    var ownPhases: [FunctionID: Set<LifecyclePhase>] = [:]
     /// Method → the methods of its type in this file that call it.
-    var callers: [Int: [Int]] = [:]
+    var callers: [FunctionID: [FunctionID]] = [:]
     /// Calls on `self` from a method of a type to a name no method of that type in this file
     /// has: the type's code in another file (an extension) may declare it.
-    var callsLeavingFile: [(caller: Int, typeName: String, name: UInt64)] = []
+    var callsLeavingFile: [(caller: FunctionID, typeName: String, name: UInt64)] = []
     /// Method → the phases it runs in, from this file alone.
-    var phases: [Int: Set<LifecyclePhase>] = [:]
+    var phases: [FunctionID: Set<LifecyclePhase>] = [:]
 
     /// `ownPhases` and `seeds` (phases from calls in other files), carried along `callers`.
-    func propagated(seeds: [Int: Set<LifecyclePhase>]) -> [Int: Set<LifecyclePhase>] {
+    func propagated(seeds: [FunctionID: Set<LifecyclePhase>]) -> [FunctionID: Set<LifecyclePhase>] {
         var phases = ownPhases
         for (method, seeded) in seeds { phases[method, default: []].formUnion(seeded) }
         for _ in 0..<Limits.lifecycleHelperLevels {
@@ -872,10 +872,10 @@ struct LifecycleGraph: Sendable {
 extension Outline {
     /// The method (a function declared directly in a type) whose body contains `index`,
     /// looking through closures and local functions.
-    func method(containing index: Int) -> Int? {
+    func method(containing index: Int) -> FunctionID? {
         guard let scope = scope(at: index) else { return nil }
         let method = Int(methodOfScope[scope.rawValue])
-        return method >= 0 ? method : nil
+        return method >= 0 ? FunctionID(method) : nil
     }
 }
 

@@ -80,14 +80,14 @@ enum ObserverFactCollector {
                         keys: registration.keys,
                         location: FactLocation(path: path, range: source.byteRange(registration.callee..<(registration.callee + 1))),
                         displayName: displayName(registration, source),
-                        methodName: registration.method.map { outline.functions[$0].name } ?? "init"))
+                        methodName: registration.method.map { outline[$0].name } ?? "init"))
                 }
             }
             if phases.contains(where: \.isAppear) {
                 byName[name, default: ObserverTypeFacts()].appearKeys.formUnion(registration.keys)
             }
         }
-        func isDeinit(_ method: Int?) -> Bool { method.map { outline.functions[$0].kind == .deinitializer } ?? false }
+        func isDeinit(_ method: FunctionID?) -> Bool { method.map { outline[$0].kind == .deinitializer } ?? false }
         for removal in analysis.removals {
             guard let type = removal.type else { continue }
             let name = outline[type].qualifiedName
@@ -116,9 +116,9 @@ enum ObserverFactCollector {
                 byName[outline[type].qualifiedName, default: ObserverTypeFacts()].keyboardEventsMentioned.insert(event)
             }
         }
-        var staticProperties: [TypeID: [Int]] = [:]
-        for (index, property) in outline.properties.enumerated() where property.isStatic && property.initializer != nil {
-            if let owner = property.owner { staticProperties[owner, default: []].append(index) }
+        var staticProperties: [TypeID: [PropertyID]] = [:]
+        for (id, property) in zip(outline.propertyIDs, outline.properties) where property.isStatic && property.initializer != nil {
+            if let owner = property.owner { staticProperties[owner, default: []].append(id) }
         }
         for type in outline.typeIDs where livesForTheApp(type, staticProperties[type] ?? [], source, outline) {
             byName[outline[type].qualifiedName, default: ObserverTypeFacts()].livesForTheApp = true
@@ -150,14 +150,14 @@ extension ObserverFactCollector {
     ]
 
     /// A singleton (a static property initialized with the type itself) or an app delegate.
-    static func livesForTheApp(_ type: TypeID, _ staticProperties: [Int], _ source: TokenizedSource,
+    static func livesForTheApp(_ type: TypeID, _ staticProperties: [PropertyID], _ source: TokenizedSource,
                                _ outline: Outline) -> Bool {
         let declaration = outline[type]
         if declaration.inheritance.contains(where: { applicationDelegates.contains($0) }) { return true }
         guard declaration.kind == .class || declaration.kind == .actor else { return false }
         let hash = source.nameHash(declaration.nameToken)
-        return staticProperties.contains { index in
-            guard let initializer = outline.properties[index].initializer else { return false }
+        return staticProperties.contains { property in
+            guard let initializer = outline[property].initializer else { return false }
             let first = initializer.lowerBound
             let constructsSelf = source.nameHash(first) == hash || source.isWord(first, "Self")
                 || (source.kind(first) == .period && source.isWord(first + 1, "init"))

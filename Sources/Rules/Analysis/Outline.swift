@@ -62,7 +62,7 @@ struct Outline: Sendable {
     func functionBody(ofScope scope: ScopeID) -> ScopeID { ScopeID(Int(functionBodyOfScope[scope.rawValue])) }
 
     /// The function whose body is `scope`, if any.
-    func function(ofScope scope: ScopeID) -> Int? {
+    func function(ofScope scope: ScopeID) -> FunctionID? {
         if case .function(let function) = self[scope].kind { return function }
         return nil
     }
@@ -73,6 +73,15 @@ struct Outline: Sendable {
     /// The declaration of `type`.
     subscript(type: TypeID) -> TypeDeclaration { types[type.rawValue] }
 
+    /// The declaration of `property`.
+    subscript(property: PropertyID) -> PropertyDeclaration { properties[property.rawValue] }
+
+    /// The description of `closure`; the file index fills in the call it is an argument of.
+    subscript(closure: ClosureID) -> Closure {
+        get { closures[closure.rawValue] }
+        set { closures[closure.rawValue] = newValue }
+    }
+
     /// The type declaration whose body holds the declaration of `type`, if any.
     func outerType(of type: TypeID) -> TypeID? {
         guard let scope = self[type].scope, let parent = self[scope].parent else { return nil }
@@ -81,6 +90,9 @@ struct Outline: Sendable {
 
     /// Every type declaration of the file, in source order.
     var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
+
+    /// Every property declaration of the file, in source order.
+    var propertyIDs: [PropertyID] { properties.indices.map(PropertyID.init) }
 
     /// The version that code token `index` can assume because of `#available`/`@available`.
     func availableVersion(at index: Int) -> OSVersion? {
@@ -91,11 +103,11 @@ struct Outline: Sendable {
         return best
     }
 
-    /// Function indices by name hash, and by owner type and name hash.
-    var functionsByName: [UInt64: [Int]] = [:]
-    var functionsByOwnerAndName: [OwnedName: [Int]] = [:]
+    /// Functions by name hash, and by owner type and name hash.
+    var functionsByName: [UInt64: [FunctionID]] = [:]
+    var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
-    var firstPropertyByOwnerAndName: [OwnedName: Int] = [:]
+    var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
 
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
@@ -103,20 +115,20 @@ struct Outline: Sendable {
     }
 
     /// Functions named like `name` (byte hash).
-    func functions(named hash: UInt64) -> [Int] {
+    func functions(named hash: UInt64) -> [FunctionID] {
         functionsByName[hash] ?? []
     }
 
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
-    func functions(named hash: UInt64, in owner: TypeID?) -> [Int] {
+    func functions(named hash: UInt64, in owner: TypeID?) -> [FunctionID] {
         functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
     }
 
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
     /// a search of every property (per assignment, that was quadratic in nested types).
     public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
-        firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { properties[$0] }
+        firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { self[$0] }
     }
 }
 
@@ -142,7 +154,7 @@ private struct OutlineBuilder {
     /// `#available` versions waiting for the body of their `if`/`guard`.
     var pendingAvailability: [Int: OSVersion] = [:]
     var depth = 0
-    var lastProperty: (index: Int, depth: Int)?
+    var lastProperty: (property: PropertyID, depth: Int)?
     /// The control keyword (`if`, `guard`, …) whose body the last classified brace opens.
     var controlOfLastBlock: Int?
     var conditionalStack: [(token: Int, condition: Range<Int>)] = []
@@ -189,12 +201,12 @@ private struct OutlineBuilder {
             index += 1
         }
         for (index, function) in outline.functions.enumerated() {
-            outline.functionsByName[function.nameHash, default: []].append(index)
+            outline.functionsByName[function.nameHash, default: []].append(FunctionID(index))
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
-                                            default: []].append(index)
+                                            default: []].append(FunctionID(index))
         }
         for (index, property) in outline.properties.enumerated().reversed() {
-            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = index
+            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = PropertyID(index)
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
@@ -215,8 +227,8 @@ private struct OutlineBuilder {
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         if case .function(let function) = kind {
             outline.functionBodyOfScope.append(Int32(scopeIndex))
-            outline.methodOfScope.append(outline.functions[function].owner == nil
-                ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function))
+            outline.methodOfScope.append(outline[function].owner == nil
+                ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function.rawValue))
         } else {
             outline.functionBodyOfScope.append(stack.last.map { outline.functionBodyOfScope[$0] } ?? Int32(scopeIndex))
             outline.methodOfScope.append(stack.last.map { outline.methodOfScope[$0] } ?? -1)
@@ -228,15 +240,15 @@ private struct OutlineBuilder {
             outline.types[type.rawValue].scope = ScopeID(scopeIndex)
             outline.types[type.rawValue].extent = outline.types[type.rawValue].extent.lowerBound..<(close + 1)
         case .function(let function):
-            outline.functions[function].scope = ScopeID(scopeIndex)
+            outline.functions[function.rawValue].scope = ScopeID(scopeIndex)
         case .property(let property):
-            outline.properties[property].bodyScope = ScopeID(scopeIndex)
+            outline.properties[property.rawValue].bodyScope = ScopeID(scopeIndex)
         case .accessor(let property, let accessor):
-            outline.properties[property].accessors.append((accessor, ScopeID(scopeIndex)))
+            outline.properties[property.rawValue].accessors.append((accessor, ScopeID(scopeIndex)))
         case .closure:
-            let closureIndex = outline.closures.count
+            let closure = ClosureID(outline.closures.count)
             outline.scopes[scopeIndex] = Scope(
-                kind: .closure(closureIndex), open: index, close: close, parent: stack.last.map(ScopeID.init))
+                kind: .closure(closure), open: index, close: close, parent: stack.last.map(ScopeID.init))
             outline.closures.append(describeClosure(scope: ScopeID(scopeIndex), open: index, close: close))
         case .block(let keyword):
             let control = controlOfLastBlock ?? keyword
@@ -283,7 +295,7 @@ private struct OutlineBuilder {
         // `var x = 0 { didSet { … } }`
         if source.wordIndex(index + 1, in: ["didSet", "willSet"]) != nil,
            let last = lastProperty, last.depth == depth {
-            return .property(last.index)
+            return .property(last.property)
         }
         // Accessors inside a property body: `get {`, `set(value) {`, `didSet {`.
         if let top = stack.last, case .property(let property) = outline.scopes[top].kind {
@@ -297,7 +309,8 @@ private struct OutlineBuilder {
                 return .accessor(property, kinds[accessor])
             }
         }
-        return .closure(-1)
+        // A closure: `openBrace` gives it its id when it describes it.
+        return .closure(ClosureID(-1))
     }
 
     func describeClosure(scope: ScopeID, open: Int, close: Int) -> Closure {
@@ -604,11 +617,11 @@ private struct OutlineBuilder {
         }
         let (start, modifierNames, available) = modifiers(before: keyword)
         let owner = directOwner()
-        let functionIndex = outline.functions.count
+        let function = FunctionID(outline.functions.count)
         outline.functions.append(FunctionDeclaration(
             kind: kind, name: name, nameHash: source.nameHash(nameToken), nameToken: nameToken,
             parameters: parameters, returnType: returnType, modifiers: modifierNames, scope: nil, owner: owner))
-        if let brace { declaredBraces[brace] = .function(functionIndex) }
+        if let brace { declaredBraces[brace] = .function(function) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
             recordAvailability(start, end, available)
@@ -697,15 +710,15 @@ private struct OutlineBuilder {
         let isObserved = brace.map { source.wordIndex($0 + 1, in: ["didSet", "willSet"]) != nil } ?? false
         let kind: PropertyDeclaration.Kind =
             modifierNames.contains("lazy") ? .lazy : (brace != nil && !isObserved ? .computed : .stored)
-        let propertyIndex = outline.properties.count
+        let property = PropertyID(outline.properties.count)
         outline.properties.append(PropertyDeclaration(
             kind: kind, isConstant: source.isWord(keyword, "let"),
             isStatic: modifierNames.contains("static") || modifierNames.contains("class"),
             name: source.text(at: nameToken), nameHash: source.nameHash(nameToken), nameToken: nameToken,
             type: typeRange, initializer: initializer, modifiers: modifierNames, owner: directOwner(),
             bodyScope: nil, accessors: []))
-        lastProperty = (propertyIndex, depth)
-        if let brace { declaredBraces[brace] = .property(propertyIndex) }
+        lastProperty = (property, depth)
+        if let brace { declaredBraces[brace] = .property(property) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? (initializer?.upperBound ?? cursor)
             recordAvailability(start, end, available)

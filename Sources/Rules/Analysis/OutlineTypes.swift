@@ -1,19 +1,25 @@
 /// Declarations and regions found in one file. All positions are indices into
 /// `TokenizedSource.code`; ranges of bodies exclude their braces.
 
-/// A type declaration of the file: an index into `Outline.types` that says so.
-struct TypeID: Hashable, Sendable {
+/// An index into one of the outline's arrays that says which: `Element` is what it indexes,
+/// so that a scope cannot stand where a type declaration is meant.
+struct OutlineID<Element>: Hashable, Sendable {
     let rawValue: Int
 
     init(_ rawValue: Int) { self.rawValue = rawValue }
 }
+
+/// A type declaration of the file: an index into `Outline.types` that says so.
+typealias TypeID = OutlineID<TypeDeclaration>
 
 /// A scope of the file: an index into `Outline.scopes` that says so.
-struct ScopeID: Hashable, Sendable {
-    let rawValue: Int
+typealias ScopeID = OutlineID<Scope>
 
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+/// A property declaration of the file: an index into `Outline.properties` that says so.
+typealias PropertyID = OutlineID<PropertyDeclaration>
+
+/// A closure literal of the file: an index into `Outline.closures` that says so.
+typealias ClosureID = OutlineID<Closure>
 
 struct TypeDeclaration: Sendable {
     enum Kind: Sendable, Hashable { case `class`, `struct`, `enum`, actor, `extension`, `protocol` }
@@ -116,11 +122,11 @@ struct Closure: Sendable {
 struct Scope: Sendable {
     enum Kind: Sendable, Hashable {
         case type(TypeID)
-        case function(Int)
+        case function(FunctionID)
         /// A property's `{ … }`: an implicit getter, or a container of accessors.
-        case property(Int)
-        case accessor(Int, AccessorKind)
-        case closure(Int)
+        case property(PropertyID)
+        case accessor(PropertyID, AccessorKind)
+        case closure(ClosureID)
         /// A control-flow body; the keyword token (`if`, `else`, `for`, `switch`, …).
         case block(keyword: Int)
     }

@@ -54,13 +54,13 @@ extension FileIndex {
             steps += 1
             switch outline[scope].kind {
             case .function(let function):
-                if let parameter = outline.functions[function].parameters.first(where: {
+                if let parameter = outline[function].parameters.first(where: {
                     source.nameHash($0.nameToken) == hash
                 }) {
                     return LocalDeclaration(token: parameter.nameToken, nameHash: hash)
                 }
             case .closure(let closure):
-                let parameters = outline.closures[closure].parameters
+                let parameters = outline[closure].parameters
                 if let parameter = parameters.first(where: { source.nameHash($0) == hash }) {
                     return LocalDeclaration(token: parameter, nameHash: hash)
                 }

@@ -1,11 +1,7 @@
 import Lexer
 
 /// A function declaration of the file: an index into `Outline.functions` that says so.
-struct FunctionID: Hashable, Sendable {
-    let rawValue: Int
-
-    init(_ rawValue: Int) { self.rawValue = rawValue }
-}
+typealias FunctionID = OutlineID<FunctionDeclaration>
 
 /// A method by name hash and the qualified name of its type: what a selector or a call on
 /// `self` can mean.
@@ -16,6 +12,9 @@ struct MethodKey: Hashable, Sendable {
 
 extension Outline {
     subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
+
+    /// Every function declaration of the file, in source order.
+    var functionIDs: [FunctionID] { functions.indices.map(FunctionID.init) }
 }
 
 /// The calls chained after a call at its own level (`.receive(on:)`, `.sink { … }`,
@@ -125,12 +124,12 @@ extension FileIndex {
         let name = source.nameHash(call.callee)
         let named = outline.functions(named: name)
         guard !named.isEmpty else { return [] }
-        func taking(_ candidates: [Int]) -> [FunctionID] {
-            candidates.compactMap { index in
-                let function = outline.functions[index]
+        func taking(_ candidates: [FunctionID]) -> [FunctionID] {
+            candidates.compactMap { id in
+                let function = outline[id]
                 guard function.kind == .function, function.scope != nil,
                       parameterPositions(of: call, for: function) != nil else { return nil }
-                return FunctionID(index)
+                return id
             }
         }
         if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
@@ -255,7 +254,7 @@ extension FileIndex {
     /// parameter of the enclosing function or a property of the type declares is a value, not
     /// a method.
     static func functions(passedAs argument: Argument, _ source: TokenizedSource, _ outline: Outline,
-                          _ constants: ConstantResolver, _ functionsByTypeName: [MethodKey: [Int]]) -> [FunctionID] {
+                          _ constants: ConstantResolver, _ functionsByTypeName: [MethodKey: [FunctionID]]) -> [FunctionID] {
         guard argument.closure == nil else { return [] }
         let value = argument.value
         let name: Int
@@ -272,10 +271,7 @@ extension FileIndex {
         if constants.propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
         let own = functionsByTypeName[MethodKey(name: hash, typeName: outline[type].simpleName)] ?? []
-        return own.compactMap { index in
-            let function = outline.functions[index]
-            return function.kind == .function && function.scope != nil ? FunctionID(index) : nil
-        }
+        return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }
     }
 
     /// The name token of the parameter of the function around `name` that is named like it.
@@ -283,6 +279,6 @@ extension FileIndex {
         guard let scope = outline.executableScope(at: name),
               let function = outline.function(ofScope: outline.functionBody(ofScope: scope)) else { return nil }
         let hash = source.nameHash(name)
-        return outline.functions[function].parameters.first { source.nameHash($0.nameToken) == hash }?.nameToken
+        return outline[function].parameters.first { source.nameHash($0.nameToken) == hash }?.nameToken
     }
 }

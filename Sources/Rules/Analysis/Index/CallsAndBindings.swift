@@ -5,7 +5,7 @@ struct Argument: Sendable {
     let label: Int?
     let value: Range<Int>
     /// The closure when the value is a closure literal.
-    let closure: Int?
+    let closure: ClosureID?
 
     func hasLabel(_ word: StaticString, _ source: TokenizedSource) -> Bool {
         label.map { source.isWord($0, word) } ?? false
@@ -22,9 +22,8 @@ struct CallSite: Sendable {
     let openParen: Int?
     let closeParen: Int?
     let arguments: [Argument]
-    /// Trailing closures in order (indices into `Outline.closures`) with their labels
-    /// (nil for the first).
-    let trailingClosures: [(closure: Int, label: Int?)]
+    /// Trailing closures in order with their labels (nil for the first).
+    let trailingClosures: [(closure: ClosureID, label: Int?)]
     /// The last token of the call, trailing closures included.
     let end: Int
 
@@ -37,7 +36,7 @@ struct CallSite: Sendable {
     }
 
     /// The closure literals it passes: closure arguments, then trailing closures.
-    var handlerClosures: [Int] {
+    var handlerClosures: [ClosureID] {
         arguments.compactMap(\.closure) + trailingClosures.map(\.closure)
     }
 
@@ -79,7 +78,7 @@ struct MatchingBuilder {
     let outline: Outline
     let chainStarts: ChainStarts
     var calls: [CallSite] = []
-    var closureCalls: [(closure: Int, call: Int, label: Int?, trailing: Bool)] = []
+    var closureCalls: [(closure: ClosureID, call: Int, label: Int?, trailing: Bool)] = []
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
 
@@ -106,7 +105,7 @@ struct MatchingBuilder {
         return valueEnd..<max(valueEnd, outline[body].close + 1)
     }
 
-    func closure(openingAt brace: Int) -> Int? {
+    func closure(openingAt brace: Int) -> ClosureID? {
         guard source.kind(brace) == .leftBrace, let scope = outline.scope(at: brace),
               outline[scope].open == brace, case .closure(let closure) = outline[scope].kind
         else { return nil }
@@ -156,7 +155,7 @@ struct MatchingBuilder {
             return
         }
         let callIndex = calls.count
-        var trailing: [(Int, Int?)] = []
+        var trailing: [(ClosureID, Int?)] = []
         if let first = closure(openingAt: next), let close = source.partnerIndex(next) {
             trailing.append((first, nil))
             end = close
@@ -196,7 +195,7 @@ struct MatchingBuilder {
                 valueStart = cursor + 2
             }
             let end = source.firstTopLevel(in: valueStart..<close) { source.kind($0) == .comma } ?? close
-            var closure: Int?
+            var closure: ClosureID?
             if let brace = self.closure(openingAt: valueStart), source.partnerIndex(valueStart) == end - 1 {
                 closure = brace
             }

@@ -24,10 +24,10 @@ final class FileIndex: Sendable {
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
     /// by name hash: looked up rather than searched for from every use of a name.
     let caseBindings: [UInt64: [CaseBinding]]
-    /// Functions (indices into `Outline.functions`) by base name and the qualified name of the
-    /// type whose declaration or extension declares them (nil: file level): what a call on
-    /// `self` can mean, looked up rather than searched.
-    let functionsByTypeName: [MethodKey: [Int]]
+    /// Functions by base name and the qualified name of the type whose declaration or
+    /// extension declares them (nil: file level): what a call on `self` can mean, looked up
+    /// rather than searched.
+    let functionsByTypeName: [MethodKey: [FunctionID]]
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
@@ -44,9 +44,9 @@ final class FileIndex: Sendable {
         var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
         matching.run()
         for link in matching.closureCalls {
-            outline.closures[link.closure].call = link.call
-            outline.closures[link.closure].argumentLabel = link.label
-            outline.closures[link.closure].isTrailing = link.trailing
+            outline[link.closure].call = link.call
+            outline[link.closure].argumentLabel = link.label
+            outline[link.closure].isTrailing = link.trailing
         }
         self.outline = outline
         self.chainStarts = chainStarts
@@ -67,10 +67,10 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName: [MethodKey: [Int]] = [:]
+        var functionsByTypeName: [MethodKey: [FunctionID]] = [:]
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline[$0].qualifiedName }
-            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(index)
+            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(FunctionID(index))
         }
         self.functionsByTypeName = functionsByTypeName
         let bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }

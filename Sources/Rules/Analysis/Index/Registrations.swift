@@ -23,11 +23,11 @@ struct ObserverRegistration: Sendable {
     let object: Range<Int>?
     /// The function whose body contains the registration (nil at file level or in a closure
     /// property initializer).
-    let function: Int?
-    /// The handler closures (indices into `Outline.closures`) with the events each handles:
-    /// the `using:` or trailing closure of block and typed forms, every closure of a wrapper
-    /// call (a closure under an event label handles that label's event only).
-    let closures: [(closure: Int, events: [KeyboardEvent])]
+    let function: FunctionID?
+    /// The handler closures with the events each handles: the `using:` or trailing closure of
+    /// block and typed forms, every closure of a wrapper call (a closure under an event label
+    /// handles that label's event only).
+    let closures: [(closure: ClosureID, events: [KeyboardEvent])]
 }
 
 /// Classifies the calls of a file that register for notifications (see `ObserverRegistration`).
@@ -73,7 +73,7 @@ struct RegistrationRecogniser {
             return wrapperRegistration(call, index)
         }
         let events = events(of: call, messages: kind == .typedMessage)
-        var closures: [(Int, [KeyboardEvent])] = []
+        var closures: [(ClosureID, [KeyboardEvent])] = []
         switch kind {
         case .block, .typedMessage:
             if let closure = call.argument("using", source)?.closure ?? call.trailingClosures.first?.closure {
@@ -94,7 +94,7 @@ struct RegistrationRecogniser {
     /// under labels that name keyboard events.
     func wrapperRegistration(_ call: CallSite, _ index: Int) -> ObserverRegistration? {
         let eventArguments = call.arguments.compactMap { KeyboardVocabulary.wrapperEvent(source, $0.value) }
-        var closures: [(Int, [KeyboardEvent])] = []
+        var closures: [(ClosureID, [KeyboardEvent])] = []
         if !eventArguments.isEmpty {
             closures = constants.handlerClosures(of: call).map { ($0, eventArguments) }
         } else {
@@ -117,7 +117,7 @@ struct RegistrationRecogniser {
             closures: closures)
     }
 
-    func function(containing token: Int) -> Int? {
+    func function(containing token: Int) -> FunctionID? {
         outline.executableScope(at: token).flatMap { outline.function(ofScope: outline.functionBody(ofScope: $0)) }
     }
 
@@ -159,7 +159,7 @@ struct RegistrationRecogniser {
             steps += 1
             switch outline[scope].kind {
             case .closure(let closure):
-                if let loop = outline.closures[closure].call, source.isWord(calls[loop].callee, "forEach"),
+                if let loop = outline[closure].call, source.isWord(calls[loop].callee, "forEach"),
                    let receiver = calls[loop].receiver {
                     return events(in: receiver)
                 }

@@ -9,8 +9,8 @@ struct ConstantResolver: Sendable {
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
     let bindingsByName: [UInt64: [Int]]
-    /// Property indices of the outline by owner type and name hash.
-    let propertiesByOwnerAndName: [Outline.OwnedName: [Int]]
+    /// The outline's property declarations by owner type and name hash.
+    let propertiesByOwnerAndName: [Outline.OwnedName: [PropertyID]]
     /// The outline's type declarations by simple name.
     let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
@@ -25,8 +25,8 @@ struct ConstantResolver: Sendable {
         self.outline = outline
         self.bindings = bindings
         self.bindingsByName = bindingsByName
-        propertiesByOwnerAndName = Dictionary(grouping: outline.properties.indices) {
-            Outline.OwnedName(owner: outline.properties[$0].owner, name: outline.properties[$0].nameHash)
+        propertiesByOwnerAndName = Dictionary(grouping: outline.propertyIDs) {
+            Outline.OwnedName(owner: outline[$0].owner, name: outline[$0].nameHash)
         }
         typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
         var plain = Set<UInt64>()
@@ -43,9 +43,8 @@ struct ConstantResolver: Sendable {
         FileIndex.binding(referencedBy: name, source, outline, bindings, bindingsByName)
     }
 
-    /// The closure a local holds (`let restore: (Notification) -> Void = { … }`): its index
-    /// in `Outline.closures`.
-    func closure(heldBy binding: LocalBinding) -> Int? {
+    /// The closure a local holds (`let restore: (Notification) -> Void = { … }`).
+    func closure(heldBy binding: LocalBinding) -> ClosureID? {
         guard let value = binding.value, source.kind(value.lowerBound) == .leftBrace,
               source.partnerIndex(value.lowerBound) == value.upperBound - 1,
               let scope = outline.scope(at: value.lowerBound), outline[scope].open == value.lowerBound,
@@ -55,7 +54,7 @@ struct ConstantResolver: Sendable {
 
     /// The closures `call` hands over: closure literals, and locals holding one passed by name
     /// (`keyboard.on(.didHide, perform: restore)`).
-    func handlerClosures(of call: CallSite) -> [Int] {
+    func handlerClosures(of call: CallSite) -> [ClosureID] {
         call.handlerClosures + call.arguments.compactMap { argument in
             guard argument.closure == nil, argument.value.count == 1,
                   let binding = binding(referencedBy: argument.value.lowerBound), !binding.isVariable else { return nil }
@@ -99,8 +98,8 @@ struct ConstantResolver: Sendable {
         }
         let name = source.nameHash(member)
         for owner in owners {
-            for index in propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] ?? [] {
-                let property = outline.properties[index]
+            for id in propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] ?? [] {
+                let property = outline[id]
                 guard property.isConstant, let initializer = property.initializer,
                       !initializer.contains(range.lowerBound) else { continue }
                 return initializer
@@ -130,7 +129,7 @@ struct ConstantResolver: Sendable {
         guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
         let name = source.nameHash(index)
         let declaration = outline[type]
-        func declared(in owner: TypeID) -> Int? { propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)]?.first }
+        func declared(in owner: TypeID) -> PropertyID? { propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)]?.first }
         guard let property = declared(in: type) ?? (typesBySimpleName[declaration.simpleName] ?? []).lazy
             .filter({ $0 != type && self.outline[$0].qualifiedName == declaration.qualifiedName })
             .compactMap(declared(in:)).first
@@ -138,7 +137,7 @@ struct ConstantResolver: Sendable {
         let qualified = source.kind(index - 1) == .period
         if qualified, !source.isWord(index - 2, "self") { return nil }
         if !qualified, binding(referencedBy: index) != nil { return nil }
-        return outline.properties[property]
+        return outline[property]
     }
 
     /// The keyboard userInfo key held by the constant named at `index`

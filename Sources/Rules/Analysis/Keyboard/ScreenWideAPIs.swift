@@ -60,12 +60,12 @@ struct ScreenWideGetters: Sendable {
     init(_ source: TokenizedSource, _ outline: Outline, _ results: ResultExpressions) {
         // Zero-parameter functions and computed properties with the expressions they give.
         var candidates: [(name: UInt64, nameToken: Int, owner: TypeID?, results: [Range<Int>])] = []
-        for (index, expressions) in results.properties {
-            let property = outline.properties[index]
+        for (id, expressions) in results.properties {
+            let property = outline[id]
             candidates.append((property.nameHash, property.nameToken, property.owner, expressions))
         }
-        for (index, expressions) in results.functions where outline.functions[index].parameters.isEmpty {
-            let function = outline.functions[index]
+        for (id, expressions) in results.functions where outline[id].parameters.isEmpty {
+            let function = outline[id]
             candidates.append((function.nameHash, function.nameToken, function.owner, expressions))
         }
         candidates.sort { $0.nameToken < $1.nameToken }
@@ -140,7 +140,8 @@ extension FileAnalysis {
     func screenAPIsMeetingKeyboardFrames() -> Set<Int> {
         guard let evaluator else { return [] }
         var found = Set<Int>()
-        let values = [evaluator.flow.valueAt.values, evaluator.carriers.returned.values, evaluator.carriers.computed.values]
+        let values = [Array(evaluator.flow.valueAt.values), Array(evaluator.carriers.returned.values),
+                      Array(evaluator.carriers.computed.values)]
         for group in values {
             for value in group where value.isFrame {
                 if let api = value.screenAPI { found.insert(api) }

@@ -6,10 +6,10 @@ import Lexer
 /// pass put there; the flow runs a bounded number of passes, so a value crosses at most
 /// that many of these hops.
 struct KeyboardValueCarriers: Sendable {
-    /// Per function (index in `Outline.functions`): what its results carry.
-    var returned: [Int: KeyboardValue] = [:]
-    /// Per computed property (index in `Outline.properties`): what its getter gives.
-    var computed: [Int: KeyboardValue] = [:]
+    /// Per function: what its results carry.
+    var returned: [FunctionID: KeyboardValue] = [:]
+    /// Per computed property: what its getter gives.
+    var computed: [PropertyID: KeyboardValue] = [:]
     /// Per stored property: what keyboard handlers of its type write into it.
     var stored: [Outline.OwnedName: KeyboardValue] = [:]
     /// Per parameter name token: what the `bottom:` of `UIEdgeInsets(…)` arguments passed
@@ -31,12 +31,12 @@ struct KeyboardValueCarriers: Sendable {
 
 /// The result expressions of a file's functions and computed properties, found once.
 struct ResultExpressions: Sendable {
-    /// Per function index: the expressions it returns.
-    let functions: [Int: [Range<Int>]]
-    /// Per computed property index: the expressions its getter returns.
-    let properties: [Int: [Range<Int>]]
-    /// Computed property indices by owner type and name.
-    let computedByName: [Outline.OwnedName: Int]
+    /// Per function: the expressions it returns.
+    let functions: [FunctionID: [Range<Int>]]
+    /// Per computed property: the expressions its getter returns.
+    let properties: [PropertyID: [Range<Int>]]
+    /// Computed properties by owner type and name.
+    let computedByName: [Outline.OwnedName: PropertyID]
     /// Names of the file's computed properties with a result, whatever their owner.
     let computedNames: Set<UInt64>
     /// Stored property names by owner type.
@@ -58,16 +58,16 @@ struct ResultExpressions: Sendable {
             else { return [] }
             return [body]
         }
-        var functions: [Int: [Range<Int>]] = [:]
-        for (index, function) in outline.functions.enumerated() where function.returnType != nil {
+        var functions: [FunctionID: [Range<Int>]] = [:]
+        for (id, function) in zip(outline.functionIDs, outline.functions) where function.returnType != nil {
             guard let scope = function.scope else { continue }
             let found = results(ofBody: scope)
-            if !found.isEmpty { functions[index] = found }
+            if !found.isEmpty { functions[id] = found }
         }
-        var properties: [Int: [Range<Int>]] = [:]
-        var computedByName: [Outline.OwnedName: Int] = [:]
+        var properties: [PropertyID: [Range<Int>]] = [:]
+        var computedByName: [Outline.OwnedName: PropertyID] = [:]
         var storedNames = Set<Outline.OwnedName>()
-        for (index, property) in outline.properties.enumerated() {
+        for (id, property) in zip(outline.propertyIDs, outline.properties) {
             let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
             guard property.kind == .computed, let body = property.bodyScope else {
                 if property.owner != nil, !property.isStatic { storedNames.insert(name) }
@@ -77,8 +77,8 @@ struct ResultExpressions: Sendable {
             if getter == nil, !property.accessors.isEmpty { continue }
             let found = results(ofBody: getter ?? body)
             guard !found.isEmpty else { continue }
-            properties[index] = found
-            computedByName[name] = index
+            properties[id] = found
+            computedByName[name] = id
         }
         self.functions = functions
         self.properties = properties
@@ -97,7 +97,7 @@ extension KeyboardValueEvaluator {
         let name = Outline.OwnedName(owner: type, name: source.nameHash(index))
         if let property = results.computedByName[name] {
             // Not the property's own getter reading itself.
-            guard let body = outline.properties[property].bodyScope,
+            guard let body = outline[property].bodyScope,
                   !outline[body].extent.contains(index) else { return nil }
             return carriers.computed[property]
         }
@@ -133,7 +133,7 @@ extension KeyboardValueEvaluator {
     /// What the call whose callee is `index` returns, when it means one function of the file.
     func returnedValue(ofCallAt index: Int) -> KeyboardValue? {
         guard let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
-        return carriers.returned[function.rawValue]
+        return carriers.returned[function]
     }
 
     /// What a method or computed property of another file named at `index` gives, when this
@@ -155,10 +155,10 @@ extension KeyboardValueEvaluator {
     func resultFacts() -> [String: KeyboardValue.Traits] {
         var found: [String: KeyboardValue.Traits] = [:]
         for (function, value) in carriers.returned where value.isFrame && value.geometry != nil {
-            found[outline.functions[function].name, default: []].formUnion(value.traits)
+            found[outline[function].name, default: []].formUnion(value.traits)
         }
         for (property, value) in carriers.computed where value.isFrame && value.geometry != nil {
-            found[outline.properties[property].name, default: []].formUnion(value.traits)
+            found[outline[property].name, default: []].formUnion(value.traits)
         }
         return found
     }
@@ -226,11 +226,11 @@ extension FileAnalysis {
             type.map { !$0.isEmpty && source.wordIndex($0.lowerBound, in: Self.geometryResultTypes) != nil } ?? false
         }
         var found: [(name: String, range: Range<Int>)] = []
-        for (function, expressions) in results.functions where isGeometry(outline.functions[function].returnType) {
-            found += expressions.map { (outline.functions[function].name, $0) }
+        for (function, expressions) in results.functions where isGeometry(outline[function].returnType) {
+            found += expressions.map { (outline[function].name, $0) }
         }
-        for (property, expressions) in results.properties where isGeometry(outline.properties[property].type) {
-            found += expressions.map { (outline.properties[property].name, $0) }
+        for (property, expressions) in results.properties where isGeometry(outline[property].type) {
+            found += expressions.map { (outline[property].name, $0) }
         }
         return found
     }

@@ -193,7 +193,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
                 switch found.kind {
                 case .construction(let call): construction = call
                 case .property(let property):
-                    guard let initializer = analysis.outline.properties[property].initializer else { continue }
+                    guard let initializer = analysis.outline[property].initializer else { continue }
                     for inner in analysis.accessorySources(of: initializer) {
                         holders += inner.locals
                         if case .construction(let call) = inner.kind { construction = call }
@@ -236,7 +236,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         if let binding = analysis.binding(referencedBy: name), let value = binding.value {
             return mentionsBlur(value)
         }
-        if let property = analysis.property(named: name), let initializer = analysis.outline.properties[property].initializer {
+        if let property = analysis.property(named: name), let initializer = analysis.outline[property].initializer {
             return mentionsBlur(initializer)
         }
         return false

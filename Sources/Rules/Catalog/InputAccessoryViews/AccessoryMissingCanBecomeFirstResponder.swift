@@ -255,7 +255,7 @@ public struct AccessoryMissingCanBecomeFirstResponder: Rule {
             } else {
                 message = "`\(typeName)` overrides `\(property)` but neither it nor a project superclass overrides `canBecomeFirstResponder`, so the accessory never appears"
                 let close = analysis.outline[getter].close
-                let end = analysis.outline.properties[override.property].bodyScope.map { analysis.outline[$0].close } ?? close
+                let end = analysis.outline[override.property].bodyScope.map { analysis.outline[$0].close } ?? close
                 if end < analysis.source.code.count {
                     let offset = Int(analysis.source.code[end].end)
                     let indent = analysis.indentation(ofLineAt: override.nameToken)

@@ -354,14 +354,14 @@ public struct AccessoryMissingFlexibleHeight: Rule {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
         let uses = project.accessoryUses(including: current).map { (use: $0, lineage: project.declaredLineage(of: $0.typeName)) }
-        for (index, property) in analysis.outline.properties.enumerated()
+        for (id, property) in zip(analysis.outline.propertyIDs, analysis.outline.properties)
         where property.name == "intrinsicContentSize" && property.modifiers.contains("override") {
             guard let owner = property.owner else { continue }
             let declaration = analysis.outline[owner]
             let typeName = declaration.simpleName
             guard declaration.kind == .class || declaration.kind == .extension,
                   ResponderVocabulary.viewClasses.contains(project.rootClass(of: typeName)),
-                  let getter = analysis.getterScope(of: index), !hasFixedHeight(getter, analysis),
+                  let getter = analysis.getterScope(of: id), !hasFixedHeight(getter, analysis),
                   !project.declaredLineage(of: typeName).contains(where: selfSizing.contains) else { continue }
             // Accessory uses of this class or of a subclass that nothing sizes.
             let unsized = uses.first { use, lineage in

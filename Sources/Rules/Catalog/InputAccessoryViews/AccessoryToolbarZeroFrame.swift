@@ -238,7 +238,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
     /// A name that holds the toolbar: a local binding (its name token) or a property.
     enum Holder: Hashable {
         case local(Int)
-        case property(Int)
+        case property(PropertyID)
     }
 
     /// `UIToolbar` constructions that `expression` hands over, with the names that hold them.
@@ -265,10 +265,10 @@ public struct AccessoryToolbarZeroFrame: Rule {
     }
 
     /// The property's initializer and the right-hand sides assigned to it in the file.
-    func propertyValues(_ analysis: FileAnalysis, _ property: Int) -> [Range<Int>] {
+    func propertyValues(_ analysis: FileAnalysis, _ property: PropertyID) -> [Range<Int>] {
         var values: [Range<Int>] = []
-        if let initializer = analysis.outline.properties[property].initializer { values.append(initializer) }
-        let hash = analysis.outline.properties[property].nameHash
+        if let initializer = analysis.outline[property].initializer { values.append(initializer) }
+        let hash = analysis.outline[property].nameHash
         for assignment in analysis.assignments where !assignment.isCompound {
             let last = assignment.lhs.upperBound - 1
             guard analysis.source.nameHash(last) == hash else { continue }
@@ -317,7 +317,7 @@ public struct AccessoryToolbarZeroFrame: Rule {
         let hash: UInt64
         switch holder {
         case .local(let token): hash = source.nameHash(token)
-        case .property(let property): hash = analysis.outline.properties[property].nameHash
+        case .property(let property): hash = analysis.outline[property].nameHash
         }
         /// The first name of a chain starting at `start`, past `self.`.
         func firstName(_ start: Int) -> Int {

@@ -208,8 +208,8 @@ public struct AccessoryViewRecreated: Rule {
         while let scope = current, steps < Limits.enclosingScopes {
             steps += 1
             switch outline[scope].kind {
-            case .function(let function): return outline.functions[function].name + "()"
-            case .property(let property), .accessor(let property, _): return outline.properties[property].name
+            case .function(let function): return outline[function].name + "()"
+            case .property(let property), .accessor(let property, _): return outline[property].name
             default: current = outline[scope].parent.flatMap { outline.executableScope(at: outline[$0].open) }
             }
         }
@@ -229,7 +229,7 @@ public struct AccessoryViewRecreated: Rule {
         let body = analysis.outline[getter].body
         let expression = source.isWord(body.lowerBound, "return") ? (body.lowerBound + 1)..<body.upperBound : body
         guard expression == returned else { return nil }
-        let declaration = analysis.outline.properties[override.property]
+        let declaration = analysis.outline[override.property]
         let name = source.text(at: override.nameToken)
         let cached = "cached" + name.prefix(1).uppercased() + name.dropFirst()
         guard !declaration.type.isEmpty, !source.code.indices.contains(where: { source.text(at: $0) == cached }) else { return nil }

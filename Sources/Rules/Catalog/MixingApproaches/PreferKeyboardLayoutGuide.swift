@@ -286,7 +286,7 @@ public struct PreferKeyboardLayoutGuide: Rule {
                 ?? analysis.assignments.first { $0.rhs.lowerBound == open }?.lhs.lowerBound
         case .helperCallback:
             guard let function = analysis.outline.function(ofScope: handler.scope) else { return nil }
-            return analysis.outline.functions[function].nameToken
+            return analysis.outline[function].nameToken
         case .notificationReader, .reached:
             return nil
         }

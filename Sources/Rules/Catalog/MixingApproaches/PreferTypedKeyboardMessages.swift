@@ -222,7 +222,7 @@ public struct PreferTypedKeyboardMessages: Rule {
                   source.nameHash(receiver) == source.nameHash(parameter) else { return false }
             // A function's parameter says what it holds; a registered closure gets the notification.
             guard let function = analysis.outline.function(ofScope: handler.scope) else { return true }
-            let declared = analysis.outline.functions[function].parameters.first { $0.nameToken == parameter }
+            let declared = analysis.outline[function].parameters.first { $0.nameToken == parameter }
             return declared?.type.contains { source.isWord($0, "Notification") || source.isWord($0, "NSNotification") } ?? false
         case .typedMessage, .helperCallback, .wrapperEvent:
             return false

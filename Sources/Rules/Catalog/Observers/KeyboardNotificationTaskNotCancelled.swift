@@ -190,7 +190,7 @@ public struct KeyboardNotificationTaskNotCancelled: Rule {
             if let receiver = call.receiver { receivers.append(receiver) }
             if let scope = analysis.outline.scope(at: call.callee),
                case .closure(let closure) = analysis.outline[scope].kind,
-               let outer = analysis.outline.closures[closure].call, let receiver = analysis.calls[outer].receiver {
+               let outer = analysis.outline[closure].call, let receiver = analysis.calls[outer].receiver {
                 receivers.append(receiver)
             }
             for receiver in receivers {

@@ -220,7 +220,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
                         let removedIn = mismatched.phases.first(where: \.isDisappear)!.methodName
                         message = "The \(analysis.observedName(registration)) observer is added in \(appear.methodName) but removed in \(removedIn): a cancelled swipe-back calls viewWillAppear again without viewDidDisappear, so registrations pile up and the handler runs several times"
                         if let method = mismatched.method {
-                            related.append(analysis.relatedLocation(at: analysis.outline.functions[method].nameToken, "removed here"))
+                            related.append(analysis.relatedLocation(at: analysis.outline[method].nameToken, "removed here"))
                         }
                     } else {
                         message = "The \(analysis.observedName(registration)) observer is added in \(appear.methodName) but not removed in \(appear == .willAppear ? "viewWillDisappear" : "viewWillDisappear or viewDidDisappear"): every appearance adds another registration and the handler runs once more each time"
@@ -239,7 +239,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
                 let removedIn = removal.phases.first(where: \.isDisappear)!.methodName
                 var related: [RelatedLocation] = []
                 if let method = removal.method {
-                    related.append(analysis.relatedLocation(at: analysis.outline.functions[method].nameToken, "removed here"))
+                    related.append(analysis.relatedLocation(at: analysis.outline[method].nameToken, "removed here"))
                 }
                 diagnostics.append(Self.metadata.diagnostic(
                     analysis, at: analysis.tokenRange(registration.callee),
@@ -253,7 +253,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
 
     /// The methods that remove (or cancel) this registration; nil when the rule cannot tell
     /// what would remove it.
-    func undoingMethods(_ analysis: FileAnalysis, _ registration: RegisteredObserver, _ typeName: String) -> [Int?]? {
+    func undoingMethods(_ analysis: FileAnalysis, _ registration: RegisteredObserver, _ typeName: String) -> [FunctionID?]? {
         let observers = analysis.observers
         let source = analysis.source
         let inType = observers.removals.filter { analysis.typeName(ofType: $0.type) == typeName }
@@ -295,8 +295,8 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
     /// right after removing the same observer in the same method. A condition is about that
     /// state when it tests for `nil` or reads a name the method assigns (`guard !isObserving
     /// … isObserving = true`); a configuration flag (`guard avoidsKeyboard`) is not.
-    func isGuarded(_ analysis: FileAnalysis, _ registration: RegisteredObserver, undo: [Int?]) -> Bool {
-        guard let method = registration.method, let body = analysis.outline.functions[method].scope else { return true }
+    func isGuarded(_ analysis: FileAnalysis, _ registration: RegisteredObserver, undo: [FunctionID?]) -> Bool {
+        guard let method = registration.method, let body = analysis.outline[method].scope else { return true }
         let source = analysis.source
         let bodyRange = analysis.outline[body].body
         let open = analysis.outline[body].open

@@ -190,9 +190,9 @@ public struct KeyboardObserverObjectFilter: Rule {
             steps += 1
             switch analysis.outline[scope].kind {
             case .function(let function):
-                return analysis.outline.functions[function].parameters.contains { analysis.source.nameHash($0.nameToken) == analysis.source.nameHash(token) }
+                return analysis.outline[function].parameters.contains { analysis.source.nameHash($0.nameToken) == analysis.source.nameHash(token) }
             case .closure(let closure):
-                if analysis.outline.closures[closure].parameters.contains(where: { analysis.source.nameHash($0) == analysis.source.nameHash(token) }) {
+                if analysis.outline[closure].parameters.contains(where: { analysis.source.nameHash($0) == analysis.source.nameHash(token) }) {
                     return true
                 }
             default:

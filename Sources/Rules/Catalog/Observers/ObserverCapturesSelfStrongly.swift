@@ -346,9 +346,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
     /// point, but also a change of when its work runs). Nil when the edit cannot be made
     /// without rewriting the closure: an entry that binds `self` to another name
     /// (`[s = self]`), attributes before the signature, or a body that uses `$0`.
-    static func weakCapture(_ analysis: FileAnalysis, closure: Int, strongSelf: Int) -> Fix? {
+    static func weakCapture(_ analysis: FileAnalysis, closure: ClosureID, strongSelf: Int) -> Fix? {
         let source = analysis.source
-        let description = analysis.outline.closures[closure]
+        let description = analysis.outline[closure]
         let scope = analysis.outline[description.scope]
         var edits: [Edit] = []
         if let list = description.captureList {
@@ -427,9 +427,9 @@ public struct ObserverCapturesSelfStrongly: Rule {
     /// included), found in `selfReferences` rather than by reading the body, which was
     /// quadratic for closures nested in closures. Nil when its own capture list holds `self`
     /// weakly.
-    static func firstStrongSelf(_ analysis: FileAnalysis, closure: Int, selfReferences: [Int]) -> Int? {
+    static func firstStrongSelf(_ analysis: FileAnalysis, closure: ClosureID, selfReferences: [Int]) -> Int? {
         let source = analysis.source
-        let description = analysis.outline.closures[closure]
+        let description = analysis.outline[closure]
         let scope = analysis.outline[description.scope]
         if let list = description.captureList {
             var isWeak = false

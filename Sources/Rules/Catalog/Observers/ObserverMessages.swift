@@ -40,9 +40,9 @@ extension FileAnalysis {
     }
 
     /// The name of method `function` as a message shows it (`viewWillAppear`).
-    func methodName(_ function: Int?) -> String {
+    func methodName(_ function: FunctionID?) -> String {
         guard let function else { return "its method" }
-        return outline.functions[function].name
+        return outline[function].name
     }
 }
 

@@ -208,9 +208,9 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the file pauses the link held in `property` (`isPaused = true`) or removes it
     /// from its run loop (`remove(from:forMode:)`): the callback stops, the retain stays.
-    static func isStoppedWithoutInvalidation(_ property: Int, _ analysis: FileAnalysis) -> Bool {
+    static func isStoppedWithoutInvalidation(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
-        let name = analysis.outline.properties[property].nameHash
+        let name = analysis.outline[property].nameHash
         let removed = analysis.calls.contains { call in
             guard source.isWord(call.callee, "remove"), analysis.argument(call, "from") != nil,
                   let receiver = call.receiver else { return false }
@@ -269,7 +269,7 @@ public struct DisplayLinkStrongTarget: Rule {
             if invalidatedElsewhere { continue }
             let link: String
             switch holder {
-            case .property(let property): link = "`\(analysis.outline.properties[property].name)`"
+            case .property(let property): link = "`\(analysis.outline[property].name)`"
             case .local(let binding): link = "`\(source.text(at: analysis.bindings[binding].nameToken))`"
             case .unknown: link = "the link"
             }
@@ -297,7 +297,7 @@ public struct DisplayLinkStrongTarget: Rule {
     }
 
     enum Holder {
-        case property(Int)
+        case property(PropertyID)
         /// Index in `bindings`.
         case local(Int)
         case unknown
@@ -315,8 +315,8 @@ public struct DisplayLinkStrongTarget: Rule {
         for assignment in analysis.assignments where isCall(assignment.rhs) {
             return propertyHolder(assignment, analysis) ?? .unknown
         }
-        for (index, property) in analysis.outline.properties.enumerated() where isCall(property.initializer) {
-            return .property(index)
+        for (id, property) in zip(analysis.outline.propertyIDs, analysis.outline.properties) where isCall(property.initializer) {
+            return .property(id)
         }
         guard let binding = analysis.bindings.firstIndex(where: { isCall($0.value) }) else { return .unknown }
         let nameToken = analysis.bindings[binding].nameToken
@@ -339,8 +339,8 @@ public struct DisplayLinkStrongTarget: Rule {
     /// `invalidate` calls on properties (`link?.invalidate()`, `self.link.invalidate()`, or on a
     /// local bound to the property), computed once per file.
     /// Every `invalidate()` of the file whose receiver is a property, with that property.
-    func invalidatedProperties(_ analysis: FileAnalysis) -> [(callee: Int, property: Int)] {
-        var found: [(callee: Int, property: Int)] = []
+    func invalidatedProperties(_ analysis: FileAnalysis) -> [(callee: Int, property: PropertyID)] {
+        var found: [(callee: Int, property: PropertyID)] = []
         for call in analysis.calls where analysis.source.isWord(call.callee, "invalidate") {
             guard let receiver = call.receiver else { continue }
             let names = analysis.namesWithoutSelf(receiver)
@@ -361,7 +361,7 @@ public struct DisplayLinkStrongTarget: Rule {
     /// Whether the code at `index` runs only because `deinit` runs: it is in `deinit`, or in a
     /// private method whose every call in the file is in `deinit`.
     func isDeinitPath(_ index: Int, _ analysis: FileAnalysis) -> Bool {
-        func enclosingFunction(_ index: Int) -> Int? {
+        func enclosingFunction(_ index: Int) -> FunctionID? {
             var scope = analysis.outline.executableScope(at: index)
             var steps = 0
             while let current = scope, steps < Limits.enclosingScopes {
@@ -372,14 +372,14 @@ public struct DisplayLinkStrongTarget: Rule {
             return nil
         }
         guard let function = enclosingFunction(index) else { return false }
-        let declaration = analysis.outline.functions[function]
+        let declaration = analysis.outline[function]
         if declaration.kind == .deinitializer { return true }
         guard declaration.hasModifier("private") || declaration.hasModifier("fileprivate") else { return false }
         let callers = analysis.calls.filter {
             $0.callee != declaration.nameToken && analysis.source.nameHash($0.callee) == declaration.nameHash
         }
         return !callers.isEmpty && callers.allSatisfy { caller in
-            enclosingFunction(caller.callee).map { analysis.outline.functions[$0].kind == .deinitializer } ?? false
+            enclosingFunction(caller.callee).map { analysis.outline[$0].kind == .deinitializer } ?? false
         }
     }
 
@@ -392,8 +392,8 @@ public struct DisplayLinkStrongTarget: Rule {
         var method = name
         while source.kind(method + 1) == .period, source.kind(method + 2) == .identifier { method += 2 }
         for function in analysis.outline.functions(named: source.nameHash(method)) {
-            guard let scope = analysis.outline.functions[function].scope,
-                  let parameter = analysis.outline.functions[function].parameters.first else { continue }
+            guard let scope = analysis.outline[function].scope,
+                  let parameter = analysis.outline[function].parameters.first else { continue }
             for inner in analysis.calls(in: analysis.outline[scope].body) where source.isWord(inner.callee, "invalidate") {
                 if let receiver = inner.receiver, receiver.count == 1,
                    source.nameHash(receiver.lowerBound) == source.nameHash(parameter.nameToken) {
@@ -422,10 +422,10 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the property's `didSet`/`willSet` invalidates the link it replaces
     /// (`didSet { oldValue?.invalidate() }`, `willSet { link?.invalidate() }`).
-    static func observerInvalidatesOldValue(_ property: Int, _ analysis: FileAnalysis) -> Bool {
-        guard let body = analysis.outline.properties[property].bodyScope else { return false }
+    static func observerInvalidatesOldValue(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
+        guard let body = analysis.outline[property].bodyScope else { return false }
         let source = analysis.source
-        let hash = analysis.outline.properties[property].nameHash
+        let hash = analysis.outline[property].nameHash
         return analysis.calls(in: analysis.outline[body].body).contains { call in
             guard source.isWord(call.callee, "invalidate"), let receiver = call.receiver else { return false }
             return receiver.contains { source.isWord($0, "oldValue") || source.nameHash($0) == hash }
@@ -434,8 +434,8 @@ public struct DisplayLinkStrongTarget: Rule {
 
     /// Whether the property is assigned (`link = nil`, a new link) outside the deinit path: with
     /// an observer that invalidates the old link, that assignment ends the cycle.
-    func isReplacedOutsideDeinit(_ property: Int, _ analysis: FileAnalysis) -> Bool {
-        let hash = analysis.outline.properties[property].nameHash
+    func isReplacedOutsideDeinit(_ property: PropertyID, _ analysis: FileAnalysis) -> Bool {
+        let hash = analysis.outline[property].nameHash
         return analysis.assignments.contains { assignment in
             guard !assignment.isCompound, let last = analysis.chainNames(assignment.lhs).last,
                   analysis.source.nameHash(last) == hash,

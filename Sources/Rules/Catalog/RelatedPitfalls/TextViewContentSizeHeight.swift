@@ -345,7 +345,7 @@ public struct TextViewContentSizeHeight: Rule {
     func isAfterSuperLayout(_ index: Int, _ analysis: FileAnalysis) -> Bool {
         guard let scope = analysis.outline.executableScope(at: index),
               let function = analysis.outline.function(ofScope: scope) else { return false }
-        let name = analysis.outline.functions[function].name
+        let name = analysis.outline[function].name
         guard name == "layoutSubviews" || name == "viewDidLayoutSubviews" else { return false }
         let body = analysis.outline[scope].body
         return analysis.calls(in: body.lowerBound..<index).contains { call in
