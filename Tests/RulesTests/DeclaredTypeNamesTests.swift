@@ -45,6 +45,16 @@ final class DeclaredTypeNamesTests: XCTestCase {
         XCTAssertEqual(declaring("final class Banner: UIView {}"), [hash("Banner")])
     }
 
+    /// `import protocol Module.Name` imports one declaration and declares nothing.
+    func testImportedDeclarationsDeclareNothing() {
+        for text in ["import protocol WooFoundation.Analytics\n", "@testable import  class Kit.Store\n", "import struct Kit.Point"] {
+            XCTAssertEqual(MarkerSet([]).scan(Array(text.utf8), collectingDeclarations: true).declaredTypeNames, [], text)
+            XCTAssertTrue(outlineNames(text).isEmpty, text)
+        }
+        XCTAssertEqual(outlineNames("import UIKit\nclass Store {}"), [FactScope.hash(ofTypeName: "Store")])
+        XCTAssertEqual(outlineNames("reimport class Store {}").count, 1)
+    }
+
     func testEveryRuleExampleAndFixture() throws {
         for rule in RuleRegistry.all {
             let metadata = rule.metadata

@@ -86,8 +86,17 @@ struct DeclarationScan {
     mutating func readDeclaration(at start: Int) -> Bool {
         var end = start
         while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
-        guard let keyword = declarationKeyword(start, end) else { return true }
+        guard let keyword = declarationKeyword(start, end), !followsImport(start) else { return true }
         return readNames(after: end, extending: keyword == .extension)
+    }
+
+    /// Whether the word before `start`, on the same line, is `import` (`import protocol
+    /// Module.Name` imports a declaration; the outline declares nothing there either).
+    func followsImport(_ start: Int) -> Bool {
+        var end = start
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard end >= 6, end < start, matches(end - 6, "import") else { return false }
+        return end == 6 || !Self.isWordByte(bytes[end - 7])
     }
 
     enum Keyword { case `extension`, other }
