@@ -253,29 +253,34 @@ struct LintDriver: Sendable {
     ) -> Set<UInt64> {
         var namingFiles: [UInt64: [Int]] = [:]
         var declaringFiles: [UInt64: [Int]] = [:]
-        // What the analysed files declare: a declaration lookup needs the files that only
-        // extend the name when it names nested types alone (`TypeTable.declaration(of:)`).
-        var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = []
+        // What the analysed files declare and extend: a declaration lookup of a name that
+        // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
+        var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
         for (index, result) in firstPass.enumerated() {
             if let scanned = result.scannedNames {
                 for name in scanned.named { namingFiles[name, default: []].append(index) }
                 for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
             } else if let facts = result.facts {
                 for type in facts.types {
+                    let hash = FactScope.hash(ofTypeName: type.name)
                     if type.name.contains(".") {
-                        declaredNested.insert(FactScope.hash(ofTypeName: type.name))
+                        declaredNested.insert(hash)
                     } else if type.isDeclared {
-                        declaredAtTopLevel.insert(FactScope.hash(ofTypeName: type.name))
+                        declaredAtTopLevel.insert(hash)
+                    } else {
+                        extended.insert(hash)
                     }
                 }
             }
         }
-        /// The files that may declare `name` first; once they are analysed, those extending
-        /// it if it then names nested types only.
+        /// The files that may declare `name` first. Once they are analysed, for a name only
+        /// nested types have, a file that may extend it: one that does settles that `name`
+        /// means the extended type, and more of them would add nothing a declaration says.
         func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
             if let declaring = declaringFiles[name] { return declaring }
-            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name) else { return [] }
-            return namingFiles[name] ?? []
+            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
+                  let extending = namingFiles[name]?.first else { return [] }
+            return [extending]
         }
         var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []

@@ -54,7 +54,7 @@ public struct TypeNameLookups: Sendable, Equatable {
     public var facts: Set<UInt64> = []
     /// Names of which only what the declaration says was read (`TypeTable.declaration(of:)`):
     /// the files that may declare them are needed (`MarkerSet.Scan.declarationNames`), and
-    /// those extending them only for a name of nested types alone.
+    /// for a name of nested types alone one file extending it.
     public var declarations: Set<UInt64> = []
 
     public init(facts: Set<UInt64> = [], declarations: Set<UInt64> = []) {

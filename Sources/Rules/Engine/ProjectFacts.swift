@@ -212,8 +212,8 @@ public struct TypeTable: Sendable {
     /// the files that may declare the name (`MarkerSet.Scan.declarationNames`) without those
     /// that only extend it, which cannot change the answer, with one exception: when the
     /// project declares nested types of that simple name and no top-level one, an extension
-    /// of `name` makes `name` the type meant instead of the nested ones, so the driver
-    /// analyses the extending files too.
+    /// of `name` makes `name` the type meant instead of the nested ones (an extended type
+    /// that declares nothing), so the driver analyses files extending it until one does.
     public func declaration(of name: String) -> TypeDeclarationFacts? {
         lookups?.declarationNames.insert(name)
         return unrecorded(name).map(TypeDeclarationFacts.init)
