@@ -217,6 +217,11 @@ final class FactScopeTests: XCTestCase {
                 class View: UITableViewController {}
             }
             """)
+        // Only a comment says `extension View` here; the next file does extend it.
+        try folder.write("Design/Notes.swift", """
+            // extension View holds the tints.
+            struct Notes {}
+            """)
         try folder.write("Design/View+Tint.swift", """
             import UIKit
 
