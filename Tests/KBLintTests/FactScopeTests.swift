@@ -193,6 +193,47 @@ final class FactScopeTests: XCTestCase {
         XCTAssertEqual(selected.map { $0.prefix { $0 != ":" } }, ["content_inset_adjustment_never"])
     }
 
+    /// A superclass walk asks only what declarations say, so files that merely extend a type
+    /// are left out, except where one decides which type a name means: here `View` is a type
+    /// the project only extends, not the nested `Design.View` table view controller, so the
+    /// screen is no table view controller.
+    func testExtensionsDecideWhichTypeASuperclassNameMeans() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Screens/ComposeScreen.swift", """
+            import UIKit
+
+            final class ComposeScreen: View {
+                let tableView = UITableView()
+                @objc func keyboardWillShow(_ note: Notification) {
+                    let frame = note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+                    tableView.contentInset.bottom = frame.height
+                }
+            }
+            """)
+        try folder.write("Design/Design.swift", """
+            import UIKit
+
+            enum Design {
+                class View: UITableViewController {}
+            }
+            """)
+        // Only a comment says `extension View` here; the next file does extend it.
+        try folder.write("Design/Notes.swift", """
+            // extension View holds the tints.
+            struct Notes {}
+            """)
+        try folder.write("Design/View+Tint.swift", """
+            import UIKit
+
+            extension View {
+                func tinted() -> Self { self }
+            }
+            """)
+        let selected = findings(under: folder.path, reporting: "ComposeScreen.swift", analysingEveryFile: false)
+        XCTAssertEqual(selected, findings(under: folder.path, reporting: "ComposeScreen.swift", analysingEveryFile: true))
+        XCTAssertFalse(selected.contains { $0.hasPrefix("keyboard_insets_in_table_view_controller") }, "\(selected)")
+    }
+
     func testFixtureProjectsGetTheSameFindings() {
         for project in ["Project", "Accessories", "MixedKeyboardHandlingProject"] {
             let folder = Self.fixtures + "/" + project

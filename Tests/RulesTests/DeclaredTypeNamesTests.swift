@@ -11,10 +11,48 @@ final class DeclaredTypeNamesTests: XCTestCase {
         return Set(Outline(source).types.map { FactScope.hash(ofTypeName: $0.simpleName) })
     }
 
+    /// Hashes of the simple names of the outline's declared and nested types (not those of
+    /// plain `extension Name`s): what `MarkerSet.Scan.declarationNames` must find.
+    func outlineDeclarationNames(_ text: String) -> Set<UInt64> {
+        let source = Lexer.tokenize(SourceFile(path: "a.swift", text: text))
+        return Set(Outline(source).types.filter { $0.kind != .extension || $0.qualifiedName.contains(".") }
+            .map { FactScope.hash(ofTypeName: $0.simpleName) })
+    }
+
     func assertScanFindsTheOutlineTypes(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
-        guard let scanned = FactScope.declaredTypeNames(in: Array(text.utf8)) else { return }
+        let scan = MarkerSet([]).scan(Array(text.utf8), collectingDeclarations: true)
+        guard let scanned = scan.declaredTypeNames, let declaring = scan.declarationNames else {
+            XCTAssertNil(scan.declarationNames, file: file, line: line)
+            return
+        }
+        XCTAssertEqual(scanned, FactScope.declaredTypeNames(in: Array(text.utf8)), file: file, line: line)
         let missing = outlineNames(text).subtracting(scanned)
         XCTAssertTrue(missing.isEmpty, "types the scan missed in:\n\(text)", file: file, line: line)
+        let missingDeclarations = outlineDeclarationNames(text).subtracting(declaring)
+        XCTAssertTrue(missingDeclarations.isEmpty, "declarations the scan missed in:\n\(text)", file: file, line: line)
+    }
+
+    /// A plain extension declares nothing: a lookup of what declarations say leaves its file
+    /// out. A dotted one extends a nested type, which may decide what a name means.
+    func testPlainExtensionsAreNoDeclarations() {
+        func declaring(_ text: String) -> [UInt64]? {
+            MarkerSet([]).scan(Array(text.utf8), collectingDeclarations: true).declarationNames
+        }
+        let hash = FactScope.hash(ofTypeName:)
+        XCTAssertEqual(declaring("extension UIView { func pin() {} }"), [])
+        XCTAssertEqual(declaring("extension UIView.AnimationCurve: CustomStringConvertible {}"), [hash("AnimationCurve")])
+        XCTAssertEqual(declaring("extension UIView {}\nenum Layout { struct UIView {} }"), [hash("Layout"), hash("UIView")])
+        XCTAssertEqual(declaring("final class Banner: UIView {}"), [hash("Banner")])
+    }
+
+    /// `import protocol Module.Name` imports one declaration and declares nothing.
+    func testImportedDeclarationsDeclareNothing() {
+        for text in ["import protocol WooFoundation.Analytics\n", "@testable import  class Kit.Store\n", "import struct Kit.Point"] {
+            XCTAssertEqual(MarkerSet([]).scan(Array(text.utf8), collectingDeclarations: true).declaredTypeNames, [], text)
+            XCTAssertTrue(outlineNames(text).isEmpty, text)
+        }
+        XCTAssertEqual(outlineNames("import UIKit\nclass Store {}"), [FactScope.hash(ofTypeName: "Store")])
+        XCTAssertEqual(outlineNames("reimport class Store {}").count, 1)
     }
 
     func testEveryRuleExampleAndFixture() throws {
@@ -135,7 +173,7 @@ final class DeclaredTypeNamesTests: XCTestCase {
         func lookups(_ project: ProjectFacts) -> Set<UInt64> {
             let checked = checker.checkReportingLookups(file, project: project)
             XCTAssertEqual(checked.diagnostics.map(\.message), checker.check(file, project: project).map(\.message))
-            return checked.typeNamesLookedUp
+            return checked.lookups.all
         }
         let hash = FactScope.hash(ofTypeName:)
         XCTAssertTrue(lookups(.empty).isSuperset(of: [hash("ChatViewController"), hash("BaseViewController")]))
@@ -144,6 +182,6 @@ final class DeclaredTypeNamesTests: XCTestCase {
             path: "Base.swift", text: "class BaseViewController: UIViewController {}")))
         XCTAssertTrue(lookups(ProjectFacts(merging: [base])).contains(hash("UIViewController")))
         XCTAssertTrue(checker.checkReportingLookups(SourceFile(path: "Plain.swift", text: "struct Plain {}"), project: .empty)
-            .typeNamesLookedUp.isEmpty)
+            .lookups.all.isEmpty)
     }
 }

@@ -46,7 +46,7 @@ final class QualifiedTypeNameTests: XCTestCase {
         XCTAssertEqual(project.types.resolve("Screen", from: "Orders"), "Orders.Screen")
         XCTAssertEqual(project.types.resolve("Screen", from: "Profile.Detail"), "Profile.Screen")
         XCTAssertEqual(project.types.resolve("Screen", from: nil), "Screen")
-        XCTAssertNil(project.types.resolve("UIViewController", from: "Orders"))
+        XCTAssertEqual(project.types.resolve("UIViewController", from: "Orders"), "UIViewController")
         XCTAssertEqual(project.superclasses(of: "Orders.Detail"), ["Orders.Screen", "UIViewController"])
         XCTAssertEqual(project.superclasses(of: "Profile.Detail"), ["Profile.Screen", "UIViewController"])
         XCTAssertEqual(FactScope.hash(ofTypeName: "Orders.Screen"), FactScope.hash(ofTypeName: "Screen"))

@@ -82,9 +82,9 @@ struct FileOutcome: Sendable {
     var linted = false
     /// The file read (nil for standard input and the index).
     var identity: FileIdentity?
-    /// The type names (hashes) the rules looked up while checking the file (`--fix` and
-    /// `--diff` analyse every file first, so they leave it empty).
-    var typeNamesLookedUp: Set<UInt64> = []
+    /// The type names the rules looked up while checking the file (`--fix` and `--diff`
+    /// analyse every file first, so they leave it empty).
+    var lookups = TypeNameLookups()
 }
 
 /// The two passes of a run over many files, in parallel, with output that does not depend on
@@ -134,7 +134,8 @@ struct LintDriver: Sendable {
         // Rules walk up the superclasses of the types they check in nearly every file: their
         // declarations are analysed now rather than after the check that looks them up.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        _ = analyseDeclarations(of: Set(superclasses.map(FactScope.hash(ofTypeName:))), &firstPass, inputs)
+        _ = analyseFiles(answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))),
+                         &firstPass, inputs)
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -168,11 +169,15 @@ struct LintDriver: Sendable {
         // lookups they answer checked again, until every lookup met complete facts. Each
         // round analyses a file pass 1 only scanned, so there are fewer rounds than files.
         for _ in inputs.indices {
-            let lookedUp = checked.reduce(into: Set<UInt64>()) { $0.formUnion(outcomes[$1].typeNamesLookedUp) }
-            let completed = analyseDeclarations(of: lookedUp, &firstPass, inputs)
+            var lookedUp = TypeNameLookups()
+            for index in checked {
+                lookedUp.facts.formUnion(outcomes[index].lookups.facts)
+                lookedUp.declarations.formUnion(outcomes[index].lookups.declarations)
+            }
+            let completed = analyseFiles(answering: lookedUp, &firstPass, inputs)
             guard !completed.isEmpty else { break }
             project = ProjectFacts(merging: firstPass.compactMap(\.facts))
-            let again = checked.filter { !outcomes[$0].typeNamesLookedUp.isDisjoint(with: completed) }
+            let again = checked.filter { !outcomes[$0].lookups.all.isDisjoint(with: completed) }
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
         }
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
@@ -182,7 +187,7 @@ struct LintDriver: Sendable {
     /// not analysed, and whether pass 2 must look at it again.
     private struct FirstPassResult: Sendable {
         var facts: FileFacts?
-        var declaredTypeNames: [UInt64]?
+        var scannedNames: ScannedTypeNames?
         let needsSecondPass: Bool
         let bytes: Int
         /// The file read (nil for standard input and the index).
@@ -222,27 +227,62 @@ struct LintDriver: Sendable {
         let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, present: scan.markers)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
-           let declared = scan.declaredTypeNames {
-            result.declaredTypeNames = Array(Set(declared))
+           let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
+            result.scannedNames = ScannedTypeNames(named: Array(Set(named)), declaring: Array(Set(declaring)))
         } else {
             result.facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
         }
         return result
     }
 
-    /// Analyses the files that pass 1 only scanned and that declare one of `names` (type
-    /// name hashes), then those declaring the superclasses of what they declare, up to
-    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next). Returns
-    /// the hashes of the type names whose facts changed: every type the analysed files
-    /// declare or extend.
-    private func analyseDeclarations(
-        of names: Set<UInt64>, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
+    /// The type names the declaration scan read off a file that pass 1 did not analyse.
+    private struct ScannedTypeNames: Sendable {
+        /// `MarkerSet.Scan.declaredTypeNames`, each once.
+        let named: [UInt64]
+        /// `MarkerSet.Scan.declarationNames`, each once.
+        let declaring: [UInt64]
+    }
+
+    /// Analyses the files that pass 1 only scanned and that `lookups` need (see
+    /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
+    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
+    /// Returns the hashes of the type names whose facts changed: every type the analysed
+    /// files declare or extend.
+    private func analyseFiles(
+        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
     ) -> Set<UInt64> {
+        var namingFiles: [UInt64: [Int]] = [:]
         var declaringFiles: [UInt64: [Int]] = [:]
+        // What the analysed files declare and extend: a declaration lookup of a name that
+        // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
+        var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
         for (index, result) in firstPass.enumerated() {
-            for name in result.declaredTypeNames ?? [] { declaringFiles[name, default: []].append(index) }
+            if let scanned = result.scannedNames {
+                for name in scanned.named { namingFiles[name, default: []].append(index) }
+                for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
+            } else if let facts = result.facts {
+                for type in facts.types {
+                    let hash = FactScope.hash(ofTypeName: type.name)
+                    if type.name.contains(".") {
+                        declaredNested.insert(hash)
+                    } else if type.isDeclared {
+                        declaredAtTopLevel.insert(hash)
+                    } else {
+                        extended.insert(hash)
+                    }
+                }
+            }
         }
-        var round = Set(names.flatMap { declaringFiles[$0] ?? [] })
+        /// The files that may declare `name` first. Once they are analysed, for a name only
+        /// nested types have, a file that may extend it: one that does settles that `name`
+        /// means the extended type, and more of them would add nothing a declaration says.
+        func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
+            if let declaring = declaringFiles[name] { return declaring }
+            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
+                  let extending = namingFiles[name]?.first else { return [] }
+            return [extending]
+        }
+        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
@@ -257,14 +297,14 @@ struct LintDriver: Sendable {
             for (index, fileFacts) in zip(files, facts) {
                 // The scan's names too: a file gone since pass 1 adds no facts, but the
                 // lookups of names it declared may change.
-                completed.formUnion(firstPass[index].declaredTypeNames ?? [])
-                firstPass[index].declaredTypeNames = nil
+                completed.formUnion(firstPass[index].scannedNames?.named ?? [])
+                firstPass[index].scannedNames = nil
                 firstPass[index].facts = fileFacts
                 for type in fileFacts?.types ?? [] {
                     completed.insert(FactScope.hash(ofTypeName: type.name))
                     guard let superclass = type.superclass else { continue }
-                    for file in declaringFiles[FactScope.hash(ofTypeName: superclass)] ?? []
-                    where firstPass[file].declaredTypeNames != nil {
+                    for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
+                    where firstPass[file].scannedNames != nil {
                         round.insert(file)
                     }
                 }
@@ -329,7 +369,7 @@ struct LintDriver: Sendable {
         if fixMode == .report {
             let checked = checker.checkReportingLookups(file, project: project)
             diagnostics = checked.diagnostics
-            outcome.typeNamesLookedUp = checked.typeNamesLookedUp
+            outcome.lookups = checked.lookups
         } else {
             let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe)
             diagnostics = fixed.diagnostics

@@ -256,7 +256,7 @@ extension ProjectFacts {
     /// when the project does not declare it.
     func rootClass(of name: String) -> String {
         let chain = [name] + superclasses(of: name)
-        return chain.first { !(types[$0]?.isDeclared ?? false) } ?? chain[chain.count - 1]
+        return chain.first { !(types.declaration(of: $0)?.isDeclared ?? false) } ?? chain[chain.count - 1]
     }
 
     /// `name` and its superclasses that the project declares, nearest first. Classes it only
@@ -265,7 +265,7 @@ extension ProjectFacts {
     func declaredLineage(of name: String) -> [String] {
         var lineage: [String] = []
         for type in [name] + superclasses(of: name) {
-            guard types[type]?.isDeclared ?? false else { break }
+            guard types.declaration(of: type)?.isDeclared ?? false else { break }
             lineage.append(type)
         }
         return lineage

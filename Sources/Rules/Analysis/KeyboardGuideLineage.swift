@@ -7,7 +7,7 @@ extension ProjectFacts {
         guard !keyboardLayoutGuideIsShadowed(for: name) else { return nil }
         // A superclass the project only extends (`extension UIView { … keyboardLayoutGuide … }`)
         // offers the guide to every view; it does not lay this type out with it.
-        let ancestors = superclasses(of: name).filter { types[$0]?.isDeclared ?? false }
+        let ancestors = superclasses(of: name).filter { types.declaration(of: $0)?.isDeclared ?? false }
         return ([name] + ancestors).first { !(types.keyboardFacts(of: $0)?.keyboardLayoutGuideUses.isEmpty ?? true) }
     }
 

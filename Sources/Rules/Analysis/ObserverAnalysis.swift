@@ -199,10 +199,21 @@ struct ObserverAnalysis: Sendable {
     /// The same analysis where methods also run in the phases the project's code in other
     /// files calls them from (`ObserverTypeFacts.lifecycleCalls`): a `viewWillAppear` in one
     /// file calling a helper an extension declares in another.
+    ///
+    /// Rules ask for the phases of methods that register, remove or cancel observers, and
+    /// phases spread only between methods of one type name, so only the types holding such
+    /// methods here are looked up: every lookup makes the driver analyse the files declaring
+    /// or extending that name (an `extension String` here would otherwise bring in every
+    /// file extending `String`).
     func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
+        var observing = Set(cancelledNames.keys)
+        for place in registered.map({ ($0.type, $0.method) }) + removals.map({ ($0.type, $0.method) }) {
+            if let type = place.0 { observing.insert(outline[type].qualifiedName) }
+            if let owner = place.1.flatMap({ outline[$0].owner }) { observing.insert(outline[owner].qualifiedName) }
+        }
         var seeds: [FunctionID: Set<LifecyclePhase>] = [:]
         for (id, function) in zip(outline.functionIDs, outline.functions) where function.kind == .function {
-            guard let owner = function.owner,
+            guard let owner = function.owner, observing.contains(outline[owner].qualifiedName),
                   let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[function.nameHash]
             else { continue }
             seeds[id] = phases

@@ -391,6 +391,8 @@ private struct OutlineBuilder {
             "class", "struct", "enum", "extension", "protocol",
             "func", "init", "deinit", "subscript", "var", "let",
         ]) else { return }
+        // `import protocol Module.Name` (or `class`, `func`, `var`…) imports one declaration.
+        guard !source.isWord(index - 1, "import") else { return }
         switch which {
         case 0...5:
             // `repeat { } while x` has no body of its own.

@@ -44,12 +44,40 @@ public enum FactScope {
     private static let keywordsOnly = MarkerSet([])
 }
 
+/// The type names one check looked up (`FileChecker.checkReportingLookups`), as name hashes
+/// (`FactScope.hash(ofTypeName:)`). The answers are complete when the project holds the facts
+/// of the files these names need; a driver that analysed fewer files analyses those and
+/// checks again.
+public struct TypeNameLookups: Sendable, Equatable {
+    /// Names whose facts were read: every file declaring or extending them is needed
+    /// (`MarkerSet.Scan.declaredTypeNames`).
+    public var facts: Set<UInt64> = []
+    /// Names of which only what the declaration says was read (`TypeTable.declaration(of:)`):
+    /// the files that may declare them are needed (`MarkerSet.Scan.declarationNames`), and
+    /// for a name of nested types alone one file extending it.
+    public var declarations: Set<UInt64> = []
+
+    public init(facts: Set<UInt64> = [], declarations: Set<UInt64> = []) {
+        self.facts = facts
+        self.declarations = declarations
+    }
+
+    /// Every name looked up either way.
+    public var all: Set<UInt64> { facts.union(declarations) }
+}
+
 /// Declarations read off bytes for `FactScope.declaredTypeNames(in:)`; `MarkerSet` finds
 /// where they may start. Words are runs of ASCII identifier bytes; anything else separates
 /// them, which can only find more keywords than the lexer does, never fewer.
 struct DeclarationScan {
     let bytes: UnsafeBufferPointer<UInt8>
     var names: [UInt64] = []
+    /// The names that may carry what a type's declaration says (whether it is declared, its
+    /// superclass): those after `class`, `struct`, `enum`, `protocol` and `actor`, and the
+    /// last name of a dotted `extension Outer.Name` (a nested type). A plain `extension Name`
+    /// declares nothing, so its name is in `names` only (unless the file names it another
+    /// way too).
+    var declarationNames: [UInt64] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -58,8 +86,20 @@ struct DeclarationScan {
     mutating func readDeclaration(at start: Int) -> Bool {
         var end = start
         while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
-        return !isDeclarationKeyword(start, end) || readNames(after: end)
+        guard let keyword = declarationKeyword(start, end), !followsImport(start) else { return true }
+        return readNames(after: end, extending: keyword == .extension)
     }
+
+    /// Whether the word before `start`, on the same line, is `import` (`import protocol
+    /// Module.Name` imports a declaration; the outline declares nothing there either).
+    func followsImport(_ start: Int) -> Bool {
+        var end = start
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard end >= 6, end < start, matches(end - 6, "import") else { return false }
+        return end == 6 || !Self.isWordByte(bytes[end - 7])
+    }
+
+    enum Keyword { case `extension`, other }
 
     static let keywords: [StaticString] = ["class", "struct", "enum", "extension", "protocol", "actor"]
 
@@ -76,8 +116,9 @@ struct DeclarationScan {
     @inline(__always)
     static func isWordByte(_ byte: UInt8) -> Bool { byteClasses.utf8Start[Int(byte)] & word != 0 }
 
-    func isDeclarationKeyword(_ start: Int, _ end: Int) -> Bool {
-        switch (bytes[start], end - start) {
+    /// The declaration keyword spanning `start..<end`, if it is one.
+    func declarationKeyword(_ start: Int, _ end: Int) -> Keyword? {
+        let isKeyword = switch (bytes[start], end - start) {
         case (0x63, 5): matches(start, "class")
         case (0x73, 6): matches(start, "struct")
         case (0x65, 4): matches(start, "enum")
@@ -86,6 +127,8 @@ struct DeclarationScan {
         case (0x61, 5): matches(start, "actor")
         default: false
         }
+        guard isKeyword else { return nil }
+        return end - start == 9 ? .extension : .other
     }
 
     func matches(_ start: Int, _ word: StaticString) -> Bool {
@@ -96,7 +139,16 @@ struct DeclarationScan {
 
     /// Records the name after a keyword (and `.Part`s after it); false when it is not plain
     /// ASCII.
-    mutating func readNames(after keyword: Int) -> Bool {
+    mutating func readNames(after keyword: Int, extending: Bool) -> Bool {
+        let first = names.count
+        defer {
+            let read = names[first...]
+            if !extending {
+                declarationNames += read
+            } else if read.count > 1, let nested = read.last {
+                declarationNames.append(nested)
+            }
+        }
         var index = skipTrivia(from: keyword)
         while index < bytes.count {
             let start: Int, end: Int, next: Int

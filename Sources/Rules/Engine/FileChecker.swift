@@ -102,17 +102,16 @@ public struct FileChecker: Sendable {
     /// What a check found, and the names of the types its rules looked up in the project.
     public struct CheckOutcome: Sendable {
         public var diagnostics: [Diagnostic]
-        /// Name hashes (`FactScope.hash(ofTypeName:)`) of every type name looked up. The
-        /// answers are complete when the project holds the facts of every file declaring
-        /// these names; a driver that analysed fewer files analyses those and checks again.
-        public var typeNamesLookedUp: Set<UInt64>
+        public var lookups: TypeNameLookups
     }
 
     /// `check`, returning the type names its rules looked up with the diagnostics.
     public func checkReportingLookups(_ file: SourceFile, project: ProjectFacts) -> CheckOutcome {
         let lookups = TypeLookups()
         let diagnostics = check(file, project: project.recordingTypeLookups(into: lookups))
-        return CheckOutcome(diagnostics: diagnostics, typeNamesLookedUp: Set(lookups.names.map(FactScope.hash(ofTypeName:))))
+        return CheckOutcome(diagnostics: diagnostics, lookups: TypeNameLookups(
+            facts: Set(lookups.names.map(FactScope.hash(ofTypeName:))),
+            declarations: Set(lookups.declarationNames.map(FactScope.hash(ofTypeName:)))))
     }
 
     /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then

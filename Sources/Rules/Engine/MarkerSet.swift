@@ -30,6 +30,10 @@ public struct MarkerSet: Sendable {
         /// See `FactScope.declaredTypeNames(in:)`; nil when not asked for or when a name is
         /// not plain ASCII.
         public var declaredTypeNames: [UInt64]?
+        /// Those of `declaredTypeNames` that may name a type's declaration or a nested type:
+        /// every name but those a plain `extension Name` alone records (see
+        /// `DeclarationScan.declarationNames`). Nil exactly when `declaredTypeNames` is.
+        public var declarationNames: [UInt64]?
     }
 
     private struct Pattern: Sendable {
@@ -160,7 +164,8 @@ public struct MarkerSet: Sendable {
         }
 
         var result: Scan {
-            Scan(markers: Mask(bits: found), declaredTypeNames: collectingDeclarations ? declarations.names : nil)
+            Scan(markers: Mask(bits: found), declaredTypeNames: collectingDeclarations ? declarations.names : nil,
+                 declarationNames: collectingDeclarations ? declarations.declarationNames : nil)
         }
 
         /// The patterns of a group whose run may start at `run`.

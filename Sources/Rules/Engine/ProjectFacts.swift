@@ -80,6 +80,23 @@ public struct TypeFacts: Sendable {
     }
 }
 
+/// What a type's declaration says, which no extension can change: whether the project
+/// declares the type (not only extends it), whether it is a class, and its superclass.
+public struct TypeDeclarationFacts: Sendable {
+    /// The qualified name (`TypeFacts.name`).
+    public let name: String
+    public let isDeclared: Bool
+    public let isClass: Bool
+    public let superclass: String?
+
+    init(_ facts: TypeFacts) {
+        name = facts.name
+        isDeclared = facts.isDeclared
+        isClass = facts.isClass
+        superclass = facts.superclass
+    }
+}
+
 /// `IQKeyboardManager.shared.enable = true/false` (or `isEnabled`) and its exclusions.
 public struct KeyboardManagerSwitch: Sendable, Hashable {
     public let location: FactLocation
@@ -190,6 +207,18 @@ public struct TypeTable: Sendable {
         return facts[name]
     }
 
+    /// What the declaration of type `name` says (see `TypeDeclarationFacts`), for callers that
+    /// ask nothing else: written down as a declaration lookup, which the driver answers from
+    /// the files that may declare the name (`MarkerSet.Scan.declarationNames`) without those
+    /// that only extend it, which cannot change the answer, with one exception: when the
+    /// project declares nested types of that simple name and no top-level one, an extension
+    /// of `name` makes `name` the type meant instead of the nested ones (an extended type
+    /// that declares nothing), so the driver analyses files extending it until one does.
+    public func declaration(of name: String) -> TypeDeclarationFacts? {
+        lookups?.declarationNames.insert(name)
+        return unrecorded(name).map(TypeDeclarationFacts.init)
+    }
+
     /// `self[name]` for callers that read only its keyboard layout guide facts
     /// (`keyboardLayoutGuideUses`, `followsUndockedKeyboard`, `usesEdgeAwareGuideConstraints`,
     /// `declaresKeyboardLayoutGuide`). Not written down as a lookup: only files with keyboard
@@ -201,18 +230,21 @@ public struct TypeTable: Sendable {
 
     /// The qualified name that `written` means inside type `context` (a qualified name):
     /// a type nested in `context` or in one of the types around it, innermost first, else a
-    /// type of that name anywhere (`self[written]`). Nil when no project type has it.
-    public func resolve(_ written: String, from context: String?) -> String? {
-        lookups?.names.insert(written)
+    /// type of that name anywhere (`declaration(of: written)`), else `written` itself (a type
+    /// the project does not declare, such as `UIViewController`).
+    public func resolve(_ written: String, from context: String?) -> String {
         var scope = context ?? ""
         var steps = 0
         while !scope.isEmpty, steps < Limits.enclosingScopes {
             steps += 1
             let candidate = scope + "." + written
-            if exactly(candidate) != nil { return candidate }
+            if exactly(candidate) != nil {
+                lookups?.declarationNames.insert(written)
+                return candidate
+            }
             scope = scope.lastIndex(of: ".").map { String(scope[..<$0]) } ?? ""
         }
-        return self[written]?.name
+        return declaration(of: written)?.name ?? written
     }
 
     /// The last component of a qualified or written name (`ListView` of `ChatModule.ListView`).
@@ -250,7 +282,10 @@ public struct TypeTable: Sendable {
 /// and read on one thread within `FileChecker.checkReportingLookups`), which returns its
 /// contents as a value: nothing outside the check ever sees it.
 final class TypeLookups: @unchecked Sendable {
+    /// Names whose facts were read (`TypeTable[name]`).
     var names: Set<String> = []
+    /// Names of which only what the declaration says was read (`TypeTable.declaration(of:)`).
+    var declarationNames: Set<String> = []
 }
 
 /// The merge of every analysed file's facts. Adding a file on top (`including`) or taking one
@@ -421,9 +456,10 @@ public struct ProjectFacts: Sendable {
     public func superclasses(of name: String) -> [String] {
         var chain: [String] = []
         var current = name
-        while chain.count < Self.maximumSuperclassDepth, let facts = types[current], let written = facts.superclass {
+        while chain.count < Self.maximumSuperclassDepth, let facts = types.declaration(of: current),
+              let written = facts.superclass {
             let outer = facts.name.lastIndex(of: ".").map { String(facts.name[..<$0]) }
-            let parent = types.resolve(written, from: outer) ?? written
+            let parent = types.resolve(written, from: outer)
             guard !chain.contains(parent), parent != name, parent != facts.name else { break }
             chain.append(parent)
             current = parent

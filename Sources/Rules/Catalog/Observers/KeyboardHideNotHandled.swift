@@ -176,7 +176,7 @@ public struct KeyboardHideNotHandled: Rule {
             guard registration.events.contains(where: \.isShow),
                   let typeName = analysis.typeName(ofType: registration.type),
                   // A helper in an extension of a UIKit type serves types the rule cannot see.
-                  analysis.project.types[typeName]?.isDeclared ?? false,
+                  analysis.project.types.declaration(of: typeName)?.isDeclared ?? false,
                   !analysis.project.usesKeyboardLayoutGuide(typeName),
                   !restoringTypes.contains(typeName), !Self.projectHandlesRestore(analysis, typeName) else { continue }
             for root in analysis.handlers(of: registration) {

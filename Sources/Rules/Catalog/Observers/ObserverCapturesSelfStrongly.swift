@@ -405,7 +405,7 @@ public struct ObserverCapturesSelfStrongly: Rule {
         case .class, .actor:
             return declaration.qualifiedName
         case .extension:
-            if let facts = analysis.project.types[declaration.qualifiedName], facts.isDeclared {
+            if let facts = analysis.project.types.declaration(of: declaration.qualifiedName), facts.isDeclared {
                 return facts.isClass ? declaration.qualifiedName : nil
             }
             let name = declaration.qualifiedName

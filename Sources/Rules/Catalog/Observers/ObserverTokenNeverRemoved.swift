@@ -258,7 +258,7 @@ public struct ObserverTokenNeverRemoved: Rule {
     static func mayBeInheritedFromOutside(_ property: Int, of typeName: String, _ analysis: FileAnalysis) -> Bool {
         guard analysis.property(named: property) == nil else { return false }
         let root = analysis.project.rootClass(of: typeName)
-        guard root != typeName, analysis.project.types[root]?.isDeclared != true else { return false }
+        guard root != typeName, analysis.project.types.declaration(of: root)?.isDeclared != true else { return false }
         return !appleFrameworkPrefixes.contains { root.hasPrefix($0) }
     }
 
