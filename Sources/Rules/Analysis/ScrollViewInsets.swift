@@ -105,14 +105,7 @@ extension FileAnalysis {
         let lineage = [viewClass] + project.superclasses(of: viewClass)
         if lineage.contains(where: project.scrollViewInsets.adjustmentNever.contains) { return true }
         guard names.count == 1, ScrollViewInsetFacts.uiKitScrollViews.contains(viewClass) else { return false }
-        var outer = outline.outerType(of: type)
-        var steps = 0
-        while let current = outer, steps < 16 {
-            steps += 1
-            if managesSafeAreaItself(type: current) { return true }
-            outer = outline.outerType(of: current)
-        }
-        return false
+        return outline.enclosingTypes(from: outline.outerType(of: type)).contains(where: managesSafeAreaItself(type:))
     }
 
     /// Whether type `type` turns the adjustment off on a scroll view and builds that same
