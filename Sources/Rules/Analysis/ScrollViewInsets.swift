@@ -14,8 +14,9 @@ struct ScrollViewInsetSetup: Sendable {
 
     /// The setups among `assignments`: `x.contentInsetAdjustmentBehavior = .never` (a plain
     /// `.never`, not `enabled ? .automatic : .never`), and writes of `x.contentInset` (or one
-    /// of its edges) whose value, directly or through a local constant, reads a safe-area
-    /// member (`safeAreaInsets`, `view.safeAreaLayoutGuide.layoutFrame`, …).
+    /// of its edges) whose value, directly or through a local constant, names the safe area
+    /// (`safeAreaInsets`, `view.safeAreaLayoutGuide.layoutFrame`, `bottomLayoutGuide.length`,
+    /// …; `KeyboardVocabulary.namesSafeArea`).
     static func find(_ source: TokenizedSource, _ outline: Outline, _ assignments: [Assignment],
                      _ constants: ConstantResolver) -> [ScrollViewInsetSetup] {
         var found: [ScrollViewInsetSetup] = []
@@ -28,8 +29,7 @@ struct ScrollViewInsetSetup: Sendable {
                 found.append(ScrollViewInsetSetup(kind: .adjustmentNever, type: type, receiver: Array(names.dropLast())))
             } else if let inset = names.firstIndex(where: { source.isWord($0, "contentInset") }) {
                 let value = constants.value(of: assignment.rhs)
-                guard value.contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") })
-                else { continue }
+                guard value.contains(where: { KeyboardVocabulary.namesSafeArea(source, at: $0) }) else { continue }
                 found.append(ScrollViewInsetSetup(kind: .insetFromSafeArea, type: type, receiver: Array(names[..<inset])))
             }
         }
