@@ -142,7 +142,7 @@ public enum KeyboardVocabulary {
     /// replaced in iOS 11, and project names that say they hold or follow it
     /// (`bottomSafeAreaInset`, `additionalSafeAreaInsets`, `viewSafeAreaInsetsDidChange`).
     /// Also the byte pre-check for `namesSafeArea`.
-    public static let safeAreaMarkers: [StaticString] = ["safeArea", "SafeArea", "topLayoutGuide", "bottomLayoutGuide"]
+    static let safeAreaMarkers: [StaticString] = ["safeArea", "SafeArea", "topLayoutGuide", "bottomLayoutGuide"]
 
     /// Whether name token `index` names the safe area (see `safeAreaMarkers`): the one
     /// answer to "does this code mention the safe area".
