@@ -176,6 +176,23 @@ final class FactScopeTests: XCTestCase {
             XCTAssertEqual(selected, [], suffix)
         }
 
+        // Every spelling of the safe area marks the owner's file: here the one before iOS 11,
+        // in a file without the word `safeArea`.
+        try folder.write("Screens/StoryViewController.swift", """
+            import UIKit
+
+            final class StoryViewController: UIViewController {
+                private let pager = StoryPager(frame: .zero)
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
+                    pager.contentInset.bottom = bottomLayoutGuide.length
+                }
+            }
+            """)
+        let legacy = findings(under: folder.path, reporting: "StoryPager.swift", analysingEveryFile: false)
+        XCTAssertEqual(legacy, findings(under: folder.path, reporting: "StoryPager.swift", analysingEveryFile: true))
+        XCTAssertEqual(legacy, [])
+
         // Without the owner's safe-area insets the class's `.never` is reported.
         try folder.write("Screens/StoryViewController.swift", """
             import UIKit

@@ -288,6 +288,8 @@ final class AnalysisKeyboardTests: XCTestCase {
             let inView = view.bounds.height - frame.origin.y
             let padded = view.convert(frame, from: nil).height - bottomSafeAreaInset
             let plain = view.convert(frame, from: nil).height - footerHeight
+            let belowBars = view.convert(frame, from: nil).minY - topLayoutGuide.length
+            let belowHeader = view.convert(frame, from: nil).minY - headerLayoutGuide.layoutFrame.height
         }
         """)
         // The main screen is not the view's window: the frame stays unconverted.
@@ -296,6 +298,9 @@ final class AnalysisKeyboardTests: XCTestCase {
         XCTAssertTrue(analysis.boundValue("inView")?.has([.screenSpace, .viewGeometry]) ?? false)
         XCTAssertTrue(analysis.boundValue("padded")?.has(.safeArea) ?? false, "project names that say safe area count")
         XCTAssertFalse(analysis.boundValue("plain")?.has(.safeArea) ?? true)
+        // Before iOS 11 the safe area was the view controller's top and bottom layout guides.
+        XCTAssertTrue(analysis.boundValue("belowBars")?.has(.safeArea) ?? false, "topLayoutGuide is the safe area")
+        XCTAssertFalse(analysis.boundValue("belowHeader")?.has(.safeArea) ?? true, "a layout guide of the app's is not")
     }
 
     func testAccessorsAndWrapperPropertiesAcrossFiles() {

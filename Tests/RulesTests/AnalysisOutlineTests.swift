@@ -103,6 +103,50 @@ final class AnalysisOutlineTests: XCTestCase {
         XCTAssertEqual(blocks, ["if", "else", "else", "for", "switch", "repeat", "while"])
     }
 
+    func testWalksOutwardsThroughEnclosingScopes() {
+        let analysis = analyze("""
+        enum Screen {
+            final class Composer {
+                func layout() {
+                    items.forEach { item in
+                        if item.isVisible {
+                            place(item)
+                        }
+                    }
+                }
+            }
+        }
+        """)
+        let outline = analysis.outline
+        let place = analysis.index(of: "place")!
+        func describe(_ scopes: some Sequence<ScopeID>) -> [String] {
+            scopes.map { scope in
+                switch outline[scope].kind {
+                case .type(let type): "type \(outline[type].name)"
+                case .function(let function): "func \(outline[function].name)"
+                case .closure: "closure"
+                case .block(let keyword): analysis.source.text(at: keyword)
+                case .property, .accessor: "property"
+                }
+            }
+        }
+        XCTAssertEqual(describe(outline.enclosingScopes(from: outline.scope(at: place))),
+                       ["if", "closure", "func layout", "type Composer", "type Screen"])
+        XCTAssertEqual(describe(outline.enclosingScopes(from: outline.scope(at: place), before: outline.functions[0].scope)),
+                       ["if", "closure"])
+        XCTAssertEqual(describe(outline.scopesInsideExecutableBody(around: place)), ["if"])
+        XCTAssertEqual(describe(outline.enclosingExecutableScopes(from: outline.scope(at: place))), ["closure", "func layout"])
+        XCTAssertEqual(outline.enclosingTypes(from: outline.enclosingType(at: place)).map { outline[$0].name }, ["Composer", "Screen"])
+        XCTAssertTrue(outline.enclosingScopes(from: nil).map { $0 }.isEmpty)
+
+        // Deeper nesting than any real code: the walk stops at its bound.
+        let depth = Limits.enclosingScopes + 10
+        let deep = analyze("func f() {" + String(repeating: "run {", count: depth) + "x" + String(repeating: "}", count: depth + 1))
+        let innermost = deep.outline.scope(at: deep.index(of: "x")!)
+        XCTAssertEqual(deep.outline.enclosingScopes(from: innermost).map { $0 }.count, Limits.enclosingScopes)
+        XCTAssertEqual(deep.outline.enclosingExecutableScopes(from: innermost).map { $0 }.count, Limits.enclosingScopes)
+    }
+
     func testAvailabilityRegions() {
         let analysis = analyze("""
         @available(iOS 16.1, *)

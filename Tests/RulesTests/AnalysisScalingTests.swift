@@ -181,7 +181,7 @@ final class AnalysisScalingTests: XCTestCase {
             var mentions = false
             var found: [Range<Int>] = []
             for index in outline[type].extent.clamped(to: 0..<source.code.count) where source.kind(index) == .identifier {
-                if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide") { mentions = true }
+                if KeyboardVocabulary.namesSafeArea(source, at: index) { mentions = true }
                 guard source.isWord(index, "keyboardLayoutGuide"), source.kind(index + 1) == .period,
                       source.wordIndex(index + 2, in: FactCollector.guideMembers) != nil,
                       outline.enclosingType(at: index) == type else { continue }
@@ -209,6 +209,7 @@ final class AnalysisScalingTests: XCTestCase {
             enum E { case a; struct F { let s = safeAreaInsets } }
             """,
             "class X { class Y { class Z { let a = safeAreaInsets } } }\nclass W { let b = keyboardLayoutGuide.topAnchor }",
+            "class V { class U { let a = bottomLayoutGuide.length } }\nclass T { let b = bottomSafeAreaInset }",
             "class Broken { class Open { let a = safeAreaInsets\n",
             "",
         ]

@@ -354,19 +354,15 @@ extension FileAnalysis {
     /// extension of that type in this file; an outer type's when the inner has none).
     func property(named name: Int) -> PropertyID? {
         let hash = source.nameHash(name)
-        var type = outline.enclosingType(at: name)
-        var steps = 0
-        while let current = type, steps < Limits.enclosingScopes {
-            steps += 1
+        for current in outline.enclosingTypes(from: outline.enclosingType(at: name)) {
             let simpleName = outline[current].simpleName
-            if let found = outline.properties.indices.first(where: {
-                let property = outline.properties[$0]
+            if let found = outline.propertyIDs.first(where: {
+                let property = outline[$0]
                 guard property.nameHash == hash, let owner = property.owner else { return false }
                 return outline[owner].simpleName == simpleName
             }) {
-                return PropertyID(found)
+                return found
             }
-            type = outline.outerType(of: current)
         }
         return nil
     }

@@ -101,16 +101,12 @@ extension FileAnalysis {
     /// The animation whose closure contains code token `index` (innermost), or that takes the
     /// method whose body contains it by name (`animations: updateLayout`).
     func animation(enclosing index: Int) -> AnimationCall? {
-        var current = outline.scope(at: index)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: index)) {
             if let named = animationOfNamedBody[scope] { return animations[named] }
             if case .closure(let closure) = outline[scope].kind, let call = outline[closure].call {
                 let found = firstIndex(in: animations, atOrAfter: call) { $0.call }
                 if found < animations.count, animations[found].call == call { return animations[found] }
             }
-            current = outline[scope].parent
         }
         return nil
     }

@@ -102,7 +102,7 @@ enum FactCollector {
         // Byte pre-checks: the token scans below look for names most files never contain.
         let bytes = source.file.bytes
         let mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: bytes)
-        let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(["safeArea", "LayoutGuide"], in: bytes)
+        let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: bytes)
         let importsGuidePackage = mentionsKeyboard && (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
@@ -197,8 +197,8 @@ enum FactCollector {
         }
     }
 
-    /// For each type: whether its extent (nested types included) mentions `safeAreaInsets`,
-    /// `safeAreaLayoutGuide` or their predecessors `topLayoutGuide`/`bottomLayoutGuide`, and the uses of UIKit's keyboard layout guide directly in
+    /// For each type: whether its extent (nested types included) names the safe area
+    /// (`KeyboardVocabulary.namesSafeArea`), and the uses of UIKit's keyboard layout guide directly in
     /// its own code (through a local alias too), with `followsUndockedKeyboard = true` and
     /// edge-aware `setConstraints` among them. One pass over the tokens with a stack of the types around the cursor:
     /// a scan per type was quadratic in the nesting depth, and one property pass per type
@@ -229,8 +229,7 @@ enum FactCollector {
                 next += 1
             }
             guard source.kind(index) == .identifier else { continue }
-            if source.isWord(index, "safeAreaInsets") || source.isWord(index, "safeAreaLayoutGuide")
-                || source.isWord(index, "topLayoutGuide") || source.isWord(index, "bottomLayoutGuide") {
+            if KeyboardVocabulary.namesSafeArea(source, at: index) {
                 // Every open type whose extent holds the token; one already marked had its
                 // outer types marked with it.
                 for type in open.reversed() where extents[type].contains(index) {

@@ -239,10 +239,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     func deferral(at index: Int, hops: Int) -> Int? {
         guard let handlerIndex = handlerIndex(at: index) else { return nil }
         let handler = handlers[handlerIndex]
-        var current = outline.scope(at: index)
-        var steps = 0
-        while let scope = current, scope != handler.scope, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: index), before: handler.scope) {
             if case .closure(let closure) = outline[scope].kind {
                 if let call = outline[closure].call {
                     let callee = calls[call].callee
@@ -256,7 +253,6 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                     }
                 }
             }
-            current = outline[scope].parent
         }
         let body = outline[handler.scope].body
         let sleep = firstIndex(in: taskSleeps, atOrAfter: body.lowerBound) { $0 }

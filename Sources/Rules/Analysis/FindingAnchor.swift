@@ -68,11 +68,8 @@ public struct FindingAnchor: Sendable, Hashable {
 
     private static func declaration(at index: Int, outline: Outline) -> String {
         var names: [String] = []
-        var scope = outline.scope(at: index)
-        var steps = 0
-        while let current = scope, steps < Limits.enclosingScopes {
-            steps += 1
-            switch outline[current].kind {
+        for scope in outline.enclosingScopes(from: outline.scope(at: index)) {
+            switch outline[scope].kind {
             case .type(let type):
                 names.append(outline[type].name)
             case .function(let function):
@@ -83,7 +80,6 @@ public struct FindingAnchor: Sendable, Hashable {
             case .accessor, .closure, .block:
                 break
             }
-            scope = outline[current].parent
         }
         return names.reversed().joined(separator: ".")
     }

@@ -175,17 +175,6 @@ struct KeyboardValueEvaluator: FileIndexReader {
     static let geometryMembers: [StaticString] = [
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
     ]
-    static let safeAreaWords: [StaticString] = [
-        "safeAreaInsets", "safeAreaLayoutGuide", "adjustedContentInset", "bottomLayoutGuide",
-    ]
-
-    /// A safe-area term: UIKit's (`safeAreaInsets`, `safeAreaLayoutGuide`,
-    /// `adjustedContentInset`, and before iOS 11 `bottomLayoutGuide.length`) or a project name that says it holds one (`safeAreaBottom`,
-    /// `bottomSafeAreaInset`).
-    func isSafeAreaTerm(_ index: Int) -> Bool {
-        source.wordIndex(index, in: Self.safeAreaWords) != nil
-            || source.word(index, contains: "safeArea") || source.word(index, contains: "SafeArea")
-    }
     static let infoMembers: [StaticString] = [
         "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
         "duration", "animationDuration",
@@ -333,7 +322,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
                     geometry(at: index, into: &state.value, base: &base)
-                } else if isSafeAreaTerm(index) {
+                } else if KeyboardVocabulary.includesSafeArea(source, at: index) {
                     state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
                     // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
@@ -354,7 +343,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     state.value.merge(returned)
                 } else if let named = lookup(index) ?? memberValue(index) {
                     state.value.merge(named)
-                } else if isSafeAreaTerm(index) {
+                } else if KeyboardVocabulary.includesSafeArea(source, at: index) {
                     state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)

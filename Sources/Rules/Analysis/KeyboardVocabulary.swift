@@ -137,6 +137,27 @@ public enum KeyboardVocabulary {
     /// Byte strings at least one of which occurs in any file that keyboard rules can flag.
     static let keyboardMarkers: [StaticString] = ["eyboard", "inputAccessory"]
 
+    /// The parts of a name that say it is the safe area: UIKit's `safeAreaInsets` and
+    /// `safeAreaLayoutGuide`, the view controller's `topLayoutGuide`/`bottomLayoutGuide` they
+    /// replaced in iOS 11, and project names that say they hold or follow it
+    /// (`bottomSafeAreaInset`, `additionalSafeAreaInsets`, `viewSafeAreaInsetsDidChange`).
+    /// Also the byte pre-check for `namesSafeArea`.
+    static let safeAreaMarkers: [StaticString] = ["safeArea", "SafeArea", "topLayoutGuide", "bottomLayoutGuide"]
+
+    /// Whether name token `index` names the safe area (see `safeAreaMarkers`): the one
+    /// answer to "does this code mention the safe area".
+    static func namesSafeArea(_ source: TokenizedSource, at index: Int) -> Bool {
+        safeAreaMarkers.contains { source.word(index, contains: $0) }
+    }
+
+    /// Whether name token `index` reads an amount that includes the safe area: a name of the
+    /// safe area, or a scroll view's `adjustedContentInset` (its `contentInset` plus what the
+    /// system adds for the safe area). Code that turned the adjustment off (`.never`) asks
+    /// `namesSafeArea` instead: there the two insets are equal, and neither holds the safe area.
+    static func includesSafeArea(_ source: TokenizedSource, at index: Int) -> Bool {
+        namesSafeArea(source, at: index) || source.isWord(index, "adjustedContentInset")
+    }
+
     /// Whether `bytes` contains one of `markers`: a cheap pre-check run before any tokens
     /// are built. A file without them cannot trigger the rules that list them.
     public static func mayContain(_ markers: [StaticString], in bytes: [UInt8]) -> Bool {

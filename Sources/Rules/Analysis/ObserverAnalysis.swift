@@ -241,10 +241,7 @@ extension FileAnalysis {
             let modifiers = outline[method].modifiers
             return modifiers.contains("static") || modifiers.contains("class")
         }
-        var current = outline.scope(at: index)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: index)) {
             switch outline[scope].kind {
             case .property(let property), .accessor(let property, _):
                 return outline[property].isStatic
@@ -254,7 +251,7 @@ extension FileAnalysis {
                     property.isStatic && property.initializer.map { $0.contains(index) } ?? false
                 }
             default:
-                current = outline[scope].parent
+                continue
             }
         }
         return true
@@ -392,10 +389,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         var tasks: [NotificationTask] = []
         for (index, registration) in registered.enumerated()
         where registration.kind == .asyncSequence && registration.isKeyboard {
-            var current = outline.scope(at: registration.callee)
-            var steps = 0
-            while let scope = current, steps < Limits.enclosingScopes {
-                steps += 1
+            for scope in outline.enclosingScopes(from: outline.scope(at: registration.callee)) {
                 if case .function = outline[scope].kind { break }
                 if case .closure(let closure) = outline[scope].kind, let call = outline[closure].call {
                     let site = calls[call]
@@ -408,7 +402,6 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                         break
                     }
                 }
-                current = outline[scope].parent
             }
         }
         return tasks
@@ -542,11 +535,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     /// `$0`, a closure parameter or a `for` variable: a name the argument does not spell.
     func isLoopVariable(_ index: Int) -> Bool {
         if source.text(at: index).hasPrefix("$") { return true }
-        var current = outline.scope(at: index)
-        var steps = 0
         let hash = source.nameHash(index)
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: index)) {
             switch outline[scope].kind {
             case .closure(let closure):
                 if outline[closure].parameters.contains(where: { source.nameHash($0) == hash }) { return true }
@@ -557,7 +547,6 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             default:
                 break
             }
-            current = outline[scope].parent
         }
         return false
     }
@@ -749,10 +738,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             start = ExpressionBounds.statementStart(source, containing: calls[call].start)
             add(start..<calls[call].start)
         }
-        var current = outline.scope(at: trigger)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: trigger)) {
             switch outline[scope].kind {
             case .closure(let closure):
                 if let call = outline[closure].call {
@@ -765,13 +751,13 @@ struct ObserverAnalysisBuilder: FileIndexReader {
                 break
             }
             if case .function = outline[scope].kind { break }
-            current = outline[scope].parent
         }
         // Locals among them bring in their values (`if let t = token`, `let all = tokens`).
         if let scope = outline.executableScope(at: trigger) {
             var function = scope
-            while case .closure = outline[function].kind, let parent = outline.executableScope(at: outline[function].open - 1) {
-                function = parent
+            for enclosing in outline.enclosingExecutableScopes(from: scope) {
+                function = enclosing
+                guard case .closure = outline[enclosing].kind else { break }
             }
             let body = outline[function].body
             for _ in 0..<Limits.valueHops {

@@ -34,9 +34,12 @@ struct Outline: Sendable {
 
     /// The innermost function, closure or accessor body containing `index`.
     func executableScope(at index: Int) -> ScopeID? {
-        guard let scope = scope(at: index) else { return nil }
-        let value = Int(executableOfScope[scope.rawValue])
-        return value >= 0 ? ScopeID(value) : nil
+        scope(at: index).flatMap(executableScope(ofScope:))
+    }
+
+    /// The innermost function, closure or accessor body around `scope` (itself included).
+    func executableScope(ofScope scope: ScopeID) -> ScopeID? {
+        ScopeID(tableEntry: executableOfScope[scope.rawValue])
     }
 
     /// The innermost type declaration containing `index`.
@@ -67,6 +70,28 @@ struct Outline: Sendable {
         return nil
     }
 
+    /// `scope` and the scopes around it, innermost first, ending before `end` (nil: at file
+    /// level): the one walk outwards through a file's structure. Never more than
+    /// `Limits.enclosingScopes` scopes.
+    func enclosingScopes(from scope: ScopeID?, before end: ScopeID? = nil) -> EnclosingScopes {
+        EnclosingScopes(scopes: scopes, executableOfScope: nil, upcoming: scope, end: end)
+    }
+
+    /// The scopes around code token `index` inside its innermost function, closure or
+    /// accessor body, innermost first: the control-flow blocks whose conditions decide
+    /// whether it runs (all scopes around it when it is in no such body).
+    func scopesInsideExecutableBody(around index: Int) -> EnclosingScopes {
+        enclosingScopes(from: scope(at: index), before: executableScope(at: index))
+    }
+
+    /// `scope` (when it is a function, closure or accessor body) and the executable bodies
+    /// around it, innermost first, skipping control-flow blocks and types: a closure, then
+    /// the function it is written in. Never more than `Limits.enclosingScopes` bodies.
+    func enclosingExecutableScopes(from scope: ScopeID?) -> EnclosingScopes {
+        EnclosingScopes(scopes: scopes, executableOfScope: executableOfScope,
+                        upcoming: scope.flatMap(executableScope(ofScope:)), end: nil)
+    }
+
     /// The kind, braces and parent of `scope`.
     subscript(scope: ScopeID) -> Scope { scopes[scope.rawValue] }
 
@@ -88,11 +113,20 @@ struct Outline: Sendable {
         return enclosingType(at: self[parent].open)
     }
 
+    /// `type` and the type declarations whose bodies hold it, innermost first: the walk
+    /// outwards through nested types. Never more than `Limits.enclosingScopes` types.
+    func enclosingTypes(from type: TypeID?) -> some Sequence<TypeID> {
+        sequence(state: type) { current in
+            defer { current = current.flatMap(outerType(of:)) }
+            return current
+        }.prefix(Limits.enclosingScopes)
+    }
+
     /// Every type declaration of the file, in source order.
-    var typeIDs: [TypeID] { types.indices.map(TypeID.init) }
+    var typeIDs: LazyMapCollection<Range<Int>, TypeID> { types.indices.lazy.map(TypeID.init) }
 
     /// Every property declaration of the file, in source order.
-    var propertyIDs: [PropertyID] { properties.indices.map(PropertyID.init) }
+    var propertyIDs: LazyMapCollection<Range<Int>, PropertyID> { properties.indices.lazy.map(PropertyID.init) }
 
     /// The version that code token `index` can assume because of `#available`/`@available`.
     func availableVersion(at index: Int) -> OSVersion? {
@@ -129,6 +163,44 @@ struct Outline: Sendable {
     /// a search of every property (per assignment, that was quadratic in nested types).
     public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
         firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { self[$0] }
+    }
+}
+
+/// The scopes of a walk outwards (see `Outline.enclosingScopes(from:before:)`): each step
+/// goes to the parent scope, or with `executableOfScope` to the executable body around the
+/// parent. Bounded by `Limits.enclosingScopes`, so that no input makes a walk long.
+struct EnclosingScopes: Sequence, IteratorProtocol {
+    private let scopes: [Scope]
+    private let executableOfScope: [Int32]?
+    private var upcoming: ScopeID?
+    private let end: ScopeID?
+    private var remaining = Limits.enclosingScopes
+
+    fileprivate init(scopes: [Scope], executableOfScope: [Int32]?, upcoming: ScopeID?, end: ScopeID?) {
+        self.scopes = scopes
+        self.executableOfScope = executableOfScope
+        self.upcoming = upcoming
+        self.end = end
+    }
+
+    mutating func next() -> ScopeID? {
+        guard let scope = upcoming, scope != end, remaining > 0 else { return nil }
+        remaining -= 1
+        let parent = scopes[scope.rawValue].parent
+        if let executableOfScope {
+            upcoming = parent.flatMap { ScopeID(tableEntry: executableOfScope[$0.rawValue]) }
+        } else {
+            upcoming = parent
+        }
+        return scope
+    }
+}
+
+private extension ScopeID {
+    /// The scope an entry of a per-scope table names; nil for -1 (none).
+    init?(tableEntry: Int32) {
+        guard tableEntry >= 0 else { return nil }
+        self.init(Int(tableEntry))
     }
 }
 

@@ -14,8 +14,9 @@ struct ScrollViewInsetSetup: Sendable {
 
     /// The setups among `assignments`: `x.contentInsetAdjustmentBehavior = .never` (a plain
     /// `.never`, not `enabled ? .automatic : .never`), and writes of `x.contentInset` (or one
-    /// of its edges) whose value, directly or through a local constant, reads a safe-area
-    /// member (`safeAreaInsets`, `view.safeAreaLayoutGuide.layoutFrame`, …).
+    /// of its edges) whose value, directly or through a local constant, names the safe area
+    /// (`safeAreaInsets`, `view.safeAreaLayoutGuide.layoutFrame`, `bottomLayoutGuide.length`,
+    /// …; `KeyboardVocabulary.namesSafeArea`).
     static func find(_ source: TokenizedSource, _ outline: Outline, _ assignments: [Assignment],
                      _ constants: ConstantResolver) -> [ScrollViewInsetSetup] {
         var found: [ScrollViewInsetSetup] = []
@@ -28,8 +29,7 @@ struct ScrollViewInsetSetup: Sendable {
                 found.append(ScrollViewInsetSetup(kind: .adjustmentNever, type: type, receiver: Array(names.dropLast())))
             } else if let inset = names.firstIndex(where: { source.isWord($0, "contentInset") }) {
                 let value = constants.value(of: assignment.rhs)
-                guard value.contains(where: { source.word($0, contains: "safeArea") || source.word($0, contains: "SafeArea") })
-                else { continue }
+                guard value.contains(where: { KeyboardVocabulary.namesSafeArea(source, at: $0) }) else { continue }
                 found.append(ScrollViewInsetSetup(kind: .insetFromSafeArea, type: type, receiver: Array(names[..<inset])))
             }
         }
@@ -105,14 +105,7 @@ extension FileAnalysis {
         let lineage = [viewClass] + project.superclasses(of: viewClass)
         if lineage.contains(where: project.scrollViewInsets.adjustmentNever.contains) { return true }
         guard names.count == 1, ScrollViewInsetFacts.uiKitScrollViews.contains(viewClass) else { return false }
-        var outer = outline.outerType(of: type)
-        var steps = 0
-        while let current = outer, steps < 16 {
-            steps += 1
-            if managesSafeAreaItself(type: current) { return true }
-            outer = outline.outerType(of: current)
-        }
-        return false
+        return outline.enclosingTypes(from: outline.outerType(of: type)).contains(where: managesSafeAreaItself(type:))
     }
 
     /// Whether type `type` turns the adjustment off on a scroll view and builds that same

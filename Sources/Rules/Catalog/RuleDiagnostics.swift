@@ -60,14 +60,11 @@ extension FileAnalysis {
     /// controller, `""` in a view (its own members). Nil inside a closure (where `self` may
     /// have to be spelled, or be weak) and outside view and view-controller types.
     func ownViewPrefix(at index: Int) -> String? {
-        var scope = outline.scope(at: index)
-        var steps = 0
-        while let current = scope, steps < Limits.enclosingScopes {
-            steps += 1
-            switch outline[current].kind {
+        walk: for scope in outline.enclosingScopes(from: outline.scope(at: index)) {
+            switch outline[scope].kind {
             case .closure: return nil
-            case .function, .type: scope = nil
-            default: scope = outline[current].parent
+            case .function, .type: break walk
+            case .property, .accessor, .block: continue
             }
         }
         guard let type = outline.enclosingType(at: index) else { return nil }

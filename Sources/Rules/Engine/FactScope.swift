@@ -6,7 +6,7 @@ import Lexer
 /// observers, properties, keyboard layout guide…), and rules look types up by name. The few
 /// facts that are not about the file's own types (keyboard accessors, accessory uses,
 /// IQKeyboardManager switches, scroll views set up by their owners) need words that
-/// `projectWideMarkers` lists, or all the words of `projectWideMarkersTogether`. So pass 1
+/// `projectWideMarkers` lists, or a word of each group of `projectWideMarkerGroups`. So pass 1
 /// analyses the files that hold such words, and only scans the others for the names of the
 /// types they declare; the files pass 2 checks are analysed too. Each check returns the type
 /// names its rules looked up (`FileChecker.checkReportingLookups`); the driver then analyses
@@ -17,13 +17,14 @@ import Lexer
 /// nothing to do with the keyboard). A test compares both on multi-file projects.
 public enum FactScope {
     /// Words without which a file holds no fact beyond those about its own types, apart from
-    /// those of `projectWideMarkersTogether`.
+    /// those of `projectWideMarkerGroups`.
     public static let projectWideMarkers: [StaticString] = KeyboardVocabulary.keyboardMarkers + AccessoryFacts.markers
         + ["disabledDistanceHandlingClasses", "contentInsetAdjustmentBehavior"]
 
-    /// Words that together mark a file that may build another class's `contentInset` from
-    /// the safe area (`ScrollViewInsetFacts`); either alone is everyday layout code.
-    public static let projectWideMarkersTogether: [StaticString] = ["contentInset", "safeArea"]
+    /// Groups of words that together (a word of each group) mark a file that may build
+    /// another class's `contentInset` from the safe area (`ScrollViewInsetFacts`); either
+    /// alone is everyday layout code.
+    public static let projectWideMarkerGroups: [[StaticString]] = [["contentInset"], KeyboardVocabulary.safeAreaMarkers]
 
     /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`); of its
     /// last component for a qualified or dotted name (the scan records each component).

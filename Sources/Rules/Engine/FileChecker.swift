@@ -69,18 +69,18 @@ public struct FileChecker: Sendable {
     /// each file is searched for all of them in one pass.
     public static let catalogueMarkers = MarkerSet(
         RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers
-            + FactScope.projectWideMarkersTogether)
+            + FactScope.projectWideMarkerGroups.flatMap { $0 })
     private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
         (ObjectIdentifier($0), catalogueMarkers.mask(of: $0.requiredMarkers))
     })
     public static let directiveMask = catalogueMarkers.mask(of: [Suppression.marker])
     private static let projectWideMask = catalogueMarkers.mask(of: FactScope.projectWideMarkers)
-    private static let projectWideMaskTogether = catalogueMarkers.mask(of: FactScope.projectWideMarkersTogether)
+    private static let projectWideGroupMasks = FactScope.projectWideMarkerGroups.map(catalogueMarkers.mask(of:))
 
     /// Whether a file whose `catalogueMarkers` are `present` may hold facts beyond those
     /// about its own types (see `FactScope`).
     public static func mayHoldProjectWideFacts(_ present: MarkerSet.Mask) -> Bool {
-        present.intersects(projectWideMask) || present.bits & projectWideMaskTogether.bits == projectWideMaskTogether.bits
+        present.intersects(projectWideMask) || projectWideGroupMasks.allSatisfy(present.intersects)
     }
 
     /// The markers of a catalogue rule; nil for a rule outside it.

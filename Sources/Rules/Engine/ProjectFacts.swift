@@ -32,8 +32,8 @@ public struct TypeFacts: Sendable {
     public internal(set) var followsUndockedKeyboard: [FactLocation]
     /// The type hands constraints to the guide's edge-aware `setConstraints(_:activeWhen…:)`.
     public internal(set) var usesEdgeAwareGuideConstraints: Bool
-    /// The type mentions `safeAreaInsets`, `safeAreaLayoutGuide`, `topLayoutGuide` or
-    /// `bottomLayoutGuide` somewhere.
+    /// The type names the safe area somewhere (`safeAreaInsets`, `safeAreaLayoutGuide`,
+    /// `topLayoutGuide`, `bottomLayoutGuide`, a project name that says so).
     public internal(set) var mentionsSafeArea: Bool
     /// The type overrides `inputAccessoryView` or `inputAccessoryViewController`.
     public internal(set) var overridesInputAccessoryView: Bool

@@ -48,10 +48,7 @@ extension FileIndex {
         let hash = source.nameHash(name)
         let binding = binding(referencedBy: name)
         let bindingScope = binding.flatMap { outline.executableScope(at: $0.nameToken) }
-        var current: ScopeID? = innermost
-        var steps = 0
-        while let scope = current, scope != bindingScope, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: innermost, before: bindingScope) {
             switch outline[scope].kind {
             case .function(let function):
                 if let parameter = outline[function].parameters.first(where: {
@@ -70,7 +67,6 @@ extension FileIndex {
             default:
                 break
             }
-            current = outline[scope].parent
         }
         return binding.map { LocalDeclaration(token: $0.nameToken, nameHash: hash) }
     }

@@ -14,7 +14,7 @@ extension Outline {
     subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
 
     /// Every function declaration of the file, in source order.
-    var functionIDs: [FunctionID] { functions.indices.map(FunctionID.init) }
+    var functionIDs: LazyMapCollection<Range<Int>, FunctionID> { functions.indices.lazy.map(FunctionID.init) }
 }
 
 /// The calls chained after a call at its own level (`.receive(on:)`, `.sink { … }`,

@@ -153,10 +153,7 @@ struct RegistrationRecogniser {
         guard direct.isEmpty, !messages,
               call.arguments.contains(where: { $0.value.count == 1 && source.kind($0.value.lowerBound) == .identifier })
         else { return direct }
-        var current = outline.scope(at: call.callee)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: call.callee)) {
             switch outline[scope].kind {
             case .closure(let closure):
                 if let loop = outline[closure].call, source.isWord(calls[loop].callee, "forEach"),
@@ -168,7 +165,6 @@ struct RegistrationRecogniser {
             case .function, .type, .property, .accessor:
                 return []
             }
-            current = outline[scope].parent
         }
         return []
     }

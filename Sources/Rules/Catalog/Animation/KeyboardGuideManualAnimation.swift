@@ -214,10 +214,7 @@ public struct KeyboardGuideManualAnimation: Rule {
                     || source.word(token, contains: "guide")
             }
         }
-        var current = outline.scope(at: index)
-        var steps = 0
-        while let scope = current, steps < 256, !outline[scope].isExecutableBody {
-            steps += 1
+        for scope in outline.scopesInsideExecutableBody(around: index) {
             let info = outline[scope]
             if case .block(let keyword) = info.kind {
                 if source.isWord(keyword, "if"),
@@ -237,7 +234,6 @@ public struct KeyboardGuideManualAnimation: Rule {
                     if source.isWord(start, "if"), namesGuideOrAvailability((start + 1)..<open) { return true }
                 }
             }
-            current = info.parent
         }
         return false
     }

@@ -17,7 +17,7 @@ public struct ContentInsetAdjustmentNever: Rule {
         view) and an `@IBOutlet` scroll view (the nib or storyboard may pin it, or its container, to the \
         safe area).
         """,
-        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`, or the older `topLayoutGuide`/`bottomLayoutGuide`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from `safeAreaInsets`.",
+        fix: "Keep the default `.automatic`, or handle the safe area yourself (`safeAreaInsets`, `safeAreaLayoutGuide`, the older `topLayoutGuide`/`bottomLayoutGuide`, or a property of your own named for it such as `bottomSafeAreaInset`) where you set `.never`. A scroll view class that turns its own adjustment off is fine when code owning its instances, in any file, builds their `contentInset` from the safe area.",
         noFixReason: "Restoring `.automatic` changes the insets of every scroll view it applies to, and the alternative, handling the safe area by hand, is new layout code; either way the screen's layout changes beyond one line.",
         triggering: [
             RuleExample("""
@@ -70,8 +70,43 @@ public struct ContentInsetAdjustmentNever: Rule {
                 }
             }
             """]),
+            RuleExample("""
+            final class GalleryViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    ↓scrollView.contentInsetAdjustmentBehavior = .never
+                    scrollView.contentInset.bottom = layoutMetrics.toolbarHeight
+                }
+            }
+            """),
         ],
         nonTriggering: [
+            RuleExample("""
+            final class GalleryViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    scrollView.contentInsetAdjustmentBehavior = .never
+                    scrollView.contentInset.bottom = layoutMetrics.bottomSafeAreaInset
+                }
+            }
+            """),
+            RuleExample("""
+            final class StoryPager: UIScrollView {
+                override init(frame: CGRect) {
+                    super.init(frame: frame)
+                    contentInsetAdjustmentBehavior = .never
+                }
+                required init?(coder: NSCoder) { fatalError() }
+            }
+            """, files: ["StoryViewController.swift": """
+            final class StoryViewController: UIViewController {
+                private let pager = StoryPager(frame: .zero)
+                override func viewDidLayoutSubviews() {
+                    super.viewDidLayoutSubviews()
+                    pager.contentInset.bottom = bottomLayoutGuide.length
+                }
+            }
+            """]),
             RuleExample("""
             extension UITableView {
                 func configureAsOffsetProxy() {

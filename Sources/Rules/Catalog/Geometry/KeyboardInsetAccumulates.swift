@@ -246,10 +246,7 @@ public struct KeyboardInsetAccumulates: Rule {
     static func isGuardedByEquality(_ assignment: Assignment, target: [UInt64], _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
         let outline = analysis.outline
-        var current = outline.scope(at: assignment.op)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes, !outline[scope].isExecutableBody {
-            steps += 1
+        for scope in outline.scopesInsideExecutableBody(around: assignment.op) {
             if case .block(let keyword) = outline[scope].kind, source.isWord(keyword, "if") {
                 let condition = (keyword + 1)..<outline[scope].open
                 if condition.contains(where: { source.isToken($0, .binaryOperator, "==") }),
@@ -257,7 +254,6 @@ public struct KeyboardInsetAccumulates: Rule {
                     return true
                 }
             }
-            current = outline[scope].parent
         }
         return false
     }

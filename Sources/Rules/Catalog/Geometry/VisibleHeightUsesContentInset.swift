@@ -19,7 +19,9 @@ public struct VisibleHeightUsesContentInset: Rule {
         adjustment off and builds the `contentInset` from the safe area when it holds the view through a \
         plain `UIScrollView`/`UICollectionView` reference. Other scroll views of the same file are still \
         checked. A statement that adds a safe-area term itself (`- (contentInset.bottom + \
-        view.safeAreaInsets.bottom)`) already accounts for the safe area and is not reported.
+        view.safeAreaInsets.bottom)`, the older `bottomLayoutGuide.length`, a property named for the safe \
+        area, or the system's part read off `adjustedContentInset`) already accounts for the safe area and \
+        is not reported.
         """,
         fix: "Subtract `adjustedContentInset.top`/`.bottom` instead (with `contentInsetAdjustmentBehavior = .never` the two are equal and nothing needs to change).",
         fixAvailability: .safe,
@@ -74,11 +76,43 @@ public struct VisibleHeightUsesContentInset: Rule {
                 var visibleHeight: CGFloat { textView.bounds.height - textView.↓contentInset.top }
             }
             """),
+            RuleExample("""
+            final class LegacyListViewController: UIViewController {
+                func visibleHeight() -> CGFloat {
+                    tableView.bounds.height - tableView.↓contentInset.bottom - footerLayoutGuide.layoutFrame.height
+                }
+            }
+            """),
+            RuleExample("""
+            func scrollToEnd(of textView: UITextView) {
+                let visible = textView.bounds.height - textView.↓contentInset.bottom
+                let top = textView.adjustedContentInset.top
+                textView.setContentOffset(CGPoint(x: 0, y: max(-top, textView.contentSize.height - visible)), animated: true)
+            }
+            """),
         ],
         nonTriggering: [
             RuleExample("""
             func visibleHeight() -> CGFloat {
                 scrollView.bounds.height - (scrollView.contentInset.bottom + view.safeAreaInsets.bottom)
+            }
+            """),
+            RuleExample("""
+            final class LegacyListViewController: UIViewController {
+                func visibleHeight() -> CGFloat {
+                    tableView.bounds.height - tableView.contentInset.bottom - bottomLayoutGuide.length
+                }
+            }
+            """),
+            RuleExample("""
+            func visibleHeight(of scrollView: UIScrollView, metrics: ScreenMetrics) -> CGFloat {
+                scrollView.bounds.height - scrollView.contentInset.bottom - metrics.bottomSafeAreaInset
+            }
+            """),
+            RuleExample("""
+            func visibleHeight() -> CGFloat {
+                // The app's own inset, then what the system adds for the safe area.
+                scrollView.bounds.height - scrollView.contentInset.bottom - (scrollView.adjustedContentInset.bottom - scrollView.contentInset.bottom)
             }
             """),
             RuleExample("""
@@ -231,7 +265,7 @@ public struct VisibleHeightUsesContentInset: Rule {
             guard Self.subtractsFromHeight(analysis, statementStart..<chainStart, receiver: receiver),
                   !analysis.contentInsetIsWholeInset(ofReceiver: receiverRange, at: member),
                   !Self.statement(startingAt: statementStart, containing: member, analysis)
-                      .contains(where: { source.word($0, contains: "safeArea") }),
+                      .contains(where: { KeyboardVocabulary.includesSafeArea(source, at: $0) }),
                   reported.insert(member).inserted else { continue }
             found.append((member, chainStart..<(index + 3)))
         }

@@ -203,14 +203,11 @@ public struct AccessoryViewRecreated: Rule {
     /// The function (`makeBar()`) or computed property (`doneBar`) whose body holds `index`.
     func declarationName(around index: Int, _ analysis: FileAnalysis) -> String? {
         let outline = analysis.outline
-        var current = outline.executableScope(at: index)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in outline.enclosingExecutableScopes(from: outline.scope(at: index)) {
             switch outline[scope].kind {
             case .function(let function): return outline[function].name + "()"
             case .property(let property), .accessor(let property, _): return outline[property].name
-            default: current = outline[scope].parent.flatMap { outline.executableScope(at: outline[$0].open) }
+            default: continue
             }
         }
         return nil

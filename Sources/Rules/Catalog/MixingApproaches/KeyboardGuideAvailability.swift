@@ -163,10 +163,8 @@ public struct KeyboardGuideAvailability: Rule {
     /// the version would leave those releases with no layout at all).
     static func raisedGuard(around use: Int, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
-        var current = analysis.outline.scope(at: use)
-        while let index = current {
+        for index in analysis.outline.enclosingScopes(from: analysis.outline.scope(at: use)) {
             let scope = analysis.outline[index]
-            current = scope.parent
             guard case .block(let keyword) = scope.kind, source.isWord(keyword, "if") else { continue }
             guard let available = (keyword..<scope.open).first(where: {
                 source.kind($0) == .poundKeyword && source.text(at: $0) == "#available"

@@ -307,10 +307,7 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
                 source.isWord(index, "nil") || source.kind(index) == .identifier && assigned.contains(source.nameHash(index))
             }
         }
-        var current = analysis.outline.scope(at: registration.callee)
-        var steps = 0
-        while let scope = current, scope != body, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in analysis.outline.enclosingScopes(from: analysis.outline.scope(at: registration.callee), before: body) {
             if case .block(let keyword) = analysis.outline[scope].kind,
                source.wordIndex(keyword, in: ["if", "guard", "else"]) != nil {
                 let condition = source.isWord(keyword, "else")
@@ -320,7 +317,6 @@ public struct KeyboardObserverLifecycleUnbalanced: Rule {
                 guard let condition else { return true }
                 if isStateCheck(condition) { return true }
             }
-            current = analysis.outline[scope].parent
         }
         for index in open..<registration.callee where source.isWord(index, "guard") {
             guard analysis.outline.scope(at: index) == body else { continue }

@@ -184,10 +184,7 @@ public struct KeyboardObserverObjectFilter: Rule {
     static func isParameter(_ analysis: FileAnalysis, _ range: Range<Int>) -> Bool {
         guard range.count == 1, analysis.source.kind(range.lowerBound) == .identifier else { return false }
         let token = range.lowerBound
-        var current = analysis.outline.scope(at: token)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes {
-            steps += 1
+        for scope in analysis.outline.enclosingScopes(from: analysis.outline.scope(at: token)) {
             switch analysis.outline[scope].kind {
             case .function(let function):
                 return analysis.outline[function].parameters.contains { analysis.source.nameHash($0.nameToken) == analysis.source.nameHash(token) }
@@ -198,7 +195,6 @@ public struct KeyboardObserverObjectFilter: Rule {
             default:
                 break
             }
-            current = analysis.outline[scope].parent
         }
         return false
     }

@@ -251,10 +251,7 @@ public struct ObserverRemovedGreedily: Rule {
                     && !(source.kind(index - 1) == .period && source.isToken(index - 2, .prefixOperator, "!"))
             }
         }
-        var current = outline.scope(at: removal.callee)
-        var steps = 0
-        while let scope = current, steps < 256 {
-            steps += 1
+        for scope in outline.enclosingScopes(from: outline.scope(at: removal.callee)) {
             let info = outline[scope]
             if case .block(let keyword) = info.kind, source.isWord(keyword, "if"), mentionsLeaving((keyword + 1)..<info.open) {
                 return true
@@ -271,7 +268,6 @@ public struct ObserverRemovedGreedily: Rule {
                 }
                 return false
             }
-            current = info.parent
         }
         return false
     }

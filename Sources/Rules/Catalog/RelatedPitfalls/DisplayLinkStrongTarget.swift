@@ -362,14 +362,8 @@ public struct DisplayLinkStrongTarget: Rule {
     /// private method whose every call in the file is in `deinit`.
     func isDeinitPath(_ index: Int, _ analysis: FileAnalysis) -> Bool {
         func enclosingFunction(_ index: Int) -> FunctionID? {
-            var scope = analysis.outline.executableScope(at: index)
-            var steps = 0
-            while let current = scope, steps < Limits.enclosingScopes {
-                steps += 1
-                if let function = analysis.outline.function(ofScope: current) { return function }
-                scope = analysis.outline[current].parent.flatMap { analysis.outline.executableScope(at: analysis.outline[$0].open) }
-            }
-            return nil
+            let outline = analysis.outline
+            return outline.enclosingExecutableScopes(from: outline.scope(at: index)).lazy.compactMap(outline.function(ofScope:)).first
         }
         guard let function = enclosingFunction(index) else { return false }
         let declaration = analysis.outline[function]

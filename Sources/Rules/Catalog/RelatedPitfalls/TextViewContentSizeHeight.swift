@@ -319,10 +319,7 @@ public struct TextViewContentSizeHeight: Rule {
     func isGuardedByScrolling(_ index: Int, receiver: [Int], _ analysis: FileAnalysis) -> Bool {
         let source = analysis.source
         let outline = analysis.outline
-        var current = outline.scope(at: index)
-        var steps = 0
-        while let scope = current, steps < Limits.enclosingScopes, !outline[scope].isExecutableBody {
-            steps += 1
+        for scope in outline.scopesInsideExecutableBody(around: index) {
             if case .block(let keyword) = outline[scope].kind, source.isWord(keyword, "if") {
                 for token in (keyword + 1)..<outline[scope].open where source.isWord(token, "isScrollEnabled") {
                     let start = analysis.chainStart(endingAt: token)
@@ -336,7 +333,6 @@ public struct TextViewContentSizeHeight: Rule {
                     }
                 }
             }
-            current = outline[scope].parent
         }
         return false
     }
