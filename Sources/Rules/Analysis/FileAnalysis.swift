@@ -121,12 +121,6 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             }
             facts.keyboardResults = evaluator.resultFacts()
             facts.keyboardArguments = evaluator.argumentFacts()
-            facts.constantTypeNames = animations.compactMap { animation in
-                guard let duration = animation.duration?.value, duration.count == 3,
-                      source.kind(duration.lowerBound) == .identifier, source.kind(duration.lowerBound + 1) == .period
-                else { return nil }
-                return source.text(at: duration.lowerBound)
-            }
             self.evaluator = evaluator
         } else {
             evaluator = nil

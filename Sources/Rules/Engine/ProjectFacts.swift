@@ -122,9 +122,6 @@ public struct FileFacts: Sendable {
     /// Keyboard values this file's handlers pass to functions it does not declare: the file
     /// declaring the function gets them as parameter values.
     var keyboardArguments: [KeyboardArgumentFact] = []
-    /// Types whose number constants this file reads as animation durations
-    /// (`AnimationTiming.standard`): their files are analysed before pass 2.
-    public internal(set) var constantTypeNames: [String] = []
     /// Stored properties of project types that are assigned keyboard frame values (a wrapper's
     /// `endFrame`), by name.
     public internal(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
