@@ -24,6 +24,13 @@ final class QualifiedTypeNameTests: XCTestCase {
     final class Screen: UIView {}
     """
 
+    /// An extension is only valid at file level: one an unclosed brace puts inside a type
+    /// keeps the name it is written with, as the byte scan reads it.
+    func testAnExtensionInsideAnUnclosedTypeKeepsItsWrittenName() {
+        let outline = analyze("enum Report {\n    static let root = 1\nextension Finding: Codable {}\nclass Item {}").outline
+        XCTAssertEqual(outline.types.map(\.qualifiedName), ["Report", "Finding", "Report.Item"])
+    }
+
     func testNestedTypesOfOneSimpleNameStayApart() {
         let outline = analyze(orders).outline
         XCTAssertEqual(outline.types.map(\.qualifiedName), ["Orders", "Orders.Screen", "Orders.Detail", "Orders.Screen"])

@@ -608,7 +608,7 @@ private struct OutlineBuilder {
         let parentType = stack.last.flatMap { outline.type(ofScope: ScopeID($0)) }
         outline.types.append(TypeDeclaration(
             kind: kind, name: name, simpleName: nameParts.last ?? "",
-            qualifiedName: parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
+            qualifiedName: kind == .extension ? name : parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
         if let brace { declaredBraces[brace] = .type(type) }
         if let available { recordAvailability(start, end, available) }

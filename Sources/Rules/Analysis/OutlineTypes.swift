@@ -31,7 +31,7 @@ struct TypeDeclaration: Sendable {
     /// `name` inside the types around the declaration (`ChatModule.ListView` for a class
     /// `ListView` declared in `enum ChatModule`): what project facts are keyed by, so that
     /// nested types of the same simple name stay apart. Extensions are written at file
-    /// level, so theirs is `name`.
+    /// level, so theirs is `name`, also where an unclosed brace puts one inside a type.
     let qualifiedName: String
     let nameToken: Int
     /// Inherited types and conformances, as written (`UIViewController`, `Foo.Bar`).
