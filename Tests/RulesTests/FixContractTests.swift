@@ -163,6 +163,12 @@ extension FixContractTests {
         let outcome = Self.fix(conditional, with: checker)
         XCTAssertEqual(outcome.initial.count, 1)
         XCTAssertEqual(outcome.fixesApplied, 0)
+
+        // A file that ends inside the switch has no `}` to put the clause before.
+        let truncated = String(code[..<code.range(of: "    }\n}")!.lowerBound])
+        let unclosed = Self.fix(truncated, with: checker)
+        XCTAssertEqual(unclosed.initial.count, 1)
+        XCTAssertEqual(unclosed.fixesApplied, 0)
     }
 }
 

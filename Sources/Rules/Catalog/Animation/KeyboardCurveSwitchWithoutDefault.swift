@@ -289,6 +289,8 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
     static func defaultLikeEaseInOut(scope scopeIndex: ScopeID, _ analysis: FileAnalysis) -> Fix? {
         let source = analysis.source
         let scope = analysis.outline[scopeIndex]
+        // The clause goes before the switch's `}`: none when the file ends first.
+        guard scope.close < source.code.count else { return nil }
         // `case` of a clause, not of `if case`/`guard case`/`for case`/`while case` in one;
         // `#if` directives, not `#available` conditions.
         let labels = scope.body.filter {
