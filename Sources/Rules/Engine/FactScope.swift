@@ -34,7 +34,8 @@ public enum FactScope {
     }
 
     /// Name hashes of the words after every `class`, `struct`, `enum`, `extension`,
-    /// `protocol` and `actor` of a file (each part of a dotted name), read off its bytes: a
+    /// `protocol` and `actor` of a file (each part of a dotted name; not after `import`, as in
+    /// `import protocol Module.Name`), read off its bytes: a
     /// superset of the names of the types it declares or extends. Comments and strings may
     /// add names, which costs an analysis but never a fact. Nil when a name is not plain
     /// ASCII: where such a name ends is the lexer's decision, so the file must be analysed.

@@ -31,8 +31,9 @@ public struct MarkerSet: Sendable {
         /// not plain ASCII.
         public var declaredTypeNames: [UInt64]?
         /// Those of `declaredTypeNames` that may name a type's declaration or a nested type:
-        /// every name but those a plain `extension Name` alone records (see
-        /// `DeclarationScan.declarationNames`). Nil exactly when `declaredTypeNames` is.
+        /// all but the name of a plain `extension Name` and the outer names of a dotted
+        /// `extension Outer.Name` (see `DeclarationScan.declarationNames`). Nil exactly when
+        /// `declaredTypeNames` is.
         public var declarationNames: [UInt64]?
     }
 
