@@ -4,13 +4,16 @@ import Rules
 /// libFuzzer entry for the whole per-file pipeline the driver runs: lexing, the marker search
 /// and the declaration scan (which must find every type the analysis finds), pass-1 facts,
 /// the project merge, and `FileChecker` with every rule, suppression comments and the rounds
-/// of safe and unsafe fixes (whose result must lex again).
+/// of safe and unsafe fixes (whose result must lex again), given the model pass 1 built as
+/// the driver does (which must check as a model built again does).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAnalysis(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let file = SourceFile(path: "Fuzz.swift", bytes: Array(UnsafeBufferPointer(start: data, count: size)))
-    let project = checkFacts(file)
+    let (project, model) = checkFacts(file)
+    FuzzChecks.require(checkers[0].check(file, project: project, model: model) == checkers[0].check(file, project: project),
+                       "checking with the kept model differs from checking with a new one")
     for checker in checkers {
-        let fixed = checker.fix(file, project: project, includingUnsafe: true)
+        let fixed = checker.fix(file, project: project, includingUnsafe: true, model: model)
         checkRanges(fixed.initial, in: file.bytes.count)
         checkRanges(fixed.diagnostics, in: fixed.bytes.count)
         FuzzChecks.checkTokens(Lexer.tokenize(SourceFile(path: file.path, bytes: fixed.bytes)))
@@ -28,9 +31,10 @@ private let allMarkers: [StaticString] = RuleRegistry.all.flatMap { $0.requiredM
 private let markerSet = MarkerSet(allMarkers)
 
 /// The lexer's contract, the one-pass marker search and declaration scan against their
-/// references, and layered facts against merged ones; returns the file's project.
-private func checkFacts(_ file: SourceFile) -> ProjectFacts {
+/// references, and layered facts against merged ones; returns the file's project and model.
+private func checkFacts(_ file: SourceFile) -> (ProjectFacts, FileModel) {
     let source = Lexer.tokenize(file)
+    let model = FileModel(source)
     FuzzChecks.checkTokens(source)
     // The driver's one-pass marker search must agree with searching marker by marker.
     let present = markerSet.present(in: file.bytes)
@@ -40,7 +44,7 @@ private func checkFacts(_ file: SourceFile) -> ProjectFacts {
     }
     let scan = markerSet.scan(file.bytes, collectingDeclarations: true)
     FuzzChecks.require(scan.markers == present, "collecting declarations changed the markers found")
-    let facts = collectFacts(source)
+    let facts = collectFacts(model)
     // The driver analyses a file only scanned when a rule may look up a type it declares:
     // the scan must find every type the analysis finds.
     if let declared = scan.declaredTypeNames.map(Set.init), let declaring = scan.declarationNames.map(Set.init) {
@@ -55,7 +59,7 @@ private func checkFacts(_ file: SourceFile) -> ProjectFacts {
     let project = ProjectFacts(merging: [facts])
     // A checked file's facts layered on a project (here an empty one) answer as if merged,
     // and taking them out again leaves nothing.
-    let layered = FileAnalysis(source, project: .empty).project
+    let layered = FileAnalysis(model, project: .empty).project
     for type in facts.types {
         FuzzChecks.require(layered.types[type.name]?.paths == project.types[type.name]?.paths
             && layered.types[type.name]?.inheritance == project.types[type.name]?.inheritance
@@ -68,7 +72,7 @@ private func checkFacts(_ file: SourceFile) -> ProjectFacts {
         && layered.keyboardFrameProperties == project.keyboardFrameProperties
         && layered.keyboardHeightAccessors == project.keyboardHeightAccessors,
         "layered project facts differ from merged ones")
-    return project
+    return (project, model)
 }
 
 /// Each diagnostic and edit points inside a file of `size` bytes, and has a location.
