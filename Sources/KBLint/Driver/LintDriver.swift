@@ -355,7 +355,8 @@ struct LintDriver: Sendable {
     /// the fix mode does with the result. The language server calls it too, with the
     /// project's facts it keeps and the open documents' texts. `readInPass1` is what pass 1
     /// saw of the file: its identity, and when fixing the hash of its bytes (the file's facts
-    /// are derived again when they changed since).
+    /// are derived again when they changed since). `model` is the file's model pass 1 kept,
+    /// if any (`FileChecker.check` uses it only for the bytes it was built from).
     func lint(
         _ input: LintInput, project: ProjectFacts, relatedFile lookUp: RelatedFileLookup,
         readInPass1 firstPass: (identity: FileIdentity?, digest: UInt64?) = (nil, nil), model: FileModel? = nil
