@@ -224,7 +224,7 @@ struct LintDriver: Sendable {
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
-        let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, present: scan.markers)
+        let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, scan: scan)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
