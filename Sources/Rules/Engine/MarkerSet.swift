@@ -145,54 +145,60 @@ public struct MarkerSet: Sendable {
             }
             guard let base = buffer.baseAddress else { return state.result }
             let count = buffer.count
-            var highBits: UInt64 = 0
-            runs.withUnsafeBufferPointer { table in followers.withUnsafeBufferPointer { followers in
-                let table = table.baseAddress!
-                @inline(__always) func group(at offset: Int) -> UInt8 {
-                    table[Int(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self).littleEndian)]
+            let highBits = runs.withUnsafeBufferPointer { table in
+                followers.withUnsafeBufferPointer { followers in
+                    scanRuns(base, count, table: table.baseAddress!, followers: followers.baseAddress!, &state)
                 }
-                /// Visits the group of the run at `run` unless the byte after it rules the group out.
-                @inline(__always) func visit(_ group: UInt8, runAt run: Int) {
-                    let index = Int(group) - 1
-                    if run + 2 < count {
-                        let next = base[run + 2]
-                        guard followers[4 * index + Int(next >> 6)] & (1 << UInt64(next & 63)) != 0 else { return }
-                    }
-                    state.visit(groupAt: index, runAt: run, in: self)
-                }
-                var index = 0
-                // Eight runs per step; the last one ends at `index + 8`.
-                while index + 8 < count {
-                    highBits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    var groups = group(at: index)
-                    groups |= group(at: index + 1)
-                    groups |= group(at: index + 2)
-                    groups |= group(at: index + 3)
-                    groups |= group(at: index + 4)
-                    groups |= group(at: index + 5)
-                    groups |= group(at: index + 6)
-                    groups |= group(at: index + 7)
-                    if groups != 0 {
-                        for run in index..<(index + 8) {
-                            let found = group(at: run)
-                            if found != 0 { visit(found, runAt: run) }
-                        }
-                    }
-                    index += 8
-                }
-                while index < count {
-                    highBits |= UInt64(base[index])
-                    if index + 1 < count {
-                        let found = group(at: index)
-                        if found != 0 { visit(found, runAt: index) }
-                    }
-                    index += 1
-                }
-            } }
+            }
             var result = state.result
             result.isASCII = highBits & 0x8080_8080_8080_8080 == 0
             return result
         }
+    }
+
+    /// Looks every run of two bytes of `base[0..<count]` up in `table` and visits the groups
+    /// of those a pattern uses; returns the bytes or'ed together, eight at a time. Apart from
+    /// `scan`, with plain values only, so that the loop keeps them in registers.
+    private func scanRuns(
+        _ base: UnsafePointer<UInt8>, _ count: Int, table: UnsafePointer<UInt8>, followers: UnsafePointer<UInt64>,
+        _ state: inout ScanState
+    ) -> UInt64 {
+        @inline(__always) func group(at offset: Int) -> UInt8 {
+            table[Int(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self).littleEndian)]
+        }
+        /// Visits the groups of the runs at `runs` unless the byte after a run rules its group
+        /// out. Out of line: the loop's registers stay free for the loop.
+        @inline(never) func visit(_ runs: Range<Int>, _ state: inout ScanState) {
+            for run in runs {
+                let found = group(at: run)
+                guard found != 0 else { continue }
+                let index = Int(found) - 1
+                if run + 2 < count {
+                    let next = base[run + 2]
+                    guard followers[4 * index + Int(next >> 6)] & (1 << UInt64(next & 63)) != 0 else { continue }
+                }
+                state.visit(groupAt: index, runAt: run, in: self)
+            }
+        }
+        var highBits: UInt64 = 0
+        var index = 0
+        // Eight runs per step; the last one ends at `index + 8`.
+        while index &+ 8 < count {
+            highBits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            var groups = group(at: index)
+            groups |= group(at: index &+ 1)
+            groups |= group(at: index &+ 2)
+            groups |= group(at: index &+ 3)
+            groups |= group(at: index &+ 4)
+            groups |= group(at: index &+ 5)
+            groups |= group(at: index &+ 6)
+            groups |= group(at: index &+ 7)
+            if groups != 0 { visit(index..<(index &+ 8), &state) }
+            index &+= 8
+        }
+        for last in index..<count { highBits |= UInt64(base[last]) }
+        if index + 1 < count { visit(index..<(count - 1), &state) }
+        return highBits
     }
 
     /// What a scan has found so far. Its updates live apart from the loop over the bytes,
