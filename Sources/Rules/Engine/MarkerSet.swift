@@ -15,7 +15,8 @@ import Darwin
 /// Each pattern (marker or keyword) is found through one of its two-byte runs, the one with
 /// the rarest letters. The pass looks every run of two bytes of the file up in a 64 KB table
 /// indexed by the two bytes themselves (no hash to compute): a run no pattern uses (nearly
-/// all) costs a shift, a byte load and an `or`, eight at a time with one branch per eight.
+/// all) costs a 16-bit load, a byte load and an `or`, eight at a time with one branch per
+/// eight.
 /// A run a pattern uses is checked against the byte after it, then against whole patterns. The same pass notes
 /// whether the file is all ASCII, which saves most files a separate UTF-8 validation.
 public struct MarkerSet: Sendable {
@@ -151,21 +152,22 @@ public struct MarkerSet: Sendable {
                 }
             }
             var result = state.result
-            result.isASCII = highBits & 0x8080_8080_8080_8080 == 0
+            result.isASCII = highBits & 0x8080 == 0
             return result
         }
     }
 
     /// Looks every run of two bytes of `base[0..<count]` up in `table` and visits the groups
-    /// of those a pattern uses; returns the bytes or'ed together, eight at a time. Apart from
+    /// of those a pattern uses; returns the bytes or'ed together, two at a time. Apart from
     /// `scan`, with plain values only, so that the loop keeps them in registers.
     private func scanRuns(
         _ base: UnsafePointer<UInt8>, _ count: Int, table: UnsafePointer<UInt8>, followers: UnsafePointer<UInt64>,
         _ state: inout ScanState
     ) -> UInt64 {
-        @inline(__always) func group(at offset: Int) -> UInt8 {
-            table[Int(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self).littleEndian)]
+        @inline(__always) func run(at offset: Int) -> Int {
+            Int(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self).littleEndian)
         }
+        @inline(__always) func group(at offset: Int) -> UInt8 { table[run(at: offset)] }
         /// Visits the groups of the runs at `runs` unless the byte after a run rules its group
         /// out. Out of line: the loop's registers stay free for the loop.
         @inline(never) func visit(_ runs: Range<Int>, _ state: inout ScanState) {
@@ -180,25 +182,24 @@ public struct MarkerSet: Sendable {
                 state.visit(groupAt: index, runAt: run, in: self)
             }
         }
-        var highBits: UInt64 = 0
+        var highBits = 0
         var index = 0
-        // Eight runs per step; the last one ends at `index + 8`.
+        // Eight runs per step, each a 16-bit load (the runs at even offsets also give the
+        // bytes for `highBits`); the last one ends at `index + 8`.
         while index &+ 8 < count {
-            highBits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            var groups = group(at: index)
+            let run0 = run(at: index), run2 = run(at: index &+ 2), run4 = run(at: index &+ 4), run6 = run(at: index &+ 6)
+            highBits |= run0 | run2 | run4 | run6
+            var groups = table[run0] | table[run2] | table[run4] | table[run6]
             groups |= group(at: index &+ 1)
-            groups |= group(at: index &+ 2)
             groups |= group(at: index &+ 3)
-            groups |= group(at: index &+ 4)
             groups |= group(at: index &+ 5)
-            groups |= group(at: index &+ 6)
             groups |= group(at: index &+ 7)
             if groups != 0 { visit(index..<(index &+ 8), &state) }
             index &+= 8
         }
-        for last in index..<count { highBits |= UInt64(base[last]) }
+        for last in index..<count { highBits |= Int(base[last]) }
         if index + 1 < count { visit(index..<(count - 1), &state) }
-        return highBits
+        return UInt64(highBits)
     }
 
     /// What a scan has found so far. Its updates live apart from the loop over the bytes,
