@@ -83,9 +83,9 @@ enum LexicalPath {
     }
 
     /// `path` after `directory` and a `/` when its bytes start so and the next byte is ASCII
-    /// (nearly always), which `display` would return too (text compares by canonical
-    /// equivalence, which such a byte cannot join to the `/`); nil when undecided. Saves
-    /// `display`, asked once per file found, from comparing text.
+    /// (nearly always); nil when undecided. `display` compares text by characters, and an
+    /// ASCII byte after the `/` starts a character of its own, so there the bytes decide
+    /// alike. Saves `display`, asked once per file found, from comparing text.
     private static func bytesBelow(_ path: String, _ directory: String) -> String? {
         var path = path, directory = directory
         return path.withUTF8 { path in

@@ -16,9 +16,9 @@ import Darwin
 /// the rarest letters. The pass looks every run of two bytes of the file up in a 64 KB table
 /// indexed by the two bytes themselves (no hash to compute): a run no pattern uses (nearly
 /// all) costs a 16-bit load, a byte load and an `or`, eight at a time with one branch per
-/// eight.
-/// A run a pattern uses is checked against the byte after it, then against whole patterns. The same pass notes
-/// whether the file is all ASCII, which saves most files a separate UTF-8 validation.
+/// eight. A run a pattern uses is checked against the byte after it, then against whole
+/// patterns. The same pass notes whether the file is all ASCII, which saves most files a
+/// separate UTF-8 validation.
 public struct MarkerSet: Sendable {
     /// A set of markers as bits (up to 64 markers).
     public struct Mask: Sendable, Hashable {
@@ -144,22 +144,20 @@ public struct MarkerSet: Sendable {
             for index in shortMarkers where ByteSearch.contains(markers[index], in: buffer) {
                 state.found |= 1 << UInt64(index)
             }
-            guard let base = buffer.baseAddress else { return state.result }
-            let count = buffer.count
+            guard let base = buffer.baseAddress else { return state.result(isASCII: true) }
             let highBits = runs.withUnsafeBufferPointer { table in
                 followers.withUnsafeBufferPointer { followers in
-                    scanRuns(base, count, table: table.baseAddress!, followers: followers.baseAddress!, &state)
+                    scanRuns(base, buffer.count, table: table.baseAddress!, followers: followers.baseAddress!, &state)
                 }
             }
-            var result = state.result
-            result.isASCII = highBits & 0x8080 == 0
-            return result
+            return state.result(isASCII: highBits & 0x8080 == 0)
         }
     }
 
     /// Looks every run of two bytes of `base[0..<count]` up in `table` and visits the groups
-    /// of those a pattern uses; returns the bytes or'ed together, two at a time. Apart from
-    /// `scan`, with plain values only, so that the loop keeps them in registers.
+    /// of those a pattern uses; returns the bytes or'ed together (two at a time: test the low
+    /// byte's and the high byte's top bits). Apart from `scan`, with plain values only, so
+    /// that the loop keeps them in registers.
     private func scanRuns(
         _ base: UnsafePointer<UInt8>, _ count: Int, table: UnsafePointer<UInt8>, followers: UnsafePointer<UInt64>,
         _ state: inout ScanState
@@ -170,7 +168,7 @@ public struct MarkerSet: Sendable {
         @inline(__always) func group(at offset: Int) -> UInt8 { table[run(at: offset)] }
         /// Visits the groups of the runs at `runs` unless the byte after a run rules its group
         /// out. Out of line: the loop's registers stay free for the loop.
-        @inline(never) func visit(_ runs: Range<Int>, _ state: inout ScanState) {
+        @inline(never) func visitGroups(_ runs: Range<Int>, _ state: inout ScanState) {
             for run in runs {
                 let found = group(at: run)
                 guard found != 0 else { continue }
@@ -194,11 +192,11 @@ public struct MarkerSet: Sendable {
             groups |= group(at: index &+ 3)
             groups |= group(at: index &+ 5)
             groups |= group(at: index &+ 7)
-            if groups != 0 { visit(index..<(index &+ 8), &state) }
+            if groups != 0 { visitGroups(index..<(index &+ 8), &state) }
             index &+= 8
         }
         for last in index..<count { highBits |= Int(base[last]) }
-        if index + 1 < count { visit(index..<(count - 1), &state) }
+        if index + 1 < count { visitGroups(index..<(count - 1), &state) }
         return UInt64(highBits)
     }
 
@@ -214,9 +212,9 @@ public struct MarkerSet: Sendable {
             self.collectingDeclarations = collectingDeclarations
         }
 
-        var result: Scan {
+        func result(isASCII: Bool) -> Scan {
             Scan(markers: Mask(bits: found), declaredTypeNames: collectingDeclarations ? declarations.names : nil,
-                 declarationNames: collectingDeclarations ? declarations.declarationNames : nil, isASCII: false)
+                 declarationNames: collectingDeclarations ? declarations.declarationNames : nil, isASCII: isASCII)
         }
 
         /// The patterns of a group whose run may start at `run`.
