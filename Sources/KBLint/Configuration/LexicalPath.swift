@@ -63,15 +63,39 @@ enum LexicalPath {
         return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
-    /// Made with room for `name` from the start: discovery builds a path per entry it lists.
+    /// Copied byte for byte into a string of the right size: discovery builds a path per
+    /// entry it lists.
     static func appending(_ name: String, to directory: String) -> String {
-        let separator = directory.hasSuffix("/") ? "" : "/"
-        var path = ""
-        path.reserveCapacity(directory.utf8.count + separator.utf8.count + name.utf8.count)
-        path += directory
-        path += separator
-        path += name
-        return path
+        var directory = directory, name = name
+        return directory.withUTF8 { folder in
+            name.withUTF8 { name in
+                let separator = folder.last == UInt8(ascii: "/") ? 0 : 1
+                return String(unsafeUninitializedCapacity: folder.count + separator + name.count) { path in
+                    var end = path.initialize(fromContentsOf: folder)
+                    if separator == 1 {
+                        path[end] = UInt8(ascii: "/")
+                        end += 1
+                    }
+                    return end + UnsafeMutableBufferPointer(rebasing: path[end...]).initialize(fromContentsOf: name)
+                }
+            }
+        }
+    }
+
+    /// `path` after `directory` and a `/` when its bytes start so and the next byte is ASCII
+    /// (nearly always); nil when undecided. `display` compares text by characters, and an
+    /// ASCII byte after the `/` starts a character of its own, so there the bytes decide
+    /// alike. Saves `display`, asked once per file found, from comparing text.
+    private static func bytesBelow(_ path: String, _ directory: String) -> String? {
+        var path = path, directory = directory
+        return path.withUTF8 { path in
+            directory.withUTF8 { directory in
+                let start = directory.last == UInt8(ascii: "/") ? directory.count : directory.count + 1
+                guard path.count > start, path[start] < 0x80, path[start - 1] == UInt8(ascii: "/"),
+                      path[..<directory.count].elementsEqual(directory) else { return nil }
+                return String(decoding: path[start...], as: UTF8.self)
+            }
+        }
     }
 
     /// Whether `path` and `other` (absolute, standardized) are in the same folder, without
@@ -86,6 +110,7 @@ enum LexicalPath {
     /// paths are shown to users.
     static func display(_ path: String, relativeTo directory: String) -> String {
         if path == directory { return "." }
+        if let below = bytesBelow(path, directory) { return below }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }

@@ -239,17 +239,31 @@ struct LintDriver: Sendable {
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
-        let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, present: scan.markers)
+        let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, scan: scan)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
-            result.scannedNames = ScannedTypeNames(named: Array(Set(named)), declaring: Array(Set(declaring)))
+            result.scannedNames = ScannedTypeNames(named: Self.distinct(named), declaring: Self.distinct(declaring))
         } else {
             let model = FileModel(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
             result.facts = collectFacts(model)
             if needsSecondPass, budget.reserve(bytes.count) { result.model = model }
         }
         return result
+    }
+
+    /// `names` sorted, each once: a file declares a handful of types, which sort faster than a
+    /// set is built for them.
+    private static func distinct(_ names: [UInt64]) -> [UInt64] {
+        var names = names
+        names.sort()
+        var kept = 0
+        for index in names.indices where kept == 0 || names[kept - 1] != names[index] {
+            names[kept] = names[index]
+            kept += 1
+        }
+        names.removeLast(names.count - kept)
+        return names
     }
 
     /// The type names the declaration scan read off a file that pass 1 did not analyse.

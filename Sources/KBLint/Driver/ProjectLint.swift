@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Lints some files of a project with the facts of the whole project, so that a file gets the
 /// same findings whichever way it is linted: a folder, one file, `--staged`, `--since`,
 /// `--file-list`, `--use-stdin`, a plugin linting one target, or an editor through the
@@ -100,11 +108,16 @@ enum ProjectRoot {
     }
 
     /// Whether `path`'s bytes continue `folder`'s (a path without empty components) with a
-    /// `/`: then `path` lies below `folder` (by components as well).
+    /// `/`: then `path` lies below `folder` (by components as well). Compared with `memcmp`:
+    /// asked once per file of the run.
     private static func isBelow(_ path: String, _ folder: String) -> Bool {
-        let path = path.utf8, folder = folder.utf8
-        guard path.count > folder.count, path.starts(with: folder) else { return false }
-        return path[path.index(path.startIndex, offsetBy: folder.count)] == UInt8(ascii: "/")
+        var path = path, folder = folder
+        return path.withUTF8 { path in
+            folder.withUTF8 { folder in
+                path.count > folder.count && path[folder.count] == UInt8(ascii: "/")
+                    && (folder.isEmpty || memcmp(path.baseAddress!, folder.baseAddress!, folder.count) == 0)
+            }
+        }
     }
 
     /// Whether linting `searched` (absolute paths, as given) already reads every file under

@@ -37,8 +37,7 @@ enum PathEncoding {
 
     /// The bytes `path` stands for.
     static func bytes(_ path: String) -> [UInt8] {
-        // U+10FF00 and above start with F4 8F BC in UTF-8.
-        guard path.utf8.contains(0xF4) else { return Array(path.utf8) }
+        guard mayHoldEscapes(path) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         for scalar in path.unicodeScalars {
             if scalar.value >= escapeBase {
@@ -51,8 +50,15 @@ enum PathEncoding {
     }
 
     /// Calls `body` with `path` as the C string the file system knows.
+    /// Whether `path` may hold an escaped byte: U+10FF00 and above start with F4 8F BC in
+    /// UTF-8. Searched with `memchr`, as every file and folder opened asks.
+    private static func mayHoldEscapes(_ path: String) -> Bool {
+        path.utf8.withContiguousStorageIfAvailable { $0.count > 0 && memchr($0.baseAddress!, 0xF4, $0.count) != nil }
+            ?? path.utf8.contains(0xF4)
+    }
+
     static func withFileSystemPath<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-        guard path.utf8.contains(0xF4) else { return try path.withCString(body) }
+        guard mayHoldEscapes(path) else { return try path.withCString(body) }
         let raw = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

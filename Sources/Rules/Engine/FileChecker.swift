@@ -86,12 +86,14 @@ public struct FileChecker: Sendable {
     /// The markers of a catalogue rule; nil for a rule outside it.
     public static func markers(of rule: any Rule.Type) -> MarkerSet.Mask? { ruleMasks[ObjectIdentifier(rule)] }
 
-    /// Whether `check` can report anything on `bytes`, whose `catalogueMarkers` are
-    /// `present`: a rule's pre-check passes, there are suppression comments (which may be
-    /// superfluous), or the bytes are not valid UTF-8.
-    public func mayReport(on bytes: [UInt8], present: MarkerSet.Mask) -> Bool {
+    /// Whether `check` can report anything on `bytes`, which `scan` (by `catalogueMarkers`)
+    /// read: a rule's pre-check passes, there are suppression comments (which may be
+    /// superfluous), or the bytes are not valid UTF-8 (only bytes beyond ASCII are validated).
+    public func mayReport(on bytes: [UInt8], scan: MarkerSet.Scan) -> Bool {
+        let present = scan.markers
         let mayTrigger = markers?.intersects(present) ?? !candidates(for: bytes, present: present).isEmpty
-        return mayTrigger || present.intersects(Self.directiveMask) || UTF8Validation.firstInvalidOffset(bytes) != nil
+        return mayTrigger || present.intersects(Self.directiveMask)
+            || (!scan.isASCII && UTF8Validation.firstInvalidOffset(bytes) != nil)
     }
 
     /// The rules whose byte pre-check passes on `bytes`.
