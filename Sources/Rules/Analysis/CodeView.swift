@@ -38,6 +38,15 @@ extension TokenizedSource {
         return nil
     }
 
+    /// Index into `list` of the spelling of name token `index`, if any (as
+    /// `wordIndex(_:in:)` on `list.words`).
+    func wordIndex(_ index: Int, in list: WordList) -> Int? {
+        guard index >= 0, index < code.count else { return nil }
+        let token = code[index]
+        guard token.kind == .identifier || token.kind == .keyword else { return nil }
+        return file.bytes.withUnsafeBufferPointer { list.position(of: $0, Int(token.start), token.length) }
+    }
+
     /// Whether name token `index` contains `part` anywhere (byte comparison).
     func word(_ index: Int, contains part: StaticString) -> Bool {
         guard index >= 0, index < code.count else { return false }
@@ -183,5 +192,50 @@ enum NameHash {
     static func of(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { of($0, 0, $0.count) }
+    }
+}
+
+/// A fixed list of names that tokens are matched against, built once (`static let`): the
+/// token's length picks the few words it can be, so most tokens are rejected with one table
+/// read instead of a comparison per word. For the lists that are asked about every name of
+/// a file; a short list written at its call site needs none of this.
+struct WordList: Sendable {
+    let words: [StaticString]
+    /// The positions in `words` of the words `n` bytes long, ascending, are
+    /// `positions[starts[n]..<starts[n + 1]]`; lengths at or past `starts.count - 1` have none.
+    private let starts: [Int32]
+    private let positions: [Int32]
+
+    init(_ words: [StaticString]) {
+        self.words = words
+        let longest = words.map(\.utf8CodeUnitCount).max() ?? 0
+        var starts = [Int32](repeating: 0, count: longest + 2)
+        var positions: [Int32] = []
+        for length in 0...longest {
+            starts[length] = Int32(positions.count)
+            for (position, word) in words.enumerated() where word.utf8CodeUnitCount == length {
+                positions.append(Int32(position))
+            }
+        }
+        starts[longest + 1] = Int32(positions.count)
+        self.starts = starts
+        self.positions = positions
+    }
+
+    /// The position of the first word spelled `buffer[start..<start + length]`, if any.
+    @inline(__always)
+    func position(of buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
+        guard length + 1 < starts.count else { return nil }
+        var candidate = Int(starts[length])
+        let end = Int(starts[length + 1])
+        while candidate < end {
+            let position = Int(positions[candidate])
+            let expected = words[position].utf8Start
+            var offset = 0
+            while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
+            if offset == length { return position }
+            candidate += 1
+        }
+        return nil
     }
 }

@@ -172,13 +172,13 @@ struct KeyboardValueEvaluator: FileIndexReader {
             && source.firstTopLevel(in: range) { source.kind($0) == .infixQuestionMark } == nil
     }
 
-    static let geometryMembers: [StaticString] = [
+    static let geometryMembers = WordList([
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
-    ]
-    static let infoMembers: [StaticString] = [
+    ])
+    static let infoMembers = WordList([
         "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
         "duration", "animationDuration",
-    ]
+    ])
     static let infoKeys: [KeyboardUserInfoKey] = [
         .frameEnd, .frameEnd, .frameEnd, .frameBegin, .frameBegin, .frameEnd, .animationCurve, .animationCurve,
         .animationDuration, .animationDuration,
