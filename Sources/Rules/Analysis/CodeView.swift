@@ -67,6 +67,15 @@ extension TokenizedSource {
         }
     }
 
+    /// Whether identifier token `index` contains one of `parts` (as `word(_:contains:)` on
+    /// each).
+    func word(_ index: Int, containsAnyOf parts: NameParts) -> Bool {
+        guard index >= 0, index < code.count else { return false }
+        let token = code[index]
+        guard token.kind == .identifier else { return false }
+        return file.bytes.withUnsafeBufferPointer { parts.occur(in: $0, Int(token.start), Int(token.end)) }
+    }
+
     /// A 64-bit FNV-1a hash of a token's bytes: names are compared by hash so that no
     /// `String` is built per token. Backticks around a name are ignored.
     func nameHash(_ index: Int) -> UInt64 {
@@ -237,5 +246,50 @@ struct WordList: Sendable {
             candidate += 1
         }
         return nil
+    }
+}
+
+/// Parts of names looked for inside every name of a file (`word(_:containsAnyOf:)`), built
+/// once. Each part is found through its anchor, its last capital letter (else its first
+/// byte): names are mostly lower case, so most of their bytes are passed over with one
+/// table read.
+struct NameParts: Sendable {
+    let parts: [StaticString]
+    /// Per part: where its anchor lies in it.
+    private let anchors: [Int]
+    /// Per byte value: whether it is some part's anchor.
+    private let isAnchor: [Bool]
+    private let shortest: Int
+
+    /// `parts`: non-empty.
+    init(_ parts: [StaticString]) {
+        self.parts = parts
+        var anchors: [Int] = []
+        var isAnchor = [Bool](repeating: false, count: 256)
+        for part in parts {
+            let bytes = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
+            let anchor = bytes.lastIndex { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ?? 0
+            anchors.append(anchor)
+            isAnchor[Int(bytes[anchor])] = true
+        }
+        self.anchors = anchors
+        self.isAnchor = isAnchor
+        shortest = parts.map(\.utf8CodeUnitCount).min() ?? 0
+    }
+
+    /// Whether `buffer[start..<end]` contains one of the parts.
+    func occur(in buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end - start >= shortest else { return false }
+        for anchorAt in start..<end where isAnchor[Int(buffer[anchorAt])] {
+            for (part, anchor) in zip(parts, anchors) where part.utf8Start[anchor] == buffer[anchorAt] {
+                let length = part.utf8CodeUnitCount
+                let partStart = anchorAt - anchor
+                guard partStart >= start, partStart + length <= end else { continue }
+                var offset = 0
+                while offset < length, buffer[partStart + offset] == part.utf8Start[offset] { offset += 1 }
+                if offset == length { return true }
+            }
+        }
+        return false
     }
 }

@@ -76,7 +76,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
                 ? TypedReceiver(type: setup.type, receiver: Self.receiverKey(source, names: setup.receiver)) : nil
         })
 
-        mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
+        mentionsKeyboard = fileIndex.mentionsKeyboard
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         var chainLinks: [(producer: ClosureID, consumer: ClosureID)] = []
@@ -127,7 +127,7 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         }
         FactCollector.collectTypes(fileIndex, into: &facts)
         let observers = ObserverAnalysisBuilder(fileIndex).build()
-        ObserverFactCollector.collect(observers, source, outline, into: &facts)
+        ObserverFactCollector.collect(observers, source, outline, mentionsKeyboard: mentionsKeyboard, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
         // The facts hold this file's own phases; rules also see those other files give.

@@ -147,8 +147,10 @@ public enum KeyboardVocabulary {
     /// Whether name token `index` names the safe area (see `safeAreaMarkers`): the one
     /// answer to "does this code mention the safe area".
     static func namesSafeArea(_ source: TokenizedSource, at index: Int) -> Bool {
-        safeAreaMarkers.contains { source.word(index, contains: $0) }
+        source.word(index, containsAnyOf: safeAreaParts)
     }
+
+    private static let safeAreaParts = NameParts(safeAreaMarkers)
 
     /// Whether name token `index` reads an amount that includes the safe area: a name of the
     /// safe area, or a scroll view's `adjustedContentInset` (its `contentInset` plus what the

@@ -309,15 +309,18 @@ extension FileAnalysis {
 /// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
 struct ObserverAnalysisBuilder: FileIndexReader {
     let fileIndex: FileIndex
-    var callAtCallee: [Int: Int] { fileIndex.callAtCallee }
-    var assignmentAtOperator: [Int: Int] = [:]
-    var callAtOpenParen: [Int: Int] = [:]
+    var callAtCallee: TokenTable { fileIndex.callAtCallee }
+    var assignmentAtOperator: TokenTable
+    var callAtOpenParen: TokenTable
 
     init(_ fileIndex: FileIndex) {
         self.fileIndex = fileIndex
-        for (index, assignment) in fileIndex.assignments.enumerated() { assignmentAtOperator[assignment.op] = index }
-        for (index, call) in fileIndex.calls.enumerated() {
-            if let open = call.openParen { callAtOpenParen[open] = index }
+        let tokenCount = fileIndex.source.code.count
+        assignmentAtOperator = TokenTable(tokenCount: tokenCount)
+        callAtOpenParen = TokenTable(tokenCount: tokenCount)
+        for index in fileIndex.assignments.indices { assignmentAtOperator[fileIndex.assignments[index].op] = index }
+        for index in fileIndex.calls.indices {
+            if let open = fileIndex.calls[index].openParen { callAtOpenParen[open] = index }
         }
     }
 

@@ -16,7 +16,7 @@ final class FileIndex: Sendable {
     let assignments: [Assignment]
     let bindings: [LocalBinding]
     /// Callee token → index in `calls`.
-    let callAtCallee: [Int: Int]
+    let callAtCallee: TokenTable
     /// Indices in `calls` by the callee's name hash, in call order.
     let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
@@ -36,9 +36,13 @@ final class FileIndex: Sendable {
     /// Per call (index in `calls`) that passes methods of the caller's type by name where a
     /// closure goes (`animations: updateLayout`): those methods (see `functions(passedAs:)`).
     let methodsPassedByName: [Int: [FunctionID]]
+    /// Whether the file's bytes hold `KeyboardVocabulary.keyboardMarkers`: without them no
+    /// keyboard handler, value or name is looked for.
+    let mentionsKeyboard: Bool
 
     init(_ source: TokenizedSource) {
         self.source = source
+        mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
         var outline = Outline(source)
         let chainStarts = ChainStarts(source)
         var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
@@ -53,8 +57,8 @@ final class FileIndex: Sendable {
         calls = matching.calls
         assignments = matching.assignments
         bindings = matching.bindings
-        var callAtCallee: [Int: Int] = [:]
-        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
+        var callAtCallee = TokenTable(tokenCount: source.code.count)
+        for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
         self.callAtCallee = callAtCallee
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings: [UInt64: [CaseBinding]] = [:]
@@ -116,6 +120,28 @@ final class FileIndex: Sendable {
     /// The first token of the member chain that ends at `end` (see `ChainStarts`).
     func chainStart(endingAt end: Int) -> Int {
         chainStarts.chainStart(endingAt: end)
+    }
+}
+
+/// Record indices by code token (a call by its callee, an assignment by its operator): a
+/// table over the file's tokens, since these are asked about most names of a file and a
+/// dictionary would hash each time. Tokens outside the file map to nothing.
+struct TokenTable: Sendable {
+    /// Per code token: the record index, -1 for none.
+    private var slots: [Int32]
+
+    init(tokenCount: Int) {
+        slots = [Int32](repeating: -1, count: tokenCount)
+    }
+
+    /// Setting requires `token` to be a code token of the file.
+    subscript(token: Int) -> Int? {
+        get {
+            guard token >= 0, token < slots.count else { return nil }
+            let slot = slots[token]
+            return slot >= 0 ? Int(slot) : nil
+        }
+        set { slots[token] = newValue.map { Int32($0) } ?? -1 }
     }
 }
 

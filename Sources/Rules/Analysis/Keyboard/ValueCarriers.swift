@@ -183,7 +183,7 @@ extension KeyboardValueEvaluator {
     }
 
     /// `UIEdgeInsets(…)`, `UIEdgeInsets.init(…)` or `.init(…)` when `range` is exactly such a call.
-    static func edgeInsetsCall(_ source: TokenizedSource, _ range: Range<Int>, _ callAtCallee: [Int: Int],
+    static func edgeInsetsCall(_ source: TokenizedSource, _ range: Range<Int>, _ callAtCallee: TokenTable,
                                _ calls: [CallSite]) -> CallSite? {
         var start = range.lowerBound
         if source.kind(start) == .period { start += 1 }
