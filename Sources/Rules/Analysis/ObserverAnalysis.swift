@@ -299,8 +299,8 @@ extension FileAnalysis {
             guard let sink = layoutSink(of: assignment), sink.kind != .contentOffset else { continue }
             record(sink.member)
         }
-        for call in calls where source.wordIndex(call.callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
-            record(call.callee)
+        for index in calls.indices where source.wordIndex(calls[index].callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
+            record(calls[index].callee)
         }
         return found
     }
@@ -332,8 +332,11 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         for index in registrations.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
-        for (index, call) in calls.enumerated()
-        where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") && !isOtherObserverList(call) {
+        let calls = self.calls
+        // Calls are picked by their callee before a call is copied out of `calls`.
+        for index in calls.indices where source.isWord(calls[index].callee, "removeObserver") {
+            let call = calls[index]
+            guard !hasLabel(call, "forKeyPath"), !isOtherObserverList(call) else { continue }
             removals.append(removal(call, index))
         }
         for registration in registrations where registration.kind == .publisher {
@@ -358,10 +361,13 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             removedNames[typeName, default: []].formUnion(removals[index].names)
         }
         var cancelledNames: [String: [UInt64: [FunctionID?]]] = [:]
-        for call in calls {
-            let isCancel = source.isWord(call.callee, "cancel") && call.arguments.isEmpty
-            let isEmptying = source.wordIndex(call.callee, in: ["removeAll", "removeValue", "remove"]) != nil
-            guard (isCancel || isEmptying), call.receiver != nil,
+        for index in calls.indices {
+            let callee = calls[index].callee
+            let isCancel = source.isWord(callee, "cancel") && calls[index].arguments.isEmpty
+            let isEmptying = source.wordIndex(callee, in: ["removeAll", "removeValue", "remove"]) != nil
+            guard isCancel || isEmptying else { continue }
+            let call = calls[index]
+            guard call.receiver != nil,
                   let typeName = typeName(outline.enclosingType(at: call.callee)) else { continue }
             let method = method(containing: call.callee)
             for hash in namesTakingPart(in: call.callee) {
@@ -798,7 +804,9 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         // Calls from methods to methods of the same type name, on self or unqualified; those
         // that mean no method of the type here may mean one its code in another file declares.
-        for call in calls where call.isOnSelf(source) {
+        let calls = self.calls
+        for index in calls.indices where calls[index].isOnSelf(source) {
+            let call = calls[index]
             guard let caller = method(containing: call.callee),
                   let callerType = typeName(outline[caller].owner) else { continue }
             var resolved = false

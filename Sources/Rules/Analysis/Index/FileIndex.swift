@@ -43,15 +43,17 @@ final class FileIndex: Sendable {
     init(_ source: TokenizedSource) {
         self.source = source
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
-        var outline = Outline(source)
+        var linked = Outline(source)
         let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+        var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
         matching.run()
         for link in matching.closureCalls {
-            outline[link.closure].call = link.call
-            outline[link.closure].argumentLabel = link.label
-            outline[link.closure].isTrailing = link.trailing
+            linked[link.closure].call = link.call
+            linked[link.closure].argumentLabel = link.label
+            linked[link.closure].isTrailing = link.trailing
         }
+        // A constant from here on: the closures below read it without copying it.
+        let outline = linked
         self.outline = outline
         self.chainStarts = chainStarts
         calls = matching.calls
@@ -62,8 +64,9 @@ final class FileIndex: Sendable {
         self.callAtCallee = callAtCallee
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings: [UInt64: [CaseBinding]] = [:]
-        for (index, call) in matching.calls.enumerated() where Self.casePatternKeyword(of: call, source) != nil {
-            for (position, argument) in call.arguments.enumerated() {
+        let calls = matching.calls
+        for index in calls.indices where Self.casePatternKeyword(of: calls[index], source) != nil {
+            for (position, argument) in calls[index].arguments.enumerated() {
                 let value = argument.value
                 guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
                       let name = value.last, source.kind(name) == .identifier else { continue }
@@ -85,8 +88,8 @@ final class FileIndex: Sendable {
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
-        for (index, call) in matching.calls.enumerated() where call.arguments.contains(where: { $0.closure == nil }) {
-            let passed = call.arguments.flatMap {
+        for index in calls.indices where calls[index].arguments.contains(where: { $0.closure == nil }) {
+            let passed = calls[index].arguments.flatMap {
                 Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
             }
             if !passed.isEmpty { methodsPassedByName[index] = passed }
