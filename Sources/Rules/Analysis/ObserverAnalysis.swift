@@ -804,9 +804,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         // Calls from methods to methods of the same type name, on self or unqualified; those
         // that mean no method of the type here may mean one its code in another file declares.
-        let calls = self.calls
-        for index in calls.indices where calls[index].isOnSelf(source) {
-            let call = calls[index]
+        for call in calls where call.isOnSelf(source) {
             guard let caller = method(containing: call.callee),
                   let callerType = typeName(outline[caller].owner) else { continue }
             var resolved = false

@@ -155,7 +155,7 @@ struct MatchingBuilder {
             return
         }
         let callIndex = calls.count
-        var trailing: [(ClosureID, Int?)] = []
+        var trailing: [(closure: ClosureID, label: Int?)] = []
         if let first = closure(openingAt: next), let close = source.partnerIndex(next) {
             trailing.append((first, nil))
             end = close
