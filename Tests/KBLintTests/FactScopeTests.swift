@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import KBLint
 import Rules
@@ -86,17 +87,19 @@ final class FactScopeTests: XCTestCase {
             uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
     }, deploymentTarget: nil)
 
-    static func driver(_ analysingEveryFile: Bool) -> LintDriver {
+    static func driver(_ analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20) -> LintDriver {
         var driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: Set(RuleRegistry.all.map { $0.metadata.id }),
                                 closeMatches: { _, _ in [] }, progressSink: nil)
         driver.analysesEveryFile = analysingEveryFile
+        driver.retainedModelBytes = retained
         return driver
     }
 
-    func findings(under folder: String, analysingEveryFile: Bool) -> [String] {
+    func findings(under folder: String, analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20) -> [String] {
         let (targets, errors) = FileDiscovery(currentDirectory: folder).discover([folder])
         XCTAssertEqual(errors.count, 0)
-        let outcome = Self.driver(analysingEveryFile).run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
+        let outcome = Self.driver(analysingEveryFile, retainingModelBytes: retained)
+            .run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
         return outcome.files.flatMap(\.findings).map { "\($0.path):\($0.range) \($0.ruleID): \($0.message)" }
     }
 
@@ -260,5 +263,39 @@ final class FactScopeTests: XCTestCase {
         }
         XCTAssertEqual(findings(under: Self.examples, analysingEveryFile: false),
                        findings(under: Self.examples, analysingEveryFile: true))
+    }
+
+    /// Pass 2 checks a file with the model pass 1 built when the budget kept it, and builds
+    /// the model again when not: the findings are the same either way, and whichever part
+    /// of the project the budget covers.
+    func testModelsKeptFromPassOneGiveTheFindingsOfModelsBuiltAgain() {
+        for folder in ["Project", "Accessories", "MixedKeyboardHandlingProject"].map({ Self.fixtures + "/" + $0 }) + [Self.examples] {
+            let rebuilt = findings(under: folder, analysingEveryFile: false, retainingModelBytes: 0)
+            XCTAssertFalse(rebuilt.isEmpty, folder)
+            XCTAssertEqual(findings(under: folder, analysingEveryFile: false, retainingModelBytes: .max), rebuilt, folder)
+            XCTAssertEqual(findings(under: folder, analysingEveryFile: false, retainingModelBytes: 4096), rebuilt, folder)
+        }
+    }
+
+    /// A kept model is of the bytes pass 1 read: a file edited between the passes is checked
+    /// as it is now, as when no model was kept.
+    func testAFileEditedBetweenThePassesIsCheckedFromItsNewBytes() throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("Chat.swift", FixReliabilityTests.chat)
+        let fixed = FixReliabilityTests.chat.replacingOccurrences(
+            of: "    override var inputAccessoryView",
+            with: "    override var canBecomeFirstResponder: Bool { true }\n    override var inputAccessoryView")
+        func ruleIDs(editing: Bool, retainingModelBytes retained: Int) throws -> [String] {
+            try Data(FixReliabilityTests.chat.utf8).write(to: URL(fileURLWithPath: path))
+            var driver = Self.driver(false, retainingModelBytes: retained)
+            if editing { driver.betweenPasses = { try? Data(fixed.utf8).write(to: URL(fileURLWithPath: path)) } }
+            let outcome = driver.run([LintInput(target: LintTarget(path: "Chat.swift", absolutePath: path), plan: Self.everyRule)])
+            return outcome.files.flatMap(\.findings).map(\.ruleID)
+        }
+        let unedited = try ruleIDs(editing: false, retainingModelBytes: .max)
+        XCTAssertEqual(unedited, [AccessoryMissingCanBecomeFirstResponder.metadata.id])
+        let edited = try ruleIDs(editing: true, retainingModelBytes: 0)
+        XCTAssertNotEqual(edited, unedited)
+        XCTAssertEqual(try ruleIDs(editing: true, retainingModelBytes: .max), edited)
     }
 }

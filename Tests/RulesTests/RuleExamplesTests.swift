@@ -28,7 +28,12 @@ final class RuleExamplesTests: XCTestCase {
 
     /// The project of an example: `Example.swift` holding `code` and the other `files`.
     static func project(code: String, files: [String: String]) -> ProjectFacts {
-        var facts = [collectFacts(Lexer.tokenize(SourceFile(path: "Example.swift", text: code)))]
+        project(of: FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: code))), files: files)
+    }
+
+    /// The project of an example: `Example.swift`, whose model is `model`, and the other `files`.
+    static func project(of model: FileModel, files: [String: String]) -> ProjectFacts {
+        var facts = [collectFacts(model)]
         for (path, text) in files.sorted(by: { $0.key < $1.key }) {
             facts.append(collectFacts(Lexer.tokenize(SourceFile(path: path, text: text))))
         }
@@ -36,13 +41,16 @@ final class RuleExamplesTests: XCTestCase {
     }
 
     /// Checks `code` as `Example.swift` of a project that also holds `files`, through the
-    /// pipeline the command line runs (byte pre-check and suppression comments included).
+    /// pipeline the command line runs (byte pre-check and suppression comments included, and
+    /// the file's model from collecting its facts bound to the project).
     static func diagnostics(
         _ rule: any Rule.Type, code: String, files: [String: String] = [:],
         options: [String: OptionValue] = [:], deploymentTarget: OSVersion? = nil
     ) -> [Diagnostic] {
         let checker = FileChecker(rules: [ConfiguredRule(rule, options: options)], deploymentTarget: deploymentTarget)
-        return checker.check(SourceFile(path: "Example.swift", text: code), project: project(code: code, files: files))
+        let file = SourceFile(path: "Example.swift", text: code)
+        let model = FileModel(Lexer.tokenize(file))
+        return checker.check(file, project: project(of: model, files: files), model: model)
     }
 
     static func describe(_ diagnostics: [Diagnostic], in code: String) -> String {
@@ -51,6 +59,20 @@ final class RuleExamplesTests: XCTestCase {
             let location = file.location(of: diagnostic.range.lowerBound)
             return "\(location.line):\(location.column) \(diagnostic.message)"
         }.joined(separator: "\n")
+    }
+
+    /// A model built from other bytes (the file changed since) is not used: the check builds
+    /// the file's own.
+    func testAModelOfOtherBytesIsNotUsed() {
+        let rule = AccessoryMissingCanBecomeFirstResponder.self
+        let code = Self.stripMarkers(rule.metadata.triggering[0].code).code
+        let file = SourceFile(path: "Example.swift", text: code)
+        let checker = FileChecker(rules: [ConfiguredRule(rule)], deploymentTarget: nil)
+        let project = Self.project(code: code, files: [:])
+        let expected = Self.describe(checker.check(file, project: project), in: code)
+        XCTAssertFalse(expected.isEmpty)
+        let stale = FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: "import UIKit\n")))
+        XCTAssertEqual(Self.describe(checker.check(file, project: project, model: stale), in: code), expected)
     }
 
     func testTriggeringExamplesReportExactlyAtTheirMarks() {

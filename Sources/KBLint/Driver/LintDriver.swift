@@ -88,8 +88,9 @@ struct FileOutcome: Sendable {
 }
 
 /// The two passes of a run over many files, in parallel, with output that does not depend on
-/// the number of jobs. Nothing from pass 1 but the facts is kept, so memory does not grow
-/// with the size of the project beyond one file per job plus the findings.
+/// the number of jobs. Pass 1 keeps the facts of the files it analyses, and the models of
+/// files pass 2 checks up to `retainedModelBytes`, so memory does not grow with the size of
+/// the project beyond that, the facts, one file per job and the findings.
 struct LintDriver: Sendable {
     let jobs: Int
     let fixMode: FixMode
@@ -105,6 +106,11 @@ struct LintDriver: Sendable {
     /// Called between the passes: tests and the fuzz target edit files there, as an editor
     /// or another run may.
     var betweenPasses: (@Sendable () -> Void)?
+
+    /// How many bytes of source the pass-1 models kept for pass 2 may span together. A
+    /// model takes about 12 bytes of memory per byte of source; a checked file whose model is
+    /// not kept is lexed and indexed again in pass 2.
+    var retainedModelBytes = 4 << 20
 
     /// The plan of files read for their facts only: no rule runs on them.
     private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
@@ -123,9 +129,10 @@ struct LintDriver: Sendable {
         let start = clock.now
         let inputs = reported + factSources.map { LintInput(target: $0.target, plan: Self.factsOnlyPlan, preloaded: $0.preloaded) }
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
+        let modelBudget = ByteBudget(retainedModelBytes)
         var firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
             defer { progress1?.fileFinished() }
-            return firstPassResult(inputs[index], isReported: index < reported.count)
+            return firstPassResult(inputs[index], isReported: index < reported.count, keepingModelWithin: modelBudget)
         }
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
@@ -147,12 +154,17 @@ struct LintDriver: Sendable {
             return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
         }
         func check(_ indices: [Int], in project: ProjectFacts, progress: ProgressIndicator?) -> [FileOutcome] {
-            parallelMap(count: indices.count, jobs: jobs) { [firstPass] position -> FileOutcome in
+            // Largest files first, so that no job is left with a large one at the end.
+            let order = indices.indices.sorted { firstPass[indices[$0]].bytes > firstPass[indices[$1]].bytes }
+            let outcomes = parallelMap(count: indices.count, jobs: jobs) { [firstPass] position -> FileOutcome in
                 defer { progress?.fileFinished() }
-                let index = indices[position]
+                let index = indices[order[position]]
                 return lint(inputs[index], project: project, relatedFile: relatedFile,
-                            readInPass1: (firstPass[index].identity, firstPass[index].digest))
+                            readInPass1: (firstPass[index].identity, firstPass[index].digest), model: firstPass[index].model)
             }
+            var inOrder = outcomes
+            for (position, outcome) in zip(order, outcomes) { inOrder[position] = outcome }
+            return inOrder
         }
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: checked.count, phase: "kblint: linting", started: start) }
         var outcomes = (0..<reported.count).map { index -> FileOutcome in
@@ -195,6 +207,8 @@ struct LintDriver: Sendable {
         /// The hash of the bytes read, when fixing: pass 2 re-derives the file's facts when
         /// the file no longer holds them.
         var digest: UInt64?
+        /// The file's model, kept for pass 2 (which builds it again when the file changed).
+        var model: FileModel?
     }
 
     /// The inputs that name a file an earlier input names too (a symlink, a folder given
@@ -216,8 +230,9 @@ struct LintDriver: Sendable {
 
     /// Pass 1 for one file: analysed when it may hold project-wide facts or pass 2 checks it
     /// (see `FactScope`), else only scanned for the types it declares. A file read for its
-    /// facts only (`isReported` false) is never checked.
-    private func firstPassResult(_ input: LintInput, isReported: Bool) -> FirstPassResult {
+    /// facts only (`isReported` false) is never checked. The model of a file pass 2 checks
+    /// is kept while `budget` has room for its bytes.
+    private func firstPassResult(_ input: LintInput, isReported: Bool, keepingModelWithin budget: ByteBudget) -> FirstPassResult {
         // Pass 2 reports what went wrong.
         guard let (bytes, identity) = try? readWithIdentity(input) else { return FirstPassResult(needsSecondPass: isReported, bytes: 0) }
         let digest = fixMode == .report ? nil : Self.digest(bytes)
@@ -230,7 +245,9 @@ struct LintDriver: Sendable {
            let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
             result.scannedNames = ScannedTypeNames(named: Array(Set(named)), declaring: Array(Set(declaring)))
         } else {
-            result.facts = collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+            let model = FileModel(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+            result.facts = collectFacts(model)
+            if needsSecondPass, budget.reserve(bytes.count) { result.model = model }
         }
         return result
     }
@@ -341,7 +358,7 @@ struct LintDriver: Sendable {
     /// are derived again when they changed since).
     func lint(
         _ input: LintInput, project: ProjectFacts, relatedFile lookUp: RelatedFileLookup,
-        readInPass1 firstPass: (identity: FileIdentity?, digest: UInt64?) = (nil, nil)
+        readInPass1 firstPass: (identity: FileIdentity?, digest: UInt64?) = (nil, nil), model: FileModel? = nil
     ) -> FileOutcome {
         var outcome = FileOutcome()
         let original: [UInt8]
@@ -367,11 +384,11 @@ struct LintDriver: Sendable {
         var current = file
         var diagnostics: [Diagnostic]
         if fixMode == .report {
-            let checked = checker.checkReportingLookups(file, project: project)
+            let checked = checker.checkReportingLookups(file, project: project, model: model)
             diagnostics = checked.diagnostics
             outcome.lookups = checked.lookups
         } else {
-            let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe)
+            let fixed = checker.fix(file, project: project, includingUnsafe: fixMode.includesUnsafe, model: model)
             diagnostics = fixed.diagnostics
             outcome.fixedByRule = fixed.fixedByRule
             outcome.unsafeFixesLeft = fixed.diagnostics.filter { $0.fix?.applicability == .unsafe }.count
@@ -435,5 +452,22 @@ struct LintDriver: Sendable {
     /// Writes the fixed file unless it changed on disk since it was read.
     func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
         try FileReplacement.replace(target.absolutePath, shownAs: target.path, expecting: original, with: bytes)
+    }
+}
+
+/// Bytes that jobs reserve from a fixed allowance, first come first served.
+final class ByteBudget: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var left: Int
+
+    init(_ allowance: Int) { left = allowance }
+
+    /// Takes `count` bytes when that many are left.
+    func reserve(_ count: Int) -> Bool {
+        lock.withLock {
+            guard count <= left else { return false }
+            left -= count
+            return true
+        }
     }
 }

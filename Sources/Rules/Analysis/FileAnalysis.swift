@@ -1,110 +1,55 @@
 import Lexer
 
-/// Everything rules ask about one file, built once: the outline, call sites, assignments,
-/// bindings, keyboard handlers and keyboard values. Immutable once built and shared between
-/// rules (`project` and `facts` are set only inside `init`).
+/// Everything rules ask about one file, built once: the file's `FileModel` (outline, call
+/// sites, assignments, bindings, handlers, observers) bound to the project's facts, which
+/// decide its keyboard values. Immutable once built and shared between rules (`project` and
+/// `facts` are set only inside `init`).
 public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
-    /// The file's index: outline, calls, assignments, bindings, chains, registrations and
-    /// their resolvers.
-    let fileIndex: FileIndex
-    let handlers: [KeyboardHandler]
-    /// Animation calls of the file, in call order.
-    let animations: [AnimationCall]
-    /// What the observer rules know about those registrations: names, handler closures, where
-    /// tokens are kept, removals, keyboard subscriptions and lifecycle phases.
-    let observers: ObserverAnalysis
+    /// What the file says on its own; several analyses may share one.
+    let model: FileModel
     /// The project's facts, with this file's own included.
     public private(set) var project: ProjectFacts
     /// This file's pass-1 facts.
     private(set) var facts: FileFacts
-    /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
-    /// handler or keyboard value analysis is built.
-    let mentionsKeyboard: Bool
-
-    let handlerLookup: HandlerLookup
-    /// Constants: the expressions names stand for.
-    let constants: ConstantResolver
-    /// Where the file turns a scroll view's inset adjustment off or builds its
-    /// `contentInset` from the safe area.
-    let insetSetups: [ScrollViewInsetSetup]
-    /// Scroll views set to `contentInsetAdjustmentBehavior = .never`, by type.
-    let insetAdjustmentNever: Set<TypedReceiver>
-    /// Animation indices by the executable scope of their call (nil: none), in call order.
-    let animationsByScope: [ScopeID?: [Int]]
-    /// Bodies of methods an animation takes by name (`animations: updateLayout`), by function
-    /// body scope: the index in `animations` of the first such animation.
-    let animationOfNamedBody: [ScopeID: Int]
-    /// Callees of the file's `Task.sleep(…)` calls, in token order: `deferral(at:)` finds the
-    /// first one in a handler by binary search instead of walking the handler's calls for
-    /// every token it is asked about.
-    let taskSleeps: [Int]
-    /// Closures held in a local (`let relayout = { … }`): the callees of the calls of that
-    /// local (`relayout()`), where the closure's code actually runs.
-    let localClosureCalls: [ClosureID: [Int]]
-    /// Innermost handler of each code token (-1: none), reachable code only.
-    let handlerAtToken: [Int32]
+    /// What the observer rules know about the file's registrations, with the lifecycle phases
+    /// other files of the project give its types.
+    let observers: ObserverAnalysis
     let evaluator: KeyboardValueEvaluator?
 
-    public init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
-        let fileIndex = FileIndex(source)
-        self.fileIndex = fileIndex
-        let outline = fileIndex.outline
-        taskSleeps = fileIndex.calls.filter { call in
-            source.isWord(call.callee, "sleep") && call.receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
-        }.map(\.callee)
-        let animations = Self.findAnimations(source, fileIndex.calls)
-        self.animations = animations
-        animationsByScope = Dictionary(grouping: animations.indices) {
-            outline.executableScope(at: fileIndex.calls[animations[$0].call].callee)
-        }
-        var animationOfNamedBody: [ScopeID: Int] = [:]
-        for (index, animation) in animations.enumerated() {
-            for function in fileIndex.methodsPassedByName[animation.call] ?? [] {
-                if let scope = outline[function].scope, animationOfNamedBody[scope] == nil {
-                    animationOfNamedBody[scope] = index
-                }
-            }
-        }
-        self.animationOfNamedBody = animationOfNamedBody
-        let constants = fileIndex.constants
-        self.constants = constants
-        localClosureCalls = Self.localClosureCalls(fileIndex)
-        let insetSetups = ScrollViewInsetSetup.find(source, outline, fileIndex.assignments, constants)
-        self.insetSetups = insetSetups
-        insetAdjustmentNever = Set(insetSetups.compactMap { setup in
-            setup.kind == .adjustmentNever
-                ? TypedReceiver(type: setup.type, receiver: Self.receiverKey(source, names: setup.receiver)) : nil
-        })
+    var fileIndex: FileIndex { model.fileIndex }
+    var handlers: [KeyboardHandler] { model.handlers }
+    var animations: [AnimationCall] { model.animations }
+    var mentionsKeyboard: Bool { model.mentionsKeyboard }
+    var handlerLookup: HandlerLookup { model.handlerLookup }
+    var constants: ConstantResolver { model.constants }
+    var insetSetups: [ScrollViewInsetSetup] { model.insetSetups }
+    var insetAdjustmentNever: Set<TypedReceiver> { model.insetAdjustmentNever }
+    var animationsByScope: [ScopeID?: [Int]] { model.animationsByScope }
+    var animationOfNamedBody: [ScopeID: Int] { model.animationOfNamedBody }
+    var taskSleeps: [Int] { model.taskSleeps }
+    var localClosureCalls: [ClosureID: [Int]] { model.localClosureCalls }
+    var handlerAtToken: [Int32] { model.handlerAtToken }
 
-        mentionsKeyboard = fileIndex.mentionsKeyboard
-        var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
-        var facts = FileFacts(path: source.file.path)
-        var chainLinks: [(producer: ClosureID, consumer: ClosureID)] = []
-        var relayLinks: [(value: Range<Int>, consumer: ClosureID)] = []
-        if mentionsKeyboard {
-            var finder = KeyboardHandlerFinder(fileIndex)
-            finder.run()
-            let found = finder.handlers
-            chainLinks = finder.chainLinks
-            relayLinks = finder.relayLinks
-            handlers = found
-            Self.markInnermostHandlers(found, outline, into: &handlerAtToken)
-            facts.keyboardAccessors = FactCollector.accessors(source, outline)
-        } else {
-            handlers = []
-        }
-        self.handlerAtToken = handlerAtToken
-        handlerLookup = HandlerLookup(handlers, outline)
+    public convenience init(_ source: TokenizedSource, project: ProjectFacts = .empty) {
+        self.init(FileModel(source), project: project)
+    }
 
+    /// Binds `model` to `project`: the keyboard values (which the project's accessors,
+    /// wrapper properties, results and arguments decide), the facts that need them, and the
+    /// observer phases other files give.
+    public init(_ model: FileModel, project: ProjectFacts = .empty) {
+        self.model = model
+        let fileIndex = model.fileIndex, source = fileIndex.source, outline = fileIndex.outline
+        var facts = model.facts
         var merged = project.including(facts)
-        if mentionsKeyboard {
+        if model.mentionsKeyboard {
             func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
                 var evaluator = KeyboardValueEvaluator(
-                    fileIndex: fileIndex, handlerAtToken: handlerAtToken, accessors: project.accessorHashes,
+                    fileIndex: fileIndex, handlerAtToken: model.handlerAtToken, accessors: project.accessorHashes,
                     heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
                     projectResults: project.resultTraitHashes, projectArguments: project.keyboardArguments,
-                    constants: constants)
-                evaluator.build(chainLinks: chainLinks, relayLinks: relayLinks)
+                    constants: model.constants)
+                evaluator.build(chainLinks: model.chainLinks, relayLinks: model.relayLinks)
                 return evaluator
             }
             var evaluator = evaluate(merged)
@@ -125,13 +70,10 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         } else {
             evaluator = nil
         }
-        FactCollector.collectTypes(fileIndex, into: &facts)
-        let observers = ObserverAnalysisBuilder(fileIndex).build()
-        ObserverFactCollector.collect(observers, source, outline, mentionsKeyboard: mentionsKeyboard, into: &facts)
         self.facts = facts
         self.project = project.including(facts)
         // The facts hold this file's own phases; rules also see those other files give.
-        self.observers = observers.seedingPhases(from: self.project, outline)
+        self.observers = model.observers.seedingPhases(from: self.project, outline)
         // Accessory and scroll view inset facts are read off the finished analysis; a project
         // that lacks this file's facts (pass 1, a file checked on top of the others) gets
         // them too.

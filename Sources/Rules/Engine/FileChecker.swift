@@ -106,9 +106,9 @@ public struct FileChecker: Sendable {
     }
 
     /// `check`, returning the type names its rules looked up with the diagnostics.
-    public func checkReportingLookups(_ file: SourceFile, project: ProjectFacts) -> CheckOutcome {
+    public func checkReportingLookups(_ file: SourceFile, project: ProjectFacts, model: FileModel? = nil) -> CheckOutcome {
         let lookups = TypeLookups()
-        let diagnostics = check(file, project: project.recordingTypeLookups(into: lookups))
+        let diagnostics = check(file, project: project.recordingTypeLookups(into: lookups), model: model)
         return CheckOutcome(diagnostics: diagnostics, lookups: TypeNameLookups(
             facts: Set(lookups.names.map(FactScope.hash(ofTypeName:))),
             declarations: Set(lookups.declarationNames.map(FactScope.hash(ofTypeName:)))))
@@ -117,15 +117,18 @@ public struct FileChecker: Sendable {
     /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then
     /// `invalid_utf8`. `project` holds the facts of
     /// the other files; the file's own are layered on top of them when it lacks them.
-    public func check(_ file: SourceFile, project: ProjectFacts) -> [Diagnostic] {
+    /// `model`, when given, is the file's model from an earlier pass: it is used when it was
+    /// built from exactly `file`'s bytes, and built again otherwise.
+    public func check(_ file: SourceFile, project: ProjectFacts, model: FileModel? = nil) -> [Diagnostic] {
         let present = Self.catalogueMarkers.present(in: file.bytes)
         let candidates = candidates(for: file.bytes, present: present)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || present.intersects(Self.directiveMask) {
-            let source = Lexer.tokenize(file)
+            let model = model.flatMap { $0.file.path == file.path && $0.file.bytes == file.bytes ? $0 : nil }
+            let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
-                let analysis = FileAnalysis(source, project: project)
+                let analysis = FileAnalysis(model ?? FileModel(source), project: project)
                 for configured in candidates {
                     let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: configured.options)
                     diagnostics += configured.rule.init().check(context)
@@ -161,8 +164,8 @@ public struct FileChecker: Sendable {
     /// Checks the file, applies the compatible fixes its findings carry (safe ones, and
     /// unsafe ones when asked), and checks again, up to `maximumFixRounds` times. Each round
     /// lexes and analyses the file once; the project sees the file as it is after the round.
-    public func fix(_ file: SourceFile, project: ProjectFacts, includingUnsafe: Bool) -> FixOutcome {
-        let first = check(file, project: project)
+    public func fix(_ file: SourceFile, project: ProjectFacts, includingUnsafe: Bool, model: FileModel? = nil) -> FixOutcome {
+        let first = check(file, project: project, model: model)
         var outcome = FixOutcome(initial: first, bytes: file.bytes, diagnostics: first)
         // The other files' facts; each round's analysis layers the file's current facts on top.
         var others: ProjectFacts?

@@ -501,5 +501,10 @@ public struct ProjectFacts: Sendable {
 /// file (a class's property types, a token released in an extension, a singleton), so no
 /// byte pre-check can skip it without losing facts that keep cross-file rules precise.
 public func collectFacts(_ source: TokenizedSource) -> FileFacts {
-    FileAnalysis(source, project: .empty).facts
+    collectFacts(FileModel(source))
+}
+
+/// `collectFacts` of the file `model` was built from.
+public func collectFacts(_ model: FileModel) -> FileFacts {
+    FileAnalysis(model, project: .empty).facts
 }
