@@ -43,7 +43,7 @@ extension TokenizedSource {
     func wordIndex(_ index: Int, in list: WordList) -> Int? {
         guard index >= 0, index < code.count else { return nil }
         let token = code[index]
-        guard token.kind == .identifier || token.kind == .keyword else { return nil }
+        guard token.kind == .identifier || token.kind == .keyword, list.hasWords(ofLength: token.length) else { return nil }
         return file.bytes.withUnsafeBufferPointer { list.position(of: $0, Int(token.start), token.length) }
     }
 
@@ -72,7 +72,7 @@ extension TokenizedSource {
     func word(_ index: Int, containsAnyOf parts: NameParts) -> Bool {
         guard index >= 0, index < code.count else { return false }
         let token = code[index]
-        guard token.kind == .identifier else { return false }
+        guard token.kind == .identifier, token.length >= parts.shortest else { return false }
         return file.bytes.withUnsafeBufferPointer { parts.occur(in: $0, Int(token.start), Int(token.end)) }
     }
 
@@ -231,10 +231,16 @@ struct WordList: Sendable {
         self.positions = positions
     }
 
+    /// Whether some word is `length` bytes long.
+    @inline(__always)
+    func hasWords(ofLength length: Int) -> Bool {
+        length + 1 < starts.count && starts[length] < starts[length + 1]
+    }
+
     /// The position of the first word spelled `buffer[start..<start + length]`, if any.
     @inline(__always)
     func position(of buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
-        guard length + 1 < starts.count else { return nil }
+        guard hasWords(ofLength: length) else { return nil }
         var candidate = Int(starts[length])
         let end = Int(starts[length + 1])
         while candidate < end {
@@ -259,7 +265,8 @@ struct NameParts: Sendable {
     private let anchors: [Int]
     /// Per byte value: whether it is some part's anchor.
     private let isAnchor: [Bool]
-    private let shortest: Int
+    /// The length of the shortest part: shorter names hold none.
+    let shortest: Int
 
     /// `parts`: non-empty.
     init(_ parts: [StaticString]) {

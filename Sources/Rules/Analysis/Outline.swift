@@ -253,7 +253,7 @@ private struct OutlineBuilder {
             case .rightParen, .rightSquare, .stringInterpolationEnd:
                 if source.partnerIndex(index) != nil {
                     depth -= 1
-                    pendingControls.removeAll { $0.depth > depth }
+                    dropPendingControls(deeperThan: depth)
                 }
             case .keyword:
                 keyword(index)
@@ -347,6 +347,13 @@ private struct OutlineBuilder {
             stack.removeSubrange(position...)
             depth -= 1
         }
+        dropPendingControls(deeperThan: depth)
+    }
+
+    /// Drops the controls waiting for their body that were read deeper than `depth`; most
+    /// closing brackets leave none, and then the list is not rewritten.
+    mutating func dropPendingControls(deeperThan depth: Int) {
+        guard pendingControls.contains(where: { $0.depth > depth }) else { return }
         pendingControls.removeAll { $0.depth > depth }
     }
 

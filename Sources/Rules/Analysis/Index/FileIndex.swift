@@ -64,9 +64,12 @@ final class FileIndex: Sendable {
         self.callAtCallee = callAtCallee
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings: [UInt64: [CaseBinding]] = [:]
-        let calls = matching.calls
-        for index in calls.indices where Self.casePatternKeyword(of: calls[index], source) != nil {
-            for (position, argument) in calls[index].arguments.enumerated() {
+        let callSites = matching.calls
+        // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
+        // passed over without copying them.
+        for index in callSites.indices
+        where source.kind(callSites[index].callee - 1) == .period && Self.casePatternKeyword(of: callSites[index], source) != nil {
+            for (position, argument) in callSites[index].arguments.enumerated() {
                 let value = argument.value
                 guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
                       let name = value.last, source.kind(name) == .identifier else { continue }
@@ -88,8 +91,8 @@ final class FileIndex: Sendable {
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
-        for index in calls.indices where calls[index].arguments.contains(where: { $0.closure == nil }) {
-            let passed = calls[index].arguments.flatMap {
+        for index in callSites.indices where callSites[index].arguments.contains(where: { $0.closure == nil }) {
+            let passed = callSites[index].arguments.flatMap {
                 Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
             }
             if !passed.isEmpty { methodsPassedByName[index] = passed }
