@@ -445,7 +445,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
     /// binding or parameter the binding resolver gives, else a property written in the same
     /// handler.
     func entry(named index: Int) -> KeyboardValueFlow.Entry? {
-        guard flow.writtenNames.contains(source.nameHash(index)) else { return nil }
+        guard !flow.writtenNames.isEmpty, flow.writtenNames.contains(source.nameHash(index)) else { return nil }
         if let declaration = fileIndex.declaration(referencedBy: index) {
             return latest(flow.locals[declaration], before: index, inHandlerOnly: false)
         }

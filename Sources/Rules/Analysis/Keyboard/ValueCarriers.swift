@@ -140,7 +140,7 @@ extension KeyboardValueEvaluator {
     /// file declares nothing of that name: its traits, read at `index` (the geometry was read
     /// in the other file, which reports it there).
     func projectResult(at index: Int) -> KeyboardValue? {
-        guard let traits = projectResults[source.nameHash(index)],
+        guard !projectResults.isEmpty, let traits = projectResults[source.nameHash(index)],
               source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
               outline.functions(named: source.nameHash(index)).isEmpty,
               !results.computedNames.contains(source.nameHash(index))
