@@ -79,4 +79,37 @@ final class ByteScanTests: XCTestCase {
             XCTAssertEqual(SourceFile(path: "a.swift", bytes: bytes).lineStarts, expected)
         }
     }
+
+    /// Names made of random pieces, tokenized as one file.
+    func randomNames(_ pieces: [String], count: Int, seed: UInt64) -> TokenizedSource {
+        var generator = Generator(state: seed)
+        let names = (0..<count).map { _ in
+            "n" + (0...generator.next(4)).map { _ in pieces[generator.next(pieces.count)] }.joined()
+        }
+        return Lexer.tokenize(SourceFile(path: "Names.swift", text: names.joined(separator: " ") + " if in for `for`"))
+    }
+
+    func testWordListAgreesWithALinearSearch() {
+        let words: [StaticString] = ["nif", "nin", "nfor", "nfore", "nx", "nxy", "nif", "nforx", "if", "for", "`for`"]
+        let list = WordList(words)
+        let source = randomNames(["if", "in", "for", "e", "x", "y", ""], count: 3000, seed: 11)
+        for index in -1...source.code.count {
+            XCTAssertEqual(source.wordIndex(index, in: list), source.wordIndex(index, in: words), source.text(at: index))
+        }
+    }
+
+    func testNamePartsAgreeWithASearchPerPart() {
+        let parts = KeyboardVocabulary.safeAreaMarkers
+        let nameParts = NameParts(parts)
+        let source = randomNames(
+            ["safe", "Safe", "Area", "top", "bottom", "Layout", "Guide", "a", "e", "A", "G", "Are", "Guid"],
+            count: 3000, seed: 5)
+        var found = 0
+        for index in -1...source.code.count {
+            let expected = parts.contains { source.word(index, contains: $0) }
+            XCTAssertEqual(source.word(index, containsAnyOf: nameParts), expected, source.text(at: index))
+            if expected { found += 1 }
+        }
+        XCTAssertGreaterThan(found, 30)
+    }
 }

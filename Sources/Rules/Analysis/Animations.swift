@@ -28,7 +28,10 @@ struct AnimationCall: Sendable {
 extension FileAnalysis {
     static func findAnimations(_ source: TokenizedSource, _ calls: [CallSite]) -> [AnimationCall] {
         var found: [AnimationCall] = []
-        for (index, call) in calls.enumerated() {
+        // Only calls of these names can be animations (see the branches below): the others
+        // are passed over before a call is copied.
+        for index in calls.indices where source.wordIndex(calls[index].callee, in: animationCallees) != nil {
+            let call = calls[index]
             let receiverName = call.receiver.flatMap { ExpressionBounds.lastName(source, ofChainEndingAt: $0.upperBound - 1) }
             func argument(_ label: StaticString) -> Argument? { call.argument(label, source) }
             let custom = call.arguments.contains { argument in
@@ -71,6 +74,12 @@ extension FileAnalysis {
         }
         return found
     }
+
+    /// The callees of `findAnimations`' branches.
+    private static let animationCallees = WordList([
+        "animate", "animateKeyframes", "transition", "UIViewPropertyAnimator", "runningPropertyAnimator",
+        "setAnimationDuration",
+    ])
 }
 
 extension FileAnalysis {

@@ -38,6 +38,15 @@ extension TokenizedSource {
         return nil
     }
 
+    /// Index into `list` of the spelling of name token `index`, if any (as
+    /// `wordIndex(_:in:)` on `list.words`).
+    func wordIndex(_ index: Int, in list: WordList) -> Int? {
+        guard index >= 0, index < code.count else { return nil }
+        let token = code[index]
+        guard token.kind == .identifier || token.kind == .keyword, list.hasWords(ofLength: token.length) else { return nil }
+        return file.bytes.withUnsafeBufferPointer { list.position(of: $0, Int(token.start), token.length) }
+    }
+
     /// Whether name token `index` contains `part` anywhere (byte comparison).
     func word(_ index: Int, contains part: StaticString) -> Bool {
         guard index >= 0, index < code.count else { return false }
@@ -56,6 +65,15 @@ extension TokenizedSource {
             }
             return false
         }
+    }
+
+    /// Whether identifier token `index` contains one of `parts` (as `word(_:contains:)` on
+    /// each).
+    func word(_ index: Int, containsAnyOf parts: NameParts) -> Bool {
+        guard index >= 0, index < code.count else { return false }
+        let token = code[index]
+        guard token.kind == .identifier, token.length >= parts.shortest else { return false }
+        return file.bytes.withUnsafeBufferPointer { parts.occur(in: $0, Int(token.start), Int(token.end)) }
     }
 
     /// A 64-bit FNV-1a hash of a token's bytes: names are compared by hash so that no
@@ -183,5 +201,102 @@ enum NameHash {
     static func of(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { of($0, 0, $0.count) }
+    }
+}
+
+/// A fixed list of names that tokens are matched against, built once (`static let`): the
+/// token's length picks the few words it can be, so most tokens are rejected with one table
+/// read instead of a comparison per word. For the lists that are asked about every name of
+/// a file; a short list written at its call site needs none of this.
+struct WordList: Sendable {
+    let words: [StaticString]
+    /// The positions in `words` of the words `n` bytes long, ascending, are
+    /// `positions[starts[n]..<starts[n + 1]]`; lengths at or past `starts.count - 1` have none.
+    private let starts: [Int32]
+    private let positions: [Int32]
+
+    init(_ words: [StaticString]) {
+        self.words = words
+        let longest = words.map(\.utf8CodeUnitCount).max() ?? 0
+        var starts = [Int32](repeating: 0, count: longest + 2)
+        var positions: [Int32] = []
+        for length in 0...longest {
+            starts[length] = Int32(positions.count)
+            for (position, word) in words.enumerated() where word.utf8CodeUnitCount == length {
+                positions.append(Int32(position))
+            }
+        }
+        starts[longest + 1] = Int32(positions.count)
+        self.starts = starts
+        self.positions = positions
+    }
+
+    /// Whether some word is `length` bytes long.
+    @inline(__always)
+    func hasWords(ofLength length: Int) -> Bool {
+        length + 1 < starts.count && starts[length] < starts[length + 1]
+    }
+
+    /// The position of the first word spelled `buffer[start..<start + length]`, if any.
+    @inline(__always)
+    func position(of buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
+        guard hasWords(ofLength: length) else { return nil }
+        var candidate = Int(starts[length])
+        let end = Int(starts[length + 1])
+        while candidate < end {
+            let position = Int(positions[candidate])
+            let expected = words[position].utf8Start
+            var offset = 0
+            while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
+            if offset == length { return position }
+            candidate += 1
+        }
+        return nil
+    }
+}
+
+/// Parts of names looked for inside every name of a file (`word(_:containsAnyOf:)`), built
+/// once. Each part is found through its anchor, its last capital letter (else its first
+/// byte): names are mostly lower case, so most of their bytes are passed over with one
+/// table read.
+struct NameParts: Sendable {
+    let parts: [StaticString]
+    /// Per part: where its anchor lies in it.
+    private let anchors: [Int]
+    /// Per byte value: whether it is some part's anchor.
+    private let isAnchor: [Bool]
+    /// The length of the shortest part: shorter names hold none.
+    let shortest: Int
+
+    /// `parts`: non-empty.
+    init(_ parts: [StaticString]) {
+        self.parts = parts
+        var anchors: [Int] = []
+        var isAnchor = [Bool](repeating: false, count: 256)
+        for part in parts {
+            let bytes = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
+            let anchor = bytes.lastIndex { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ?? 0
+            anchors.append(anchor)
+            isAnchor[Int(bytes[anchor])] = true
+        }
+        self.anchors = anchors
+        self.isAnchor = isAnchor
+        shortest = parts.map(\.utf8CodeUnitCount).min() ?? 0
+    }
+
+    /// Whether `buffer[start..<end]` contains one of the parts.
+    func occur(in buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end - start >= shortest else { return false }
+        for anchorAt in start..<end where isAnchor[Int(buffer[anchorAt])] {
+            for (part, anchor) in zip(parts, anchors) where part.utf8Start[anchor] == buffer[anchorAt] {
+                let length = part.utf8CodeUnitCount
+                let partStart = anchorAt - anchor
+                guard partStart >= start, partStart + length <= end else { continue }
+                var offset = 0
+                while offset < length, buffer[partStart + offset] == part.utf8Start[offset] { offset += 1 }
+                if offset == length { return true }
+            }
+        }
+        return false
     }
 }

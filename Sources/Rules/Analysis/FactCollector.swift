@@ -101,7 +101,7 @@ enum FactCollector {
         let path = source.file.path
         // Byte pre-checks: the token scans below look for names most files never contain.
         let bytes = source.file.bytes
-        let mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: bytes)
+        let mentionsKeyboard = fileIndex.mentionsKeyboard
         let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: bytes)
         let importsGuidePackage = mentionsKeyboard && (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")

@@ -86,7 +86,7 @@ public final class FileModel: @unchecked Sendable {
                 : nil
         })
 
-        mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
+        mentionsKeyboard = fileIndex.mentionsKeyboard
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         if mentionsKeyboard {
@@ -106,7 +106,7 @@ public final class FileModel: @unchecked Sendable {
         handlerLookup = HandlerLookup(handlers, outline)
         FactCollector.collectTypes(fileIndex, into: &facts)
         let observers = ObserverAnalysisBuilder(fileIndex).build()
-        ObserverFactCollector.collect(observers, source, outline, into: &facts)
+        ObserverFactCollector.collect(observers, source, outline, mentionsKeyboard: mentionsKeyboard, into: &facts)
         self.observers = observers
         self.facts = facts
     }

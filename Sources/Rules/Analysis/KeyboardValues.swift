@@ -172,13 +172,13 @@ struct KeyboardValueEvaluator: FileIndexReader {
             && source.firstTopLevel(in: range) { source.kind($0) == .infixQuestionMark } == nil
     }
 
-    static let geometryMembers: [StaticString] = [
+    static let geometryMembers = WordList([
         "height", "minY", "maxY", "midY", "origin", "size", "y", "width", "minX", "maxX", "midX", "x",
-    ]
-    static let infoMembers: [StaticString] = [
+    ])
+    static let infoMembers = WordList([
         "endFrame", "frameEnd", "keyboardFrame", "beginFrame", "frameBegin", "frame", "curve", "animationCurve",
         "duration", "animationDuration",
-    ]
+    ])
     static let infoKeys: [KeyboardUserInfoKey] = [
         .frameEnd, .frameEnd, .frameEnd, .frameBegin, .frameBegin, .frameEnd, .animationCurve, .animationCurve,
         .animationDuration, .animationDuration,
@@ -445,7 +445,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
     /// binding or parameter the binding resolver gives, else a property written in the same
     /// handler.
     func entry(named index: Int) -> KeyboardValueFlow.Entry? {
-        guard flow.writtenNames.contains(source.nameHash(index)) else { return nil }
+        guard !flow.writtenNames.isEmpty, flow.writtenNames.contains(source.nameHash(index)) else { return nil }
         if let declaration = fileIndex.declaration(referencedBy: index) {
             return latest(flow.locals[declaration], before: index, inHandlerOnly: false)
         }

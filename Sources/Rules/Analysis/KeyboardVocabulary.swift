@@ -22,7 +22,7 @@ public enum KeyboardVocabulary {
     /// Every spelling of the notification names, in `KeyboardEvent` order, three per event:
     /// the Swift 4.2+ member, the pre-4.2 `NSNotification.Name` member and the Objective-C
     /// era global constant.
-    static let notificationNames: [StaticString] = [
+    static let notificationNames = WordList([
         "keyboardWillShowNotification", "UIKeyboardWillShow", "UIKeyboardWillShowNotification",
         "keyboardDidShowNotification", "UIKeyboardDidShow", "UIKeyboardDidShowNotification",
         "keyboardWillHideNotification", "UIKeyboardWillHide", "UIKeyboardWillHideNotification",
@@ -31,29 +31,29 @@ public enum KeyboardVocabulary {
         "UIKeyboardWillChangeFrameNotification",
         "keyboardDidChangeFrameNotification", "UIKeyboardDidChangeFrame",
         "UIKeyboardDidChangeFrameNotification",
-    ]
+    ])
 
     /// Typed message spellings (iOS 26), three per event: the implicit member of
     /// `addObserver(of:for:)`, the static message identifier and the message type.
-    static let messageNames: [StaticString] = [
+    static let messageNames = WordList([
         "keyboardWillShow", "keyboardWillShowMessage", "KeyboardWillShowMessage",
         "keyboardDidShow", "keyboardDidShowMessage", "KeyboardDidShowMessage",
         "keyboardWillHide", "keyboardWillHideMessage", "KeyboardWillHideMessage",
         "keyboardDidHide", "keyboardDidHideMessage", "KeyboardDidHideMessage",
         "keyboardWillChangeFrame", "keyboardWillChangeFrameMessage", "KeyboardWillChangeFrameMessage",
         "keyboardDidChangeFrame", "keyboardDidChangeFrameMessage", "KeyboardDidChangeFrameMessage",
-    ]
+    ])
 
-    static let userInfoKeys: [StaticString] = [
+    static let userInfoKeys = WordList([
         "keyboardFrameEndUserInfoKey", "UIKeyboardFrameEndUserInfoKey",
         "keyboardFrameBeginUserInfoKey", "UIKeyboardFrameBeginUserInfoKey",
         "keyboardAnimationDurationUserInfoKey", "UIKeyboardAnimationDurationUserInfoKey",
         "keyboardAnimationCurveUserInfoKey", "UIKeyboardAnimationCurveUserInfoKey",
         "keyboardIsLocalUserInfoKey", "UIKeyboardIsLocalUserInfoKey",
-    ]
+    ])
 
     /// Members of a typed keyboard message that carry keyboard values.
-    static let messageMembers: [StaticString] = ["endFrame", "beginFrame", "animationDuration", "animationCurve", "isLocal"]
+    static let messageMembers = WordList(["endFrame", "beginFrame", "animationDuration", "animationCurve", "isLocal"])
 
     /// The keyboard notification named by token `index` in any spelling
     /// (`UIResponder.keyboardWillShowNotification`, `.keyboardWillShowNotification`,
@@ -147,8 +147,10 @@ public enum KeyboardVocabulary {
     /// Whether name token `index` names the safe area (see `safeAreaMarkers`): the one
     /// answer to "does this code mention the safe area".
     static func namesSafeArea(_ source: TokenizedSource, at index: Int) -> Bool {
-        safeAreaMarkers.contains { source.word(index, contains: $0) }
+        source.word(index, containsAnyOf: safeAreaParts)
     }
+
+    private static let safeAreaParts = NameParts(safeAreaMarkers)
 
     /// Whether name token `index` reads an amount that includes the safe area: a name of the
     /// safe area, or a scroll view's `adjustedContentInset` (its `contentInset` plus what the

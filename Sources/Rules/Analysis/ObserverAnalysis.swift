@@ -299,8 +299,8 @@ extension FileAnalysis {
             guard let sink = layoutSink(of: assignment), sink.kind != .contentOffset else { continue }
             record(sink.member)
         }
-        for call in calls where source.wordIndex(call.callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
-            record(call.callee)
+        for index in calls.indices where source.wordIndex(calls[index].callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
+            record(calls[index].callee)
         }
         return found
     }
@@ -309,15 +309,18 @@ extension FileAnalysis {
 /// Builds `ObserverAnalysis` from the calls, assignments and bindings of a file.
 struct ObserverAnalysisBuilder: FileIndexReader {
     let fileIndex: FileIndex
-    var callAtCallee: [Int: Int] { fileIndex.callAtCallee }
-    var assignmentAtOperator: [Int: Int] = [:]
-    var callAtOpenParen: [Int: Int] = [:]
+    var callAtCallee: TokenTable { fileIndex.callAtCallee }
+    var assignmentAtOperator: TokenTable
+    var callAtOpenParen: TokenTable
 
     init(_ fileIndex: FileIndex) {
         self.fileIndex = fileIndex
-        for (index, assignment) in fileIndex.assignments.enumerated() { assignmentAtOperator[assignment.op] = index }
-        for (index, call) in fileIndex.calls.enumerated() {
-            if let open = call.openParen { callAtOpenParen[open] = index }
+        let tokenCount = fileIndex.source.code.count
+        assignmentAtOperator = TokenTable(tokenCount: tokenCount)
+        callAtOpenParen = TokenTable(tokenCount: tokenCount)
+        for index in fileIndex.assignments.indices { assignmentAtOperator[fileIndex.assignments[index].op] = index }
+        for index in fileIndex.calls.indices {
+            if let open = fileIndex.calls[index].openParen { callAtOpenParen[open] = index }
         }
     }
 
@@ -329,8 +332,11 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         for index in registrations.indices {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
-        for (index, call) in calls.enumerated()
-        where source.isWord(call.callee, "removeObserver") && !hasLabel(call, "forKeyPath") && !isOtherObserverList(call) {
+        let calls = self.calls
+        // Calls are picked by their callee before a call is copied out of `calls`.
+        for index in calls.indices where source.isWord(calls[index].callee, "removeObserver") {
+            let call = calls[index]
+            guard !hasLabel(call, "forKeyPath"), !isOtherObserverList(call) else { continue }
             removals.append(removal(call, index))
         }
         for registration in registrations where registration.kind == .publisher {
@@ -355,10 +361,13 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             removedNames[typeName, default: []].formUnion(removals[index].names)
         }
         var cancelledNames: [String: [UInt64: [FunctionID?]]] = [:]
-        for call in calls {
-            let isCancel = source.isWord(call.callee, "cancel") && call.arguments.isEmpty
-            let isEmptying = source.wordIndex(call.callee, in: ["removeAll", "removeValue", "remove"]) != nil
-            guard (isCancel || isEmptying), call.receiver != nil,
+        for index in calls.indices {
+            let callee = calls[index].callee
+            let isCancel = source.isWord(callee, "cancel") && calls[index].arguments.isEmpty
+            let isEmptying = source.wordIndex(callee, in: ["removeAll", "removeValue", "remove"]) != nil
+            guard isCancel || isEmptying else { continue }
+            let call = calls[index]
+            guard call.receiver != nil,
                   let typeName = typeName(outline.enclosingType(at: call.callee)) else { continue }
             let method = method(containing: call.callee)
             for hash in namesTakingPart(in: call.callee) {

@@ -63,8 +63,9 @@ public struct ObserverTypeFacts: Sendable {
 
 enum ObserverFactCollector {
     /// Fills `observers` of the file's type facts from the file's observer analysis.
+    /// `mentionsKeyboard`: `FileIndex.mentionsKeyboard`.
     static func collect(_ analysis: ObserverAnalysis, _ source: TokenizedSource, _ outline: Outline,
-                        into facts: inout FileFacts) {
+                        mentionsKeyboard: Bool, into facts: inout FileFacts) {
         var byName: [String: ObserverTypeFacts] = [:]
         let path = source.file.path
         for registration in analysis.registered {
@@ -108,7 +109,7 @@ enum ObserverFactCollector {
             byName[name, default: ObserverTypeFacts()].removedNames.formUnion(hashes)
         }
         // One pass over the file: each keyboard name counts for its innermost type.
-        if KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes) {
+        if mentionsKeyboard {
             for index in source.code.indices where source.kind(index) == .identifier {
                 guard let event = KeyboardVocabulary.notification(source, at: index)
                         ?? KeyboardVocabulary.message(source, at: index),

@@ -253,7 +253,7 @@ private struct OutlineBuilder {
             case .rightParen, .rightSquare, .stringInterpolationEnd:
                 if source.partnerIndex(index) != nil {
                     depth -= 1
-                    pendingControls.removeAll { $0.depth > depth }
+                    dropPendingControls(deeperThan: depth)
                 }
             case .keyword:
                 keyword(index)
@@ -347,6 +347,13 @@ private struct OutlineBuilder {
             stack.removeSubrange(position...)
             depth -= 1
         }
+        dropPendingControls(deeperThan: depth)
+    }
+
+    /// Drops the controls waiting for their body that were read deeper than `depth`; most
+    /// closing brackets leave none, and then the list is not rewritten.
+    mutating func dropPendingControls(deeperThan depth: Int) {
+        guard pendingControls.contains(where: { $0.depth > depth }) else { return }
         pendingControls.removeAll { $0.depth > depth }
     }
 
@@ -457,12 +464,16 @@ private struct OutlineBuilder {
 
     // MARK: Keywords
 
+    /// The keywords that open a statement with a body or a declaration, in the order
+    /// `keyword(_:)` dispatches on.
+    static let outlinedKeywords = WordList([
+        "if", "guard", "while", "for", "switch", "catch",
+        "class", "struct", "enum", "extension", "protocol",
+        "func", "init", "deinit", "subscript", "var", "let",
+    ])
+
     mutating func keyword(_ index: Int) {
-        guard let which = source.wordIndex(index, in: [
-            "if", "guard", "while", "for", "switch", "catch",
-            "class", "struct", "enum", "extension", "protocol",
-            "func", "init", "deinit", "subscript", "var", "let",
-        ]) else { return }
+        guard let which = source.wordIndex(index, in: Self.outlinedKeywords) else { return }
         // `import protocol Module.Name` (or `class`, `func`, `var`…) imports one declaration.
         guard !source.isWord(index - 1, "import") else { return }
         switch which {
@@ -807,12 +818,12 @@ private struct OutlineBuilder {
 
 /// Declaration modifiers (contextual keywords included).
 enum ModifierWords {
-    static let words: [StaticString] = [
+    static let words = WordList([
         "private", "fileprivate", "internal", "public", "open", "static", "class", "final",
         "override", "mutating", "nonmutating", "lazy", "weak", "unowned", "dynamic", "required",
         "convenience", "optional", "nonisolated", "indirect", "package", "prefix", "postfix",
         "infix", "distributed",
-    ]
+    ])
 
     static func contains(_ source: TokenizedSource, _ index: Int) -> Bool {
         source.wordIndex(index, in: words) != nil

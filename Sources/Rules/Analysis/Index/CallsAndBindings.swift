@@ -155,7 +155,7 @@ struct MatchingBuilder {
             return
         }
         let callIndex = calls.count
-        var trailing: [(ClosureID, Int?)] = []
+        var trailing: [(closure: ClosureID, label: Int?)] = []
         if let first = closure(openingAt: next), let close = source.partnerIndex(next) {
             trailing.append((first, nil))
             end = close
@@ -184,7 +184,15 @@ struct MatchingBuilder {
     }
 
     func splitArguments(_ open: Int, _ close: Int) -> [Argument] {
+        guard open + 1 < close else { return [] }
+        // One argument more than top-level commas: the array is allocated once.
+        var commas = 0
+        _ = source.firstTopLevel(in: (open + 1)..<close) { cursor in
+            if source.kind(cursor) == .comma { commas += 1 }
+            return false
+        }
         var arguments: [Argument] = []
+        arguments.reserveCapacity(commas + 1)
         var cursor = open + 1
         while cursor < close {
             var label: Int?

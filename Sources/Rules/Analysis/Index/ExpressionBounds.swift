@@ -226,7 +226,17 @@ enum ExpressionBounds {
     /// The member names of a chain at its own level (not inside call arguments), in order:
     /// `self.scrollView.contentInset.bottom` → `self`, `scrollView`, `contentInset`, `bottom`.
     static func chainNames(_ source: TokenizedSource, _ range: Range<Int>, upTo limit: Int = .max) -> [Int] {
+        // Counted first so that the array is allocated once: this is asked for most calls,
+        // assignments and bindings of a file, and appending one name at a time reallocates.
+        var count = 0
+        _ = source.firstTopLevel(in: range) { cursor in
+            let kind = source.kind(cursor)
+            if kind == .identifier || kind == .keyword { count += 1 }
+            return count >= limit
+        }
+        guard count > 0 else { return [] }
         var names: [Int] = []
+        names.reserveCapacity(count)
         _ = source.firstTopLevel(in: range) { cursor in
             let kind = source.kind(cursor)
             if kind == .identifier || kind == .keyword { names.append(cursor) }

@@ -16,7 +16,7 @@ final class FileIndex: Sendable {
     let assignments: [Assignment]
     let bindings: [LocalBinding]
     /// Callee token → index in `calls`.
-    let callAtCallee: [Int: Int]
+    let callAtCallee: TokenTable
     /// Indices in `calls` by the callee's name hash, in call order.
     let callsByName: [UInt64: [Int]]
     /// Binding indices by name hash, in token order.
@@ -36,30 +36,40 @@ final class FileIndex: Sendable {
     /// Per call (index in `calls`) that passes methods of the caller's type by name where a
     /// closure goes (`animations: updateLayout`): those methods (see `functions(passedAs:)`).
     let methodsPassedByName: [Int: [FunctionID]]
+    /// Whether the file's bytes hold `KeyboardVocabulary.keyboardMarkers`: without them no
+    /// keyboard handler, value or name is looked for.
+    let mentionsKeyboard: Bool
 
     init(_ source: TokenizedSource) {
         self.source = source
-        var outline = Outline(source)
+        mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
+        var linked = Outline(source)
         let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+        var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
         matching.run()
         for link in matching.closureCalls {
-            outline[link.closure].call = link.call
-            outline[link.closure].argumentLabel = link.label
-            outline[link.closure].isTrailing = link.trailing
+            linked[link.closure].call = link.call
+            linked[link.closure].argumentLabel = link.label
+            linked[link.closure].isTrailing = link.trailing
         }
+        // A constant from here on: the closures below read it without copying it.
+        let outline = linked
         self.outline = outline
         self.chainStarts = chainStarts
         calls = matching.calls
         assignments = matching.assignments
         bindings = matching.bindings
-        var callAtCallee: [Int: Int] = [:]
-        for (index, call) in matching.calls.enumerated() { callAtCallee[call.callee] = index }
+        var callAtCallee = TokenTable(tokenCount: source.code.count)
+        for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
         self.callAtCallee = callAtCallee
         callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings: [UInt64: [CaseBinding]] = [:]
-        for (index, call) in matching.calls.enumerated() where Self.casePatternKeyword(of: call, source) != nil {
-            for (position, argument) in call.arguments.enumerated() {
+        let callSites = matching.calls
+        // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
+        // passed over without copying them.
+        for index in callSites.indices
+        where source.kind(callSites[index].callee - 1) == .period && Self.casePatternKeyword(of: callSites[index], source) != nil {
+            for (position, argument) in callSites[index].arguments.enumerated() {
                 let value = argument.value
                 guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
                       let name = value.last, source.kind(name) == .identifier else { continue }
@@ -81,8 +91,8 @@ final class FileIndex: Sendable {
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
-        for (index, call) in matching.calls.enumerated() where call.arguments.contains(where: { $0.closure == nil }) {
-            let passed = call.arguments.flatMap {
+        for index in callSites.indices where callSites[index].arguments.contains(where: { $0.closure == nil }) {
+            let passed = callSites[index].arguments.flatMap {
                 Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
             }
             if !passed.isEmpty { methodsPassedByName[index] = passed }
@@ -116,6 +126,28 @@ final class FileIndex: Sendable {
     /// The first token of the member chain that ends at `end` (see `ChainStarts`).
     func chainStart(endingAt end: Int) -> Int {
         chainStarts.chainStart(endingAt: end)
+    }
+}
+
+/// Record indices by code token (a call by its callee, an assignment by its operator): a
+/// table over the file's tokens, since these are asked about most names of a file and a
+/// dictionary would hash each time. Tokens outside the file map to nothing.
+struct TokenTable: Sendable {
+    /// Per code token: the record index, -1 for none.
+    private var slots: [Int32]
+
+    init(tokenCount: Int) {
+        slots = [Int32](repeating: -1, count: tokenCount)
+    }
+
+    /// Setting requires `token` to be a code token of the file.
+    subscript(token: Int) -> Int? {
+        get {
+            guard token >= 0, token < slots.count else { return nil }
+            let slot = slots[token]
+            return slot >= 0 ? Int(slot) : nil
+        }
+        set { slots[token] = newValue.map { Int32($0) } ?? -1 }
     }
 }
 

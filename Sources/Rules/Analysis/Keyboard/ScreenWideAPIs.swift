@@ -93,7 +93,10 @@ struct ScreenWideGetters: Sendable {
     /// label), or a member of the type declaring it (`UIApplication.mainWindow`, `Self.x`,
     /// `self.x`). Other receivers (`view.window`) are UIKit's members of the same name.
     func getter(usedAt index: Int, _ source: TokenizedSource, _ outline: Outline) -> Getter? {
-        guard let getters = byName[source.nameHash(index)], source.kind(index) == .identifier else { return nil }
+        // Asked for every name a keyboard value reads; most files declare no such getter.
+        guard !byName.isEmpty, source.kind(index) == .identifier, let getters = byName[source.nameHash(index)] else {
+            return nil
+        }
         func declared(by owner: TypeID?, in typeName: String?) -> Bool {
             owner.map { outline[$0].simpleName } == typeName
         }

@@ -140,7 +140,7 @@ extension KeyboardValueEvaluator {
     /// file declares nothing of that name: its traits, read at `index` (the geometry was read
     /// in the other file, which reports it there).
     func projectResult(at index: Int) -> KeyboardValue? {
-        guard let traits = projectResults[source.nameHash(index)],
+        guard !projectResults.isEmpty, let traits = projectResults[source.nameHash(index)],
               source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
               outline.functions(named: source.nameHash(index)).isEmpty,
               !results.computedNames.contains(source.nameHash(index))
@@ -183,7 +183,7 @@ extension KeyboardValueEvaluator {
     }
 
     /// `UIEdgeInsets(…)`, `UIEdgeInsets.init(…)` or `.init(…)` when `range` is exactly such a call.
-    static func edgeInsetsCall(_ source: TokenizedSource, _ range: Range<Int>, _ callAtCallee: [Int: Int],
+    static func edgeInsetsCall(_ source: TokenizedSource, _ range: Range<Int>, _ callAtCallee: TokenTable,
                                _ calls: [CallSite]) -> CallSite? {
         var start = range.lowerBound
         if source.kind(start) == .period { start += 1 }

@@ -161,7 +161,7 @@ public struct KeyboardCurveUnshifted: Rule {
         let source = analysis.source
         var diagnostics: [Diagnostic] = []
         for call in analysis.calls {
-            guard analysis.isAnimationOptionsInit(call), call.arguments.count == 1,
+            guard call.arguments.count == 1, analysis.isAnimationOptionsInit(call),
                   let argument = analysis.argument(call, "rawValue"), !argument.value.isEmpty,
                   let value = analysis.keyboardValue(of: argument.value), value.has(.curve), !value.has(.shifted)
             else { continue }
