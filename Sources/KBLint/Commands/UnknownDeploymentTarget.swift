@@ -10,10 +10,7 @@ struct UnknownDeploymentTarget {
     let currentDirectory: String
 
     init(inputs: [LintInput], currentDirectory: String) {
-        files = inputs.filter { input in
-            input.plan.deploymentTarget == nil
-                && input.plan.rules.contains { $0.rule.metadata.minimumTarget != nil || $0.rule.metadata.targetBelow != nil }
-        }
+        files = inputs.filter { $0.plan.deploymentTarget == nil && $0.plan.hasTargetDependentRules }
         self.currentDirectory = currentDirectory
         projectFiles = files.first.map { first in
             DeploymentTargetDetector.projectFiles(

@@ -20,6 +20,8 @@ struct FilePlan: Sendable {
     /// The pipeline for files under this plan: the rules that can apply to files built for
     /// `deploymentTarget`, worked out once per plan, not once per file.
     let checker: FileChecker
+    /// Whether a rule of the plan applies to some deployment targets only.
+    let hasTargetDependentRules: Bool
 
     init(
         rules: [RuleSelection], deploymentTarget: OSVersion?, deploymentTargetDescription: String = "unknown",
@@ -30,6 +32,7 @@ struct FilePlan: Sendable {
         self.deploymentTargetDescription = deploymentTargetDescription
         self.engineSeverities = engineSeverities
         checker = FileChecker(rules: rules.map { ConfiguredRule($0.rule, options: $0.options) }, deploymentTarget: deploymentTarget)
+        hasTargetDependentRules = rules.contains { $0.rule.metadata.dependsOnDeploymentTarget }
     }
 }
 
@@ -294,7 +297,7 @@ struct LintDriver: Sendable {
             } else if let facts = result.facts {
                 for type in facts.types {
                     let hash = FactScope.hash(ofTypeName: type.name)
-                    if type.name.contains(".") {
+                    if type.name.utf8.contains(UInt8(ascii: ".")) {
                         declaredNested.insert(hash)
                     } else if type.isDeclared {
                         declaredAtTopLevel.insert(hash)

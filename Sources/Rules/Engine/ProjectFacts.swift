@@ -250,7 +250,7 @@ public struct TypeTable: Sendable {
     }
 
     private mutating func index(_ name: String) {
-        guard name.contains(".") else { return }
+        guard name.utf8.contains(UInt8(ascii: ".")) else { return }
         let simple = Self.simpleName(of: name)
         if !(nestedBySimpleName[simple]?.contains(name) ?? false) { nestedBySimpleName[simple, default: []].append(name) }
     }

@@ -118,8 +118,12 @@ public struct RuleMetadata: Sendable {
         return target < below
     }
 
+    /// Whether the rule applies to some deployment targets only: where the target is unknown
+    /// it stays silent.
+    public var dependsOnDeploymentTarget: Bool { minimumTarget != nil || targetBelow != nil }
+
     /// Whether the rule applies to code whose effective deployment target is `target`: the
-    /// one place that reads `minimumTarget` and `targetBelow`.
+    /// one place that decides by `minimumTarget` and `targetBelow`.
     public func applies(toEffectiveTarget target: OSVersion) -> Bool {
         if let minimumTarget, target < minimumTarget { return false }
         if let targetBelow, target >= targetBelow { return false }
