@@ -251,6 +251,9 @@ final class CommandLineToolTests: XCTestCase {
         let run = runTool(["--timing", "--quiet", "A.swift"], in: tree.path)
         XCTAssertTrue(run.standardError.contains("pass 1 (facts)"), run.standardError)
         XCTAssertTrue(run.standardError.contains("MB/s"), run.standardError)
+        XCTAssertTrue(run.standardError.contains(
+            "timing: 0 analysed for facts, 0 checked, then 0 analysed for the types rules looked up and 0 checked again"),
+            run.standardError)
         XCTAssertTrue(run.standardError.contains("deployment target: iOS 15.0"), run.standardError)
         XCTAssertTrue(run.standardError.contains("Package.swift"), run.standardError)
     }

@@ -277,6 +277,30 @@ final class FactScopeTests: XCTestCase {
         }
     }
 
+    /// The declarations of the checked classes' superclasses are analysed level by level; a
+    /// superclass declared in a file of the same level is not analysed again in the next.
+    func testEachSuperclassFileIsAnalysedOnce() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Screens.swift", """
+            import UIKit
+
+            final class ChatScreen: FormScreen {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow), name: UIResponder.keyboardWillShowNotification, object: nil)
+                }
+                @objc func keyboardWillShow(_ note: Notification) {}
+            }
+
+            final class SettingsScreen: BaseScreen {}
+            """)
+        try folder.write("Base/A.swift", "import UIKit\n\nclass FormScreen: BaseScreen {}\n")
+        try folder.write("Base/B.swift", "import UIKit\n\nclass BaseScreen: UIViewController {}\n")
+        let (targets, _) = FileDiscovery(currentDirectory: folder.path).discover([folder.path])
+        let outcome = Self.driver(false).run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
+        XCTAssertEqual(outcome.work, LintDriver.Work(analysed: 3, checked: 1, analysedForLookups: 0, checkedAgain: 0))
+    }
+
     /// A kept model is of the bytes pass 1 read: a file edited between the passes is checked
     /// as it is now, as when no model was kept.
     func testAFileEditedBetweenThePassesIsCheckedFromItsNewBytes() throws {

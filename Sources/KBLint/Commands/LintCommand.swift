@@ -146,7 +146,7 @@ struct LintCommand {
             if targets.isEmpty { targets[description(plan(root, options))] = 0 }
             tool.standardError.write(TimingReport(
                 discovery: discovered - started, pass1: outcome.pass1, pass2: outcome.pass2,
-                output: finished - linted, files: inputs.count, bytes: bytes, jobs: options.jobs,
+                output: finished - linted, work: outcome.work, files: inputs.count, bytes: bytes, jobs: options.jobs,
                 deploymentTargets: targets.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
             ).text)
         }
@@ -476,6 +476,7 @@ struct TimingReport {
     let pass1: Duration
     let pass2: Duration
     let output: Duration
+    let work: LintDriver.Work
     let files: Int
     let bytes: Int
     let jobs: Int
@@ -494,6 +495,8 @@ struct TimingReport {
                 + "pass 2 (rules) \(Self.milliseconds(pass2)), output \(Self.milliseconds(output)); "
                 + "total \(Self.milliseconds(total))",
             "timing: \(files) files, \(Self.decimal(megabytes, 2)) MB, \(Self.decimal(throughput, 1)) MB/s, \(jobs) jobs",
+            "timing: \(work.analysed) analysed for facts, \(work.checked) checked, then \(work.analysedForLookups) analysed "
+                + "for the types rules looked up and \(work.checkedAgain) checked again",
         ]
         for target in deploymentTargets.prefix(Self.listedTargets) {
             lines.append("deployment target: \(target.description)"

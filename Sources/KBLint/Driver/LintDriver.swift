@@ -122,6 +122,21 @@ struct LintDriver: Sendable {
         var files: [FileOutcome]
         var pass1: Duration
         var pass2: Duration
+        var work = Work()
+    }
+
+    /// How many analyses and checks a run made (`--timing`). A file analysed or checked twice
+    /// counts twice.
+    struct Work: Sendable, Equatable {
+        /// Files analysed in pass 1 for their facts, with those declaring the superclasses of
+        /// the checked classes.
+        var analysed = 0
+        /// Files checked in pass 2.
+        var checked = 0
+        /// Files analysed after pass 2 for the types the rules looked up.
+        var analysedForLookups = 0
+        /// Files checked again once those files were analysed.
+        var checkedAgain = 0
     }
 
     /// Lints `reported` with the facts of those files and of `factSources`, files of the same
@@ -144,8 +159,9 @@ struct LintDriver: Sendable {
         // Rules walk up the superclasses of the types they check in nearly every file: their
         // declarations are analysed now rather than after the check that looks them up.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        _ = analyseFiles(answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))),
-                         &firstPass, inputs)
+        var work = Work(checked: checked.count)
+        work.analysed = firstPass.filter { $0.facts != nil }.count + analyseFiles(
+            answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))), &firstPass, inputs).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -189,13 +205,15 @@ struct LintDriver: Sendable {
                 lookedUp.facts.formUnion(outcomes[index].lookups.facts)
                 lookedUp.declarations.formUnion(outcomes[index].lookups.declarations)
             }
-            let completed = analyseFiles(answering: lookedUp, &firstPass, inputs)
+            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
+            work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
             project = ProjectFacts(merging: firstPass.compactMap(\.facts))
             let again = checked.filter { !outcomes[$0].lookups.all.isDisjoint(with: completed) }
+            work.checkedAgain += again.count
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
         }
-        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle)
+        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle, work: work)
     }
 
     /// What pass 1 keeps of a file: its facts, or the type names it may declare when it was
@@ -280,11 +298,11 @@ struct LintDriver: Sendable {
     /// Analyses the files that pass 1 only scanned and that `lookups` need (see
     /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
     /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
-    /// Returns the hashes of the type names whose facts changed: every type the analysed
-    /// files declare or extend.
+    /// Returns the hashes of the type names whose facts changed (every type the analysed files
+    /// declare or extend) and how many files it analysed.
     private func analyseFiles(
         answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
-    ) -> Set<UInt64> {
+    ) -> (completed: Set<UInt64>, analysed: Int) {
         var namingFiles: [UInt64: [Int]] = [:]
         var declaringFiles: [UInt64: [Int]] = [:]
         // What the analysed files declare and extend: a declaration lookup of a name that
@@ -318,33 +336,37 @@ struct LintDriver: Sendable {
         }
         var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
+        var analysed = 0
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
             let files = round.sorted()
+            analysed += files.count
             let facts = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
                 let input = inputs[files[position]]
                 guard let bytes = try? read(input) else { return nil }
                 return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
             }
-            round = []
             for (index, fileFacts) in zip(files, facts) {
                 // The scan's names too: a file gone since pass 1 adds no facts, but the
                 // lookups of names it declared may change.
                 completed.formUnion(firstPass[index].scannedNames?.named ?? [])
                 firstPass[index].scannedNames = nil
                 firstPass[index].facts = fileFacts
-                for type in fileFacts?.types ?? [] {
-                    completed.insert(FactScope.hash(ofTypeName: type.name))
-                    guard let superclass = type.superclass else { continue }
-                    for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
-                    where firstPass[file].scannedNames != nil {
-                        round.insert(file)
-                    }
+            }
+            // Only once every file of this level counts as analysed: a superclass declared
+            // in a file of the same level is not analysed again in the next.
+            round = []
+            for type in facts.lazy.compactMap({ $0 }).flatMap(\.types) {
+                completed.insert(FactScope.hash(ofTypeName: type.name))
+                guard let superclass = type.superclass else { continue }
+                for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
+                where firstPass[file].scannedNames != nil {
+                    round.insert(file)
                 }
             }
         }
-        return completed
+        return (completed, analysed)
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
