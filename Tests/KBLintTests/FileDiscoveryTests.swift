@@ -15,6 +15,17 @@ final class FileDiscoveryTests: XCTestCase {
         XCTAssertEqual(targets.map(\.path), ["A.swift", "b/Z.swift", "b/a.swift"])
     }
 
+    /// A folder's entries come in the order of their bytes: capitals first, a name before the
+    /// longer names it starts, punctuation by its code.
+    func testListingsAreSortedByTheBytesOfTheNames() throws {
+        let tree = try TemporaryDirectory()
+        let names = ["b", "B", "a.swift", "a", "ab", "A_", "a-", "ViewController+Keyboard.swift", "ViewController.swift"]
+        for name in names { try tree.write(name, "") }
+        let listed = try FileSystem.contentsOfDirectory(tree.path).entries.map(\.name)
+        XCTAssertEqual(listed, ["A_", "B", "ViewController+Keyboard.swift", "ViewController.swift", "a", "a-", "a.swift", "ab", "b"])
+        XCTAssertEqual(listed, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     func testSymlinkLoopsAreWalkedOnceAndMissingPathsAreErrors() throws {
         let tree = try TemporaryDirectory()
         try tree.write("src/A.swift", "")

@@ -208,11 +208,24 @@ enum FileSystem {
             entries.append(DirectoryEntry(name: name, kind: kind))
         }
         if byteNames.isEmpty {
-            entries.sort { $0.name < $1.name }  // ASCII text: the order of its bytes
+            entries.sort { asciiPrecedes($0.name, $1.name) }
         } else {
             entries = entries.indices.sorted { byteNames[$0].lexicographicallyPrecedes(byteNames[$1]) }.map { entries[$0] }
         }
         return DirectoryListing(identity: FileStatus(info).identity, entries: entries)
+    }
+
+    /// Whether ASCII name `left` sorts before `right` by its bytes (what `<` on strings gives
+    /// for ASCII, without its per-character comparison).
+    private static func asciiPrecedes(_ left: String, _ right: String) -> Bool {
+        var left = left, right = right
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
     }
 
     /// Replaces the file at `path` with `bytes` so that readers see either the old or the new
