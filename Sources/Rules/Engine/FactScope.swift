@@ -29,8 +29,10 @@ public enum FactScope {
     /// The hash a declaration scan records for a type name (`` `Type` `` as `Type`); of its
     /// last component for a qualified or dotted name (the scan records each component).
     public static func hash(ofTypeName name: String) -> UInt64 {
-        var name = TypeTable.simpleName(of: name)
-        return name.withUTF8 { NameHash.ofName($0, 0, $0.count) }
+        var name = name
+        return name.withUTF8 { bytes in
+            NameHash.ofName(bytes, (bytes.lastIndex(of: UInt8(ascii: ".")) ?? -1) + 1, bytes.count)
+        }
     }
 
     /// Name hashes of the words after every `class`, `struct`, `enum`, `extension`,

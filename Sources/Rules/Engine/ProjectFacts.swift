@@ -246,7 +246,8 @@ public struct TypeTable: Sendable {
 
     /// The last component of a qualified or written name (`ListView` of `ChatModule.ListView`).
     public static func simpleName(of name: String) -> String {
-        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return name }
+        return String(name[name.utf8.index(after: dot)...])
     }
 
     private mutating func index(_ name: String) {
