@@ -159,8 +159,8 @@ struct LintDriver: Sendable {
         // Rules walk up the superclasses of the types they check in nearly every file: their
         // declarations are analysed now rather than after the check that looks them up.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        var work = Work(checked: checked.count)
-        work.analysed = firstPass.filter { $0.facts != nil }.count + analyseFiles(
+        var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
+        work.analysed += analyseFiles(
             answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))), &firstPass, inputs).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()

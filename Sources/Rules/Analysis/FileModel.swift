@@ -22,9 +22,9 @@ public final class FileModel: @unchecked Sendable {
     /// The file's facts that need no keyboard values: its types, keyboard accessors and
     /// observer facts.
     let facts: FileFacts
-    /// Whether the file mentions keyboard APIs at all (byte pre-check); when not, no
-    /// handler or keyboard value analysis is built.
-    let mentionsKeyboard: Bool
+    /// Whether the file mentions keyboard APIs at all (`FileIndex.mentionsKeyboard`); when
+    /// not, no handler or keyboard value analysis is built.
+    var mentionsKeyboard: Bool { fileIndex.mentionsKeyboard }
 
     let handlerLookup: HandlerLookup
     /// Constants: the expressions names stand for.
@@ -86,7 +86,7 @@ public final class FileModel: @unchecked Sendable {
                 : nil
         })
 
-        mentionsKeyboard = fileIndex.mentionsKeyboard
+        let mentionsKeyboard = fileIndex.mentionsKeyboard
         var handlerAtToken = [Int32](repeating: -1, count: mentionsKeyboard ? source.code.count : 0)
         var facts = FileFacts(path: source.file.path)
         if mentionsKeyboard {
