@@ -1,16 +1,37 @@
 /// A file's path and UTF-8 bytes, with the line table that turns byte offsets into
 /// 1-based line and column (columns count UTF-8 bytes). Built from bytes, never from disk:
 /// reading files belongs to the KBLint layer.
+///
+/// The fields live in one immutable object, so that copying a file (every `TokenizedSource`
+/// and many analysis values hold one) costs one reference count, not one per field.
 public struct SourceFile: Sendable {
-    public let path: String
-    public let bytes: [UInt8]
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let path: String
+        @usableFromInline let bytes: [UInt8]
+        @usableFromInline let lineStarts: [Int]
+
+        init(path: String, bytes: [UInt8], lineStarts: [Int]) {
+            self.path = path
+            self.bytes = bytes
+            self.lineStarts = lineStarts
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    @inlinable public var path: String { storage.path }
+    @inlinable public var bytes: [UInt8] { storage.bytes }
     /// Byte offset at which each line starts; `lineStarts[0] == 0`. A line ends at LF; a
     /// CR before the LF belongs to the line it ends.
-    public let lineStarts: [Int]
+    @inlinable public var lineStarts: [Int] { storage.lineStarts }
 
     public init(path: String, bytes: [UInt8]) {
-        self.path = path
-        self.bytes = bytes
+        storage = Storage(path: path, bytes: bytes, lineStarts: Self.lineStarts(of: bytes))
+    }
+
+    /// Byte offset of each line start, LFs found eight bytes at a time.
+    static func lineStarts(of bytes: [UInt8]) -> [Int] {
         var starts = [0]
         // Room for lines of 32 bytes on average (source lines are shorter): few files grow it.
         starts.reserveCapacity(bytes.count / 32 + 1)
@@ -35,7 +56,7 @@ public struct SourceFile: Sendable {
                 starts.append(offset + 1)
             }
         }
-        self.lineStarts = starts
+        return starts
     }
 
     public init(path: String, text: String) {

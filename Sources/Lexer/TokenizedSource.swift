@@ -1,22 +1,39 @@
 /// The result of lexing one file: every token in order (comments included), the code view
 /// that rules walk (comments left out) and the bracket table over the code view.
+///
+/// A value of this type is passed and stored everywhere in the analysis, so its fields live
+/// in one immutable object: copying it costs one reference count, not one per field.
 public struct TokenizedSource: Sendable {
-    public let file: SourceFile
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let file: SourceFile
+        @usableFromInline let tokens: [Token]
+        @usableFromInline let code: [Token]
+        @usableFromInline let partner: [Int32]
+
+        init(file: SourceFile, tokens: [Token], code: [Token], partner: [Int32]) {
+            self.file = file
+            self.tokens = tokens
+            self.code = code
+            self.partner = partner
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    @inlinable public var file: SourceFile { storage.file }
     /// All tokens, comments included, in source order. Bytes between tokens are trivia
     /// (whitespace, newlines, a BOM): tokens plus trivia reproduce the file byte for byte.
-    public let tokens: [Token]
+    @inlinable public var tokens: [Token] { storage.tokens }
     /// `tokens` without comments: what rules see.
-    public let code: [Token]
+    @inlinable public var code: [Token] { storage.code }
     /// For each index of `code`: the index of the partner bracket of a `(`/`)`, `[`/`]`,
     /// `{`/`}`, generic `<`/`>` or interpolation start/end, or -1. Unbalanced brackets have
     /// no partner.
-    public let partner: [Int32]
+    @inlinable public var partner: [Int32] { storage.partner }
 
     public init(file: SourceFile, tokens: [Token], code: [Token], partner: [Int32]) {
-        self.file = file
-        self.tokens = tokens
-        self.code = code
-        self.partner = partner
+        storage = Storage(file: file, tokens: tokens, code: code, partner: partner)
     }
 
     /// The source text of a token.
