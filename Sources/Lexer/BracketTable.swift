@@ -1,69 +1,78 @@
 /// The code view (tokens without comments and without the `#if` branches an iOS build never
 /// compiles, see `ConditionalCompilation`) and, for each of its tokens, the index of its
-/// partner bracket. Built with one stack; a closer that does not match the innermost opener
-/// closes the nearest matching one below it (the openers in between stay unpartnered), so
-/// a stray bracket costs one pair, not the rest of the file.
+/// partner bracket. Built in one pass with one stack; a closer that does not match the
+/// innermost opener closes the nearest matching one below it (the openers in between stay
+/// unpartnered), so a stray bracket costs one pair, not the rest of the file.
 struct BracketTable {
     var code: [Token] = []
     var partner: [Int32] = []
 
     /// `live`, when given, says for each token whether an iOS build compiles it.
     init(tokens: [Token], live: [Bool]? = nil) {
+        var partner: [Int32] = []
         code = tokens.withUnsafeBufferPointer { all in
-            [Token](unsafeUninitializedCapacity: all.count) { buffer, initialized in
-                var count = 0
-                for (index, token) in all.enumerated() where !token.kind.isComment && live?[index] ?? true {
-                    buffer.initializeElement(at: count, to: token)
-                    count += 1
-                }
-                initialized = count
-            }
-        }
-        partner = [Int32](repeating: -1, count: code.count)
-        code.withUnsafeBufferPointer { code in
-            partner.withUnsafeMutableBufferPointer { partner in
-                Self.family.withUnsafeBufferPointer { family in
-                    Self.pair(code, family: family, into: partner)
+            [Token](unsafeUninitializedCapacity: all.count) { code, codeCount in
+                partner = [Int32](unsafeUninitializedCapacity: all.count) { partner, partnerCount in
+                    if let live {
+                        codeCount = Self.build(all, code: code, partner: partner) { live[$0] }
+                    } else {
+                        codeCount = Self.build(all, code: code, partner: partner) { _ in true }
+                    }
+                    partnerCount = codeCount
                 }
             }
         }
+        self.partner = partner
     }
 
-    private static func pair(
-        _ code: UnsafeBufferPointer<Token>, family: UnsafeBufferPointer<Int8>,
-        into partner: UnsafeMutableBufferPointer<Int32>
-    ) {
+    /// Copies the code tokens of `all` (those that are no comment and `isLive`) into `code`,
+    /// pairs their brackets into `partner` (-1 where there is no partner) and returns how many
+    /// there are. Both buffers hold at least `all.count` elements.
+    @inline(__always)
+    private static func build(
+        _ all: UnsafeBufferPointer<Token>, code: UnsafeMutableBufferPointer<Token>,
+        partner: UnsafeMutableBufferPointer<Int32>, isLive: (Int) -> Bool
+    ) -> Int {
         var stack: [Int32] = []
         // How many openers of each family are on the stack, so that a closer without a
         // matching opener is rejected without searching.
         var openCounts = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &openCounts) { raw in
+        return withUnsafeMutableBytes(of: &openCounts) { raw in
             let counts = raw.bindMemory(to: Int.self)
-            for index in 0..<code.count {
-                let kindFamily = family[Int(code[index].kind.rawValue)]
+            var count = 0
+            for index in 0..<all.count {
+                let token = all[index]
+                guard !token.kind.isComment, isLive(index) else { continue }
+                let codeIndex = count
+                code.initializeElement(at: codeIndex, to: token)
+                partner.initializeElement(at: codeIndex, to: -1)
+                count += 1
+                let kindFamily = family(token.kind)
                 if kindFamily == 0 { continue }
                 if kindFamily > 0 {
-                    stack.append(Int32(truncatingIfNeeded: index))
-                    counts[Int(kindFamily) - 1] += 1
+                    stack.append(Int32(truncatingIfNeeded: codeIndex))
+                    counts[kindFamily - 1] += 1
                     continue
                 }
-                let wanted = Int(-kindFamily) - 1
+                let wanted = -kindFamily - 1
                 guard counts[wanted] > 0 else { continue }
                 while let top = stack.popLast() {
-                    let topFamily = Int(family[Int(code[Int(top)].kind.rawValue)]) - 1
+                    let topFamily = family(code[Int(top)].kind) - 1
                     counts[topFamily] -= 1
                     if topFamily == wanted {
-                        partner[Int(top)] = Int32(truncatingIfNeeded: index)
-                        partner[index] = top
+                        partner[Int(top)] = Int32(truncatingIfNeeded: codeIndex)
+                        partner[codeIndex] = top
                         break
                     }
                 }
             }
+            return count
         }
     }
 
-    /// Per token kind (by raw value): +n opens bracket family n, -n closes it, 0 neither.
-    static let family: [Int8] = TokenKind.allCases.map { kind in
+    /// +n when `kind` opens bracket family n, -n when it closes it, 0 for neither.
+    @inline(__always)
+    static func family(_ kind: TokenKind) -> Int {
         switch kind {
         case .leftParen: 1
         case .rightParen: -1

@@ -25,10 +25,9 @@ enum ConditionalCompilation {
         }
     }
 
-    /// For each token, whether an iOS build compiles it; nil when the file has no `#if`
-    /// (every token is live).
-    static func liveTokens(_ tokens: UnsafeBufferPointer<Token>, bytes: UnsafeBufferPointer<UInt8>) -> [Bool]? {
-        guard tokens.contains(where: { $0.kind == .poundKeyword && ConditionalCompilation.spells($0, "#if", bytes) }) else { return nil }
+    /// For each token, whether an iOS build compiles it. Only files with an `#if` need
+    /// asking (the lexer notes one); without, every token is live.
+    static func liveTokens(_ tokens: UnsafeBufferPointer<Token>, bytes: UnsafeBufferPointer<UInt8>) -> [Bool] {
         var live = [Bool](repeating: true, count: tokens.count)
         // One frame per open `#if`: whether its enclosing region is live, whether a branch of
         // the chain is certainly taken, and whether the current branch is live.

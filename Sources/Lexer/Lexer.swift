@@ -13,6 +13,7 @@ public enum Lexer {
             if !pass.angleCandidates.isEmpty {
                 GenericAngleResolution.resolve(&pass.tokens, candidates: pass.angleCandidates, bytes: buffer)
             }
+            guard pass.hasConditionalCompilation else { return (pass.tokens, nil) }
             let live = pass.tokens.withUnsafeBufferPointer { ConditionalCompilation.liveTokens($0, bytes: buffer) }
             return (pass.tokens, live)
         }

@@ -101,6 +101,7 @@ extension LexingPass {
         var end = start + 1
         while end < count, CharacterClass.isASCIIIdentifierStart(bytes[end]) { end += 1 }
         if isPoundKeyword(start + 1, end - start - 1) {
+            if end - start == 3 { hasConditionalCompilation = true }  // `#if`
             emit(.poundKeyword, start, end)
             position = end
         } else {

@@ -19,6 +19,8 @@ struct LexingPass {
     /// Indices in `tokens` of lone `<` operators and of `<` split off operator names: the
     /// only places where generic brackets can open.
     var angleCandidates: [Int] = []
+    /// Whether an `#if` occurs: only then can a branch be left out of the code view.
+    var hasConditionalCompilation = false
 
     /// Open string literals and interpolations, innermost last. Grows only with nesting
     /// depth, which is why string interpolation needs no recursion.
