@@ -12,6 +12,27 @@ enum CharacterClass {
         byteClasses.utf8Start[Int(byte)] & 1 != 0
     }
 
+    /// `isASCIIIdentifierContinuation` for the eight bytes of `word` (little-endian) at once:
+    /// the high bit of each byte lane is set when the lane holds `[A-Za-z0-9_$]`. Each range
+    /// test adds and subtracts within 7-bit lane values, so no lane carries into another and
+    /// the answer is exact.
+    @inline(__always)
+    static func asciiIdentifierContinuationLanes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let isASCII = ~word & (ones &* 0x80)
+        let low = word & (ones &* 0x7F)
+        let lowerCased = (word | (ones &* 0x20)) & (ones &* 0x7F)
+        /// High bit of a lane set when `m < x < n` (x < 0x80, 0 <= m, n <= 0x80).
+        func between(_ x: UInt64, _ m: UInt64, _ n: UInt64) -> UInt64 {
+            ((ones &* (127 + n)) &- x) & (x &+ ones &* (127 - m))
+        }
+        let letters = between(lowerCased, 0x60, 0x7B)
+        let digits = between(low, 0x2F, 0x3A)
+        let underscores = between(low, 0x5E, 0x60)
+        let dollars = between(low, 0x23, 0x25)
+        return isASCII & (letters | digits | underscores | dollars)
+    }
+
     /// One entry per byte value, `0x40` plus flags: 1 continues an identifier
     /// (`[A-Za-z0-9_$]`), 2 starts one, 4 is an ASCII operator character. A string literal
     /// keeps the table in the binary's constant data: no initialisation, no allocation.

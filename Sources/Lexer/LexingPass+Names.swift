@@ -4,6 +4,18 @@ extension LexingPass {
     func scanIdentifierContinuation(from start: Int) -> Int {
         var index = start
         while index < count {
+            if index + 8 <= count {
+                // Eight ASCII name bytes at a time. The first byte that is none ends the step
+                // and is looked at below (a non-ASCII one may still continue the name).
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
+                    .loadUnaligned(as: UInt64.self))
+                let stops = ~CharacterClass.asciiIdentifierContinuationLanes(word) & 0x8080_8080_8080_8080
+                if stops == 0 {
+                    index += 8
+                    continue
+                }
+                index += stops.trailingZeroBitCount >> 3
+            }
             let c = bytes[index]
             if c < 0x80 {
                 if CharacterClass.isASCIIIdentifierContinuation(c) { index += 1; continue }

@@ -111,7 +111,7 @@ extension LexingPass {
     /// Remembers that the token about to be emitted may open generic brackets.
     @inline(__always)
     mutating func noteAngleCandidate() {
-        angleCandidates.append(storageCount + (hasLast ? 1 : 0))
+        angleCandidates.append(storageCount)
     }
 
     /// `<#name#>`, an Xcode placeholder, is one identifier as far as the compiler is concerned.

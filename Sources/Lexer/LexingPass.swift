@@ -6,16 +6,15 @@ struct LexingPass {
     let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     var position = 0
-    /// Finished tokens; the newest token waits in `last` until the next one shows whether
-    /// trivia follows it, so that flags are set on a local value, not inside the array.
+    /// Finished tokens.
     var tokens: [Token] = []
     /// Storage for tokens while lexing: appending to raw memory keeps the per-token cost to a
-    /// store and a capacity check. `run` copies it into `tokens` and frees it.
+    /// store and a capacity check, and the newest token's flags can still be set in place
+    /// when the next token shows that trivia follows it. `run` copies it into `tokens` and
+    /// frees it.
     var storage: UnsafeMutablePointer<Token>? = nil
     var storageCount = 0
     var storageCapacity = 0
-    var last = Token(kind: .unknown, start: 0, end: 0)
-    var hasLast = false
     /// Indices in `tokens` of lone `<` operators and of `<` split off operator names: the
     /// only places where generic brackets can open.
     var angleCandidates: [Int] = []
@@ -97,8 +96,6 @@ struct LexingPass {
         }
         if !frames.isEmpty { flagLastUnterminated() }
         frames.removeAll()
-        if hasLast { store(last) }
-        hasLast = false
         if let storage { tokens = Array(UnsafeBufferPointer(start: storage, count: storageCount)) }
     }
 
@@ -129,12 +126,10 @@ struct LexingPass {
         let gap = start > lastEnd
         if gap || lastWasComment { flags.insert(.leadingTrivia) }
         if isComment ? newlineSinceToken : newlineSinceCode { flags.insert(.atStartOfLine) }
-        if hasLast {
-            if gap || isComment { last.flags.insert(.trailingTrivia) }
-            store(last)
+        if gap || isComment, storageCount > 0 {
+            storage.unsafelyUnwrapped[storageCount - 1].flags.insert(.trailingTrivia)
         }
-        last = Token(kind: kind, start: start, end: end, flags: flags)
-        hasLast = true
+        store(Token(kind: kind, start: start, end: end, flags: flags))
         lastEnd = end
         lastWasComment = isComment
         newlineSinceToken = false
@@ -144,13 +139,26 @@ struct LexingPass {
         }
     }
 
-    /// Records what the next token's lexing may depend on.
+    /// Records what the next token's lexing may depend on. Most tokens change only the
+    /// previous kinds and whether a regex may follow; keywords, pound keywords, attribute
+    /// names and tokens inside availability arguments take the longer way.
     @inline(__always)
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
         preferRegexNext = false
         let before = previousKind
         previousPreviousKind = before
         previousKind = kind
+        if availabilityArmed || availabilityDepth > 0 || kind == .keyword || kind == .poundKeyword
+            || (kind == .identifier && before == .atSign) {
+            noteUncommonCodeToken(kind, before, start, end)
+            return
+        }
+        previousAllowsRegex = Self.allowsRegex(after: kind)
+        previousKeyword = .none
+    }
+
+    @inline(never)
+    mutating func noteUncommonCodeToken(_ kind: TokenKind, _ before: TokenKind?, _ start: Int, _ end: Int) {
         if availabilityArmed {
             availabilityArmed = false
             if kind == .leftParen { availabilityDepth = 1 }
@@ -170,17 +178,27 @@ struct LexingPass {
             previousKeyword = flavor
             previousAllowsRegex = flavor != .expressionValue
             return
-        case .leftParen, .leftBrace, .leftSquare, .prefixOperator, .prefixAmpersand, .binaryOperator,
-             .equal, .semicolon, .comma, .colon, .infixQuestionMark, .stringInterpolationStart, .unknown:
-            previousAllowsRegex = true
         case .poundKeyword:
             // `#if`, `#elseif`, `#else`, `#endif` sequence expressions; `#available` and
             // friends do not.
             previousAllowsRegex = end - start <= 7 && byte(start + 1) != UInt8(ascii: "a")
         default:
-            previousAllowsRegex = false
+            previousAllowsRegex = Self.allowsRegex(after: kind)
         }
         previousKeyword = .none
+    }
+
+    /// Whether a `/` after a code token of `kind` (not a keyword or pound keyword) may open a
+    /// regex literal: after an opening bracket, a separator or an operator, yes.
+    @inline(__always)
+    static func allowsRegex(after kind: TokenKind) -> Bool {
+        switch kind {
+        case .leftParen, .leftBrace, .leftSquare, .prefixOperator, .prefixAmpersand, .binaryOperator,
+             .equal, .semicolon, .comma, .colon, .infixQuestionMark, .stringInterpolationStart, .unknown:
+            true
+        default:
+            false
+        }
     }
 
     /// Attributes whose arguments the compiler parses as availability lists with versions.
@@ -219,7 +237,7 @@ struct LexingPass {
 
     /// Flags the last token as running to the end of its line or file.
     mutating func flagLastUnterminated() {
-        if hasLast { last.flags.insert(.unterminated) }
+        if storageCount > 0 { storage.unsafelyUnwrapped[storageCount - 1].flags.insert(.unterminated) }
     }
 
     // MARK: - Trivia and comments
@@ -232,8 +250,7 @@ struct LexingPass {
             let c = bytes[position]
             switch c {
             case 0x20, 0x09, 0x0B, 0x0C:
-                position += 1
-                while position < count, bytes[position] == 0x20 { position += 1 }
+                position = skipSpaces(from: position + 1)
             case 0x0A, 0x0D:
                 if !frames.isEmpty, let top = frames.last, !top.isString, frames.count >= 2,
                    !frames[frames.count - 2].isMultiline {
@@ -244,8 +261,7 @@ struct LexingPass {
                 }
                 newlineSinceToken = true
                 newlineSinceCode = true
-                position += 1
-                while position < count, bytes[position] == 0x20 { position += 1 }
+                position = skipSpaces(from: position + 1)
             case UInt8(ascii: "/"):
                 let next = byte(position + 1)
                 if next == UInt8(ascii: "/") {
@@ -265,6 +281,24 @@ struct LexingPass {
                 return
             }
         }
+    }
+
+    /// The first index at or after `index` that holds no space. Indentation makes runs of
+    /// spaces long, so once a run has begun eight bytes are tested at a time.
+    @inline(__always)
+    func skipSpaces(from index: Int) -> Int {
+        var index = index
+        guard index < count, bytes[index] == 0x20 else { return index }
+        index += 1
+        while index + 8 <= count {
+            // The lowest lane that is not a space holds the first byte that is not.
+            let others = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
+                .loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+            if others != 0 { return index + others.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count, bytes[index] == 0x20 { index += 1 }
+        return index
     }
 
     mutating func lexLineComment() {
@@ -351,6 +385,16 @@ struct LexingPass {
         case UInt8(ascii: ";"): single(.semicolon)
         case UInt8(ascii: ":"): single(.colon)
         case UInt8(ascii: "\\"): single(.backslash)
+        case UInt8(ascii: "."):
+            // A lone `.`, the commonest operator, is a period (but names an operator after
+            // `func`); a run such as `..<` goes through the operator rules.
+            let next = byte(start + 1)
+            if next < 0x80, next != UInt8(ascii: "."), !CharacterClass.isASCIIOperator(next),
+               previousKeyword != .funcKeyword {
+                single(.period)
+            } else {
+                lexOperator()
+            }
         case UInt8(ascii: "!"), UInt8(ascii: "?"):
             if isLeftBound(start) {
                 let afterTry = previousKeyword == .tryKeyword
@@ -374,7 +418,7 @@ struct LexingPass {
                 lexUnknownRun()
             }
         default:
-            if CharacterClass.isASCIIOperator(c) || c == UInt8(ascii: ".") {
+            if CharacterClass.isASCIIOperator(c) {
                 lexOperator()
             } else {
                 lexUnknownRun()

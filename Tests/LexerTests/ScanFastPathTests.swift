@@ -1,8 +1,46 @@
 import XCTest
 @testable import Lexer
 
-/// The one-pass bracket table against the plain two-pass way it replaces.
+/// The word-at-a-time scans and the one-pass bracket table against the plain byte-by-byte
+/// and two-pass ways they replace.
 final class ScanFastPathTests: XCTestCase {
+    /// Every byte value in every lane, next to neighbours of every class.
+    func testIdentifierLanesMatchTheByteTable() {
+        let neighbours: [UInt8] = [0x00, 0x20, 0x24, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x5F,
+                                   0x60, 0x61, 0x7A, 0x7B, 0x7F, 0x80, 0xC3, 0xFF]
+        for lane in 0..<8 {
+            for value in 0...255 {
+                for neighbour in neighbours {
+                    var bytes = [UInt8](repeating: neighbour, count: 8)
+                    bytes[lane] = UInt8(value)
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let lanes = CharacterClass.asciiIdentifierContinuationLanes(word)
+                    for index in 0..<8 {
+                        let expected = CharacterClass.isASCIIIdentifierContinuation(bytes[index])
+                        XCTAssertEqual(lanes >> (8 * index + 7) & 1 == 1, expected, "\(bytes) lane \(index)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testScansAgreeWithByteByByteScans() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ_$09 \t.(é€😀".utf8) + [0x80, 0xFF, 0x00]
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            bytes.withUnsafeBufferPointer { buffer in
+                let pass = LexingPass(bytes: buffer)
+                for start in 0...length {
+                    XCTAssertEqual(pass.skipSpaces(from: start), plainSkipSpaces(buffer, from: start), "\(bytes) at \(start)")
+                    XCTAssertEqual(pass.scanIdentifierContinuation(from: start), plainIdentifierEnd(buffer, from: start),
+                                   "\(bytes) at \(start)")
+                }
+            }
+        }
+    }
+
     func testOnePassBracketTableMatchesFilterThenPair() {
         var generator = SystemRandomNumberGenerator()
         let kinds: [TokenKind] = [.leftParen, .rightParen, .leftSquare, .rightSquare, .leftBrace, .rightBrace,
@@ -17,6 +55,22 @@ final class ScanFastPathTests: XCTestCase {
             XCTAssertEqual(table.code, expected.code)
             XCTAssertEqual(table.partner, expected.partner, "\(tokens.map(\.kind)) live \(String(describing: live))")
         }
+    }
+
+    private func plainSkipSpaces(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+        return index
+    }
+
+    private func plainIdentifierEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            let (scalar, length) = decodeScalar(bytes, at: index)
+            guard length > 0, CharacterClass.isIdentifierContinuation(scalar) else { break }
+            index += length
+        }
+        return index
     }
 
     /// Comments and dead tokens left out first, then the brackets paired with a stack; a
