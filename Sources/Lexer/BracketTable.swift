@@ -33,7 +33,10 @@ struct BracketTable {
         _ all: UnsafeBufferPointer<Token>, code: UnsafeMutableBufferPointer<Token>,
         partner: UnsafeMutableBufferPointer<Int32>, isLive: (Int) -> Bool
     ) -> Int {
-        var stack: [Int32] = []
+        // Open brackets by code index, innermost last; there are never more than tokens.
+        let stack = UnsafeMutablePointer<Int32>.allocate(capacity: max(all.count, 1))
+        defer { stack.deallocate() }
+        var stackCount = 0
         // How many openers of each family are on the stack, so that a closer without a
         // matching opener is rejected without searching.
         var openCounts = (0, 0, 0, 0, 0)
@@ -50,13 +53,17 @@ struct BracketTable {
                 let kindFamily = family(token.kind)
                 if kindFamily == 0 { continue }
                 if kindFamily > 0 {
-                    stack.append(Int32(truncatingIfNeeded: codeIndex))
+                    stack[stackCount] = Int32(truncatingIfNeeded: codeIndex)
+                    stackCount += 1
                     counts[kindFamily - 1] += 1
                     continue
                 }
                 let wanted = -kindFamily - 1
+                // A matching opener is on the stack, so the loop stops before it empties.
                 guard counts[wanted] > 0 else { continue }
-                while let top = stack.popLast() {
+                while stackCount > 0 {
+                    stackCount -= 1
+                    let top = stack[stackCount]
                     let topFamily = family(code[Int(top)].kind) - 1
                     counts[topFamily] -= 1
                     if topFamily == wanted {
