@@ -33,6 +33,14 @@ enum CharacterClass {
         return isASCII & (letters | digits | underscores | dollars)
     }
 
+    /// The high bit of each byte lane of `word` that is zero, exactly: no lane's arithmetic
+    /// carries into another. XOR with a byte in every lane first to find that byte.
+    @inline(__always)
+    static func zeroLanes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
+    }
+
     /// One entry per byte value, `0x40` plus flags: 1 continues an identifier
     /// (`[A-Za-z0-9_$]`), 2 starts one, 4 is an ASCII operator character. A string literal
     /// keeps the table in the binary's constant data: no initialisation, no allocation.
@@ -124,6 +132,13 @@ enum CharacterClass {
             || (0x20D0...0x20FF).contains(c) || (0xFE00...0xFE0F).contains(c)
             || (0xFE20...0xFE2F).contains(c) || (0xE0100...0xE01EF).contains(c)
     }
+}
+
+/// The eight bytes from `index` on as one little-endian word (lane 0 holds `bytes[index]`),
+/// for the scans that test a word at a time. The caller guarantees `index + 8 <= bytes.count`.
+@inline(__always)
+func littleEndianWord(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
 }
 
 /// Decodes one UTF-8 scalar at `index`. Returns the scalar and its byte length, or a length

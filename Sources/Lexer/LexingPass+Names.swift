@@ -7,8 +7,7 @@ extension LexingPass {
             if index + 8 <= count {
                 // Eight ASCII name bytes at a time. The first byte that is none ends the step
                 // and is looked at below (a non-ASCII one may still continue the name).
-                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
-                    .loadUnaligned(as: UInt64.self))
+                let word = littleEndianWord(bytes, at: index)
                 let stops = ~CharacterClass.asciiIdentifierContinuationLanes(word) & 0x8080_8080_8080_8080
                 if stops == 0 {
                     index += 8

@@ -299,8 +299,7 @@ struct LexingPass {
         index += 1
         while index + 8 <= count {
             // The lowest lane that is not a space holds the first byte that is not.
-            let others = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index)
-                .loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+            let others = littleEndianWord(bytes, at: index) ^ 0x2020_2020_2020_2020
             if others != 0 { return index + others.trailingZeroBitCount >> 3 }
             index += 8
         }
@@ -311,6 +310,17 @@ struct LexingPass {
     mutating func lexLineComment() {
         let start = position
         var end = start + 2
+        // Comments run long: look for the line break eight bytes at a time first.
+        while end + 8 <= count {
+            let word = littleEndianWord(bytes, at: end)
+            let lineBreaks = CharacterClass.zeroLanes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+                | CharacterClass.zeroLanes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+            if lineBreaks != 0 {
+                end += lineBreaks.trailingZeroBitCount >> 3
+                break
+            }
+            end += 8
+        }
         while end < count {
             let c = bytes[end]
             if c == 0x0A || c == 0x0D { break }

@@ -31,11 +31,16 @@ public enum UTF8Validation {
         bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             let count = buffer.count
+            let highBits: UInt64 = 0x8080_8080_8080_8080
             while index < count {
-                // Source files are nearly all ASCII: skip eight ASCII bytes at a time.
-                while index + 8 <= count,
-                      UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                        & 0x8080_8080_8080_8080 == 0 {
+                // Source files are nearly all ASCII: skip 32 ASCII bytes at a time, then eight.
+                while index + 32 <= count {
+                    let union = littleEndianWord(buffer, at: index) | littleEndianWord(buffer, at: index + 8)
+                        | littleEndianWord(buffer, at: index + 16) | littleEndianWord(buffer, at: index + 24)
+                    if union & highBits != 0 { break }
+                    index += 32
+                }
+                while index + 8 <= count, littleEndianWord(buffer, at: index) & highBits == 0 {
                     index += 8
                 }
                 guard index < count else { break }

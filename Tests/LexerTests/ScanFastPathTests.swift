@@ -41,6 +41,20 @@ final class ScanFastPathTests: XCTestCase {
         }
     }
 
+    /// A line comment ends at the first CR or LF, wherever it falls in a word.
+    func testLineCommentEndsAtTheFirstLineBreak() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x61, 0x20, 0x0A, 0x0D, 0x0B, 0x8A, 0x8D, 0x00, 0xFF, 0x2F]
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let bytes = Array("//".utf8) + text
+            let comment = Lexer.tokenize(SourceFile(path: "a.swift", bytes: bytes)).tokens[0]
+            let expected = bytes.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+            XCTAssertTrue(comment.kind.isComment, "\(bytes)")
+            XCTAssertEqual(Int(comment.end), expected, "\(bytes)")
+        }
+    }
+
     func testOnePassBracketTableMatchesFilterThenPair() {
         var generator = SystemRandomNumberGenerator()
         let kinds: [TokenKind] = [.leftParen, .rightParen, .leftSquare, .rightSquare, .leftBrace, .rightBrace,
