@@ -41,12 +41,13 @@ enum ByteSearch {
         return best
     }
 
-    /// Where the run of `length` bytes with the rarest letters starts (`pattern` holds at
-    /// least `length` bytes).
-    static func rarestRunPosition(in pattern: UnsafeBufferPointer<UInt8>, length: Int) -> Int {
-        func score(_ index: Int) -> Int { (index..<(index + length)).reduce(0) { $0 + rarity(of: pattern[$1]) } }
+    /// Where the pair of overlapping two-byte runs with the rarest letters starts (`pattern`
+    /// holds at least three bytes): the three bytes from there, the middle one counted in both
+    /// runs.
+    static func rarestRunPairPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        func score(_ index: Int) -> Int { rarity(of: pattern[index]) + 2 * rarity(of: pattern[index + 1]) + rarity(of: pattern[index + 2]) }
         var best = 0
-        for index in 0...(pattern.count - length) where score(index) < score(best) { best = index }
+        for index in 0...(pattern.count - 3) where score(index) < score(best) { best = index }
         return best
     }
 
