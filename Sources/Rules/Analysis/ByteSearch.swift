@@ -33,11 +33,20 @@ enum ByteSearch {
 
     /// Letters from rarest to most common, as counted over 87 MB of Swift from public
     /// packages.
-    private static let lettersByRarity: [UInt8] = Array("YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote".utf8)
+    private static let lettersByRarity: StaticString = "YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote"
+
+    /// Per byte value: its place in `lettersByRarity`, 100 for any other byte. Every search
+    /// ranks its needle's bytes, so the rank is one load.
+    private static let rarityByByte: [UInt8] = {
+        var table = [UInt8](repeating: 100, count: 256)
+        for place in 0..<lettersByRarity.utf8CodeUnitCount { table[Int(lettersByRarity.utf8Start[place])] = UInt8(place) }
+        return table
+    }()
 
     static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        let rarity = rarityByByte
         var best = 0
-        for index in pattern.indices where rarity(of: pattern[index]) < rarity(of: pattern[best]) { best = index }
+        for index in pattern.indices where rarity[Int(pattern[index])] < rarity[Int(pattern[best])] { best = index }
         return best
     }
 
@@ -45,11 +54,12 @@ enum ByteSearch {
     /// holds at least three bytes): the three bytes from there, the middle one counted in both
     /// runs.
     static func rarestRunPairPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
-        func score(_ index: Int) -> Int { rarity(of: pattern[index]) + 2 * rarity(of: pattern[index + 1]) + rarity(of: pattern[index + 2]) }
+        let rarity = rarityByByte
+        func score(_ index: Int) -> Int {
+            Int(rarity[Int(pattern[index])]) + 2 * Int(rarity[Int(pattern[index + 1])]) + Int(rarity[Int(pattern[index + 2])])
+        }
         var best = 0
         for index in 0...(pattern.count - 3) where score(index) < score(best) { best = index }
         return best
     }
-
-    private static func rarity(of byte: UInt8) -> Int { lettersByRarity.firstIndex(of: byte) ?? 100 }
 }
