@@ -199,9 +199,8 @@ public struct MarkerSet: Sendable {
             }
             state.visit(groupAt: index, runAt: offset, in: self)
         }
-        /// The four runs at the even offsets of the eight bytes at `start`. Out of line: the
-        /// loop's registers stay free for the loop.
-        @inline(never) func visitGroups(at start: Int, _ state: inout ScanState) {
+        /// The four runs at the even offsets of the eight bytes at `start`.
+        @inline(__always) func visitGroups(at start: Int, _ state: inout ScanState) {
             for run in 0..<4 { visitGroup(at: start &+ 2 &* run, &state) }
         }
         // Until a byte beyond ASCII turns up, the runs holding one are marked too.
