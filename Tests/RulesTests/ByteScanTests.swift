@@ -34,6 +34,24 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    /// A search jumps to its needle's rarest letter (the first of equals); anything but a
+    /// letter counts as more common than every letter.
+    func testSearchesAnchorOnTheRarestLetter() {
+        func rarest(_ text: String) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer { ByteSearch.rarestPosition(in: $0) }
+        }
+        func rarestPair(_ text: String) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer { ByteSearch.rarestRunPairPosition(in: $0) }
+        }
+        XCTAssertEqual(rarest("eyboard"), 2)
+        XCTAssertEqual(rarest("inputAccessory"), 5)
+        XCTAssertEqual(rarest("Zz"), 0)
+        XCTAssertEqual(rarest("eet"), 2)
+        XCTAssertEqual(rarest("e:"), 0)
+        XCTAssertEqual(rarestPair("topLayoutGuide"), 8)
+        XCTAssertEqual(rarestPair("eeeYe"), 2)
+    }
+
     func testMarkerAtTheEdgesOfTheFile() {
         XCTAssertTrue(KeyboardVocabulary.mayContain(["eyboard"], in: Array("eyboard".utf8)))
         XCTAssertTrue(KeyboardVocabulary.mayContain(["eyboard"], in: Array("let keyboard".utf8)))

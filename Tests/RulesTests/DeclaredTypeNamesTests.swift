@@ -136,12 +136,15 @@ final class DeclaredTypeNamesTests: XCTestCase {
         }
     }
 
-    /// The scan reads six runs of three bytes per step and the last few bytes one by one: a
-    /// keyword is found at every offset, up to the end of the file, and whatever precedes it.
+    /// The scan reads the runs at even offsets of sixteen bytes per step and the rest of the
+    /// file on its own: a keyword is found at every offset, up to the end of the file, and
+    /// whatever precedes it.
     func testKeywordsAtEveryOffsetAndAfterEveryByte() {
         for keyword in ["class", "struct", "enum", "extension", "protocol", "actor"] {
-            for padding in 0..<20 {
+            for padding in 0..<34 {
                 let text = String(repeating: " ", count: padding) + keyword + " Name"
+                let atTheEnd = String(repeating: " ", count: padding) + keyword + " N"
+                XCTAssertEqual(FactScope.declaredTypeNames(in: Array(atTheEnd.utf8)), [FactScope.hash(ofTypeName: "N")], atTheEnd)
                 XCTAssertEqual(FactScope.declaredTypeNames(in: Array(text.utf8)), [FactScope.hash(ofTypeName: "Name")], text)
                 let glued = String(repeating: "x", count: padding + 1) + keyword + " Name"
                 XCTAssertEqual(FactScope.declaredTypeNames(in: Array(glued.utf8)), [], glued)

@@ -37,14 +37,15 @@ final class MarkerSetTests: XCTestCase {
         XCTAssertGreaterThan(count, 100)
     }
 
-    /// The scan reads six runs of three bytes per step and the last few bytes one by one: each
-    /// marker is found at every offset and right at the end, and a marker cut short is not.
+    /// The scan reads the runs at even offsets of sixteen bytes per step and the rest of the
+    /// file on its own: each marker is found at every offset and right at the end, and a
+    /// marker cut short is not.
     func testEveryMarkerAtEveryOffset() {
         for marker in Self.markers {
             let bit = Self.set.mask(of: [marker])
             let text = Array(UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount))
-            for before in 0..<14 {
-                for after in [0, 1, 2, 7, 8] {
+            for before in 0..<34 {
+                for after in [0, 1, 2, 7, 8, 15, 16, 17] {
                     let padded = Array(repeating: UInt8(ascii: "."), count: before) + text
                         + Array(repeating: UInt8(ascii: "."), count: after)
                     XCTAssertTrue(Self.set.present(in: padded).intersects(bit), "\(marker) \(before) \(after)")
@@ -55,11 +56,53 @@ final class MarkerSetTests: XCTestCase {
         }
     }
 
-    /// Markers may share the run the scan finds them by, or the table slot it hashes to.
+    /// Random text over the markers' letters, a few other bytes and bytes beyond ASCII, of
+    /// every length up to three steps of the scan: the same markers as one search each, and
+    /// `isASCII` as a look at every byte.
+    func testRandomTextAgreesWithPlainSearches() {
+        let alphabet = Array("eyboardinputAcesObsrvkl:wftSafAL .\n".utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x00]
+        var state: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for length in 0..<50 {
+            for _ in 0..<60 {
+                var bytes = (0..<length).map { _ in alphabet[next(alphabet.count)] }
+                if length > 0, next(2) == 0 {
+                    // A whole marker somewhere, perhaps cut by the end.
+                    let marker = Self.markers[next(Self.markers.count)]
+                    let at = next(length)
+                    for offset in 0..<marker.utf8CodeUnitCount where at + offset < length {
+                        bytes[at + offset] = marker.utf8Start[offset]
+                    }
+                }
+                assertAgreesWithOneByOneSearch(bytes)
+                XCTAssertEqual(Self.set.scan(bytes, collectingDeclarations: false).isASCII, bytes.allSatisfy { $0 < 0x80 })
+            }
+        }
+    }
+
+    /// A byte beyond ASCII is seen wherever it is: in a step's first or second word, or in
+    /// the bytes after the last step.
+    func testEveryNonASCIIByteIsSeen() {
+        for length in 1..<40 {
+            for position in 0..<length {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = 0x80
+                XCTAssertFalse(Self.set.scan(bytes, collectingDeclarations: true).isASCII, "\(position) of \(length)")
+            }
+            XCTAssertTrue(Self.set.scan(Array(repeating: 0x7F, count: length), collectingDeclarations: true).isASCII)
+        }
+        XCTAssertTrue(Self.set.scan([], collectingDeclarations: true).isASCII)
+    }
+
+    /// Markers may share the runs the scan finds them by, and a marker may use one run twice.
     func testMarkersSharingARun() {
-        let markers: [StaticString] = ["QZJone", "QZJtwo", "xQZJ", "QZJ", "QZJQZJ"]
+        let markers: [StaticString] = ["QZJone", "QZJtwo", "xQZJ", "QZJ", "QZJQZJ", "ZZZ", "ZZZZZ", "JZJZJ"]
         let set = MarkerSet(markers)
-        for text in ["QZJtwo", "xQZJ", "QZJ", "QZJon", "QZJQZ", "..QZJQZJ..", "QZJone QZJtwo xQZJ"] {
+        for text in ["QZJtwo", "xQZJ", "QZJ", "QZJon", "QZJQZ", "..QZJQZJ..", "QZJone QZJtwo xQZJ", "ZZ", "ZZZ", ".ZZZ",
+                     "ZZZZ", ".ZZZZZ", "JZJZ", ".JZJZJ", "ZJZJZJ"] {
             let present = set.present(in: Array(text.utf8))
             for marker in markers {
                 let expected = Array(text.utf8).withUnsafeBufferPointer { ByteSearch.contains(marker, in: $0) }

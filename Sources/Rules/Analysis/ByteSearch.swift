@@ -33,22 +33,33 @@ enum ByteSearch {
 
     /// Letters from rarest to most common, as counted over 87 MB of Swift from public
     /// packages.
-    private static let lettersByRarity: [UInt8] = Array("YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote".utf8)
+    private static let lettersByRarity: StaticString = "YZJQjKzWHGXVUBqLMDORkFNAPIECTxvwSbyghmpfcdulsinarote"
+
+    /// Per byte value: its place in `lettersByRarity`, 100 for any other byte. Every search
+    /// ranks its needle's bytes, so the rank is one load.
+    private static let rarityByByte: [UInt8] = {
+        var table = [UInt8](repeating: 100, count: 256)
+        for place in 0..<lettersByRarity.utf8CodeUnitCount { table[Int(lettersByRarity.utf8Start[place])] = UInt8(place) }
+        return table
+    }()
 
     static func rarestPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        let rarity = rarityByByte
         var best = 0
-        for index in pattern.indices where rarity(of: pattern[index]) < rarity(of: pattern[best]) { best = index }
+        for index in pattern.indices where rarity[Int(pattern[index])] < rarity[Int(pattern[best])] { best = index }
         return best
     }
 
-    /// Where the run of `length` bytes with the rarest letters starts (`pattern` holds at
-    /// least `length` bytes).
-    static func rarestRunPosition(in pattern: UnsafeBufferPointer<UInt8>, length: Int) -> Int {
-        func score(_ index: Int) -> Int { (index..<(index + length)).reduce(0) { $0 + rarity(of: pattern[$1]) } }
+    /// Where the pair of overlapping two-byte runs with the rarest letters starts (`pattern`
+    /// holds at least three bytes): the three bytes from there, the middle one counted in both
+    /// runs.
+    static func rarestRunPairPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        let rarity = rarityByByte
+        func score(_ index: Int) -> Int {
+            Int(rarity[Int(pattern[index])]) + 2 * Int(rarity[Int(pattern[index + 1])]) + Int(rarity[Int(pattern[index + 2])])
+        }
         var best = 0
-        for index in 0...(pattern.count - length) where score(index) < score(best) { best = index }
+        for index in 0...(pattern.count - 3) where score(index) < score(best) { best = index }
         return best
     }
-
-    private static func rarity(of byte: UInt8) -> Int { lettersByRarity.firstIndex(of: byte) ?? 100 }
 }

@@ -144,15 +144,10 @@ struct DeclarationScan {
     /// Records the name after a keyword (and `.Part`s after it); false when it is not plain
     /// ASCII.
     mutating func readNames(after keyword: Int, extending: Bool) -> Bool {
-        let first = names.count
-        defer {
-            let read = names[first...]
-            if !extending {
-                declarationNames += read
-            } else if read.count > 1, let nested = read.last {
-                declarationNames.append(nested)
-            }
-        }
+        // An extension declares only the last of its dotted names, and only when there are
+        // several.
+        var read = 0, last: UInt64 = 0
+        defer { if extending, read > 1 { declarationNames.append(last) } }
         var index = skipTrivia(from: keyword)
         while index < bytes.count {
             let start: Int, end: Int, next: Int
@@ -175,7 +170,10 @@ struct DeclarationScan {
             for offset in start..<end where bytes[offset] >= 0x80 { return false }
             // ``` `` ``` is a name too (an empty one) to the lexer.
             guard end > start || bytes[index] == 0x60 else { return true }
-            names.append(NameHash.of(bytes, start, end))
+            last = NameHash.of(bytes, start, end)
+            read += 1
+            names.append(last)
+            if !extending { declarationNames.append(last) }
             let afterName = skipTrivia(from: next)
             guard afterName < bytes.count, bytes[afterName] == 0x2E else { return true }
             index = skipTrivia(from: afterName + 1)

@@ -12,13 +12,17 @@ import Darwin
 /// the files it does not analyse: a search per marker and a scan for keywords read each
 /// file many times, and were most of a run's time.
 ///
-/// Each pattern (marker or keyword) is found through one of its two-byte runs, the one with
-/// the rarest letters. The pass looks every run of two bytes of the file up in a 64 KB table
-/// indexed by the two bytes themselves (no hash to compute): a run no pattern uses (nearly
-/// all) costs a 16-bit load, a byte load and an `or`, eight at a time with one branch per
-/// eight. A run a pattern uses is checked against the byte after it, then against whole
-/// patterns. The same pass notes whether the file is all ASCII, which saves most files a
-/// separate UTF-8 validation.
+/// Each pattern (marker or keyword) is found through a pair of overlapping two-byte runs, the
+/// pair with the rarest letters (`ab` and `bc` of `abc`): wherever the pattern lies, one of
+/// the two runs starts at an even offset. So the pass looks up only the runs at even offsets,
+/// in a 64 KB table indexed by the two bytes themselves (no hash to compute): a run no
+/// pattern uses (nearly all) costs a 16-bit load and a byte load or'ed into the others of its
+/// step, eight runs (sixteen bytes) with one branch. A run a pattern uses is checked against
+/// the byte after it, then leads to the places a pattern may start, each checked against the
+/// pattern's first eight bytes in one word before the whole pattern is compared. The same pass
+/// notes whether the file is all ASCII, which saves most files a separate UTF-8 validation:
+/// until it has seen a byte beyond ASCII it reads a second table that also marks the runs
+/// holding one.
 public struct MarkerSet: Sendable {
     /// A set of markers as bits (up to 64 markers).
     public struct Mask: Sendable, Hashable {
@@ -42,30 +46,47 @@ public struct MarkerSet: Sendable {
         public var isASCII: Bool
     }
 
-    private struct Pattern: Sendable {
+    /// Where a pattern may start when one of its two runs starts at a given offset.
+    private struct Candidate: Sendable {
         let text: StaticString
-        /// Where its two-byte run starts in it.
-        let anchor: Int
+        /// Where the run starts in `text`.
+        let runOffset: Int
         /// The marker's bit; 0 for a declaration keyword.
         let bit: UInt64
+        /// The first eight bytes of `text` (fewer when it is shorter) as a little-endian word,
+        /// and the mask of those bytes.
+        let prefix: UInt64
+        let prefixMask: UInt64
 
-        func byte(at offset: Int) -> UInt8 { text.utf8Start[offset] }
+        init(_ text: StaticString, runOffset: Int, bit: UInt64) {
+            self.text = text
+            self.runOffset = runOffset
+            self.bit = bit
+            var prefix: UInt64 = 0
+            for offset in 0..<min(8, text.utf8CodeUnitCount) { prefix |= UInt64(text.utf8Start[offset]) << UInt64(8 * offset) }
+            self.prefix = prefix
+            prefixMask = text.utf8CodeUnitCount >= 8 ? ~0 : (1 << UInt64(8 * text.utf8CodeUnitCount)) - 1
+        }
     }
 
     /// Bit `i` of a mask is `markers[i]`.
     private let markers: [StaticString]
-    /// Markers of one byte, searched on their own (none of the catalogue's).
+    /// Markers under three bytes, which have no pair of runs: searched on their own (none of
+    /// the catalogue's).
     private let shortMarkers: [Int]
-    /// The patterns, those of each group together.
-    private let patterns: [Pattern]
+    /// The candidates, those of each group together.
+    private let candidates: [Candidate]
     /// Per run of two bytes (the first in the low byte): the index + 1 of its group, 0 for
-    /// none. A group is the patterns that share their run.
+    /// none. A group is the candidates of one run.
     private let runs: [UInt8]
-    /// Group `g`'s patterns are `patterns[groupStarts[g]..<groupStarts[g + 1]]`.
+    /// `runs`, with `beyondASCII` for the other runs that hold a byte of 0x80 or more.
+    private let runsMarkingBeyondASCII: [UInt8]
+    private static let beyondASCII: UInt8 = 0xFF
+    /// Group `g`'s candidates are `candidates[groupStarts[g]..<groupStarts[g + 1]]`.
     private let groupStarts: [Int]
     /// Four words (256 bits) per group: the bytes that may follow its run, those after the
     /// run in its patterns (every byte when a pattern ends with the run). A run followed by
-    /// another byte is passed over without looking at the patterns.
+    /// another byte is passed over without looking at the candidates.
     private let followers: [UInt64]
 
     /// `markers`: at most 64 distinct strings.
@@ -75,52 +96,49 @@ public struct MarkerSet: Sendable {
             distinct.append(text)
         }
         precondition(distinct.count <= 64, "a marker set holds at most 64 markers")
-        var patterns: [Pattern] = []
+        var patterns: [(text: StaticString, bit: UInt64)] = []
         var shortMarkers: [Int] = []
         for (index, text) in distinct.enumerated() {
-            if text.utf8CodeUnitCount < 2 {
+            if text.utf8CodeUnitCount < 3 {
                 shortMarkers.append(index)
             } else {
-                patterns.append(Self.pattern(text, bit: 1 << UInt64(index)))
+                patterns.append((text, 1 << UInt64(index)))
             }
         }
-        patterns += DeclarationScan.keywords.map { Self.pattern($0, bit: 0) }
-        // With the keywords, fewer than 255 patterns: a group's number fits a byte.
+        patterns += DeclarationScan.keywords.map { ($0, 0) }
+        // Two runs for each of at most 70 patterns (with the keywords): a group's number fits
+        // a byte, below `beyondASCII`.
         var runs = [UInt8](repeating: 0, count: 1 << 16)
-        var groups: [[Pattern]] = []
-        for pattern in patterns {
-            let slot = Int(pattern.byte(at: pattern.anchor)) | Int(pattern.byte(at: pattern.anchor + 1)) << 8
-            if runs[slot] == 0 {
-                groups.append([])
-                runs[slot] = UInt8(groups.count)
+        var groups: [[Candidate]] = []
+        for (text, bit) in patterns {
+            let pair = ByteSearch.rarestRunPairPosition(in: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            for runOffset in [pair, pair + 1] {
+                let slot = Int(text.utf8Start[runOffset]) | Int(text.utf8Start[runOffset + 1]) << 8
+                if runs[slot] == 0 {
+                    groups.append([])
+                    runs[slot] = UInt8(groups.count)
+                }
+                groups[Int(runs[slot]) - 1].append(Candidate(text, runOffset: runOffset, bit: bit))
             }
-            groups[Int(runs[slot]) - 1].append(pattern)
         }
         var followers = [UInt64](repeating: 0, count: 4 * groups.count)
         for (group, members) in groups.enumerated() {
-            for pattern in members {
-                guard pattern.anchor + 2 < pattern.text.utf8CodeUnitCount else {
+            for candidate in members {
+                guard candidate.runOffset + 2 < candidate.text.utf8CodeUnitCount else {
                     for word in 0..<4 { followers[4 * group + word] = ~0 }
                     continue
                 }
-                let next = pattern.byte(at: pattern.anchor + 2)
+                let next = candidate.text.utf8Start[candidate.runOffset + 2]
                 followers[4 * group + Int(next >> 6)] |= 1 << UInt64(next & 63)
             }
         }
         self.markers = distinct
         self.shortMarkers = shortMarkers
-        self.patterns = groups.flatMap { $0 }
+        self.candidates = groups.flatMap { $0 }
         self.runs = runs
+        runsMarkingBeyondASCII = runs.indices.map { $0 & 0x8080 != 0 && runs[$0] == 0 ? Self.beyondASCII : runs[$0] }
         self.groupStarts = groups.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         self.followers = followers
-    }
-
-    /// A pattern found through its rarest run of two bytes; one with a byte after it when the
-    /// pattern is longer, so that `followers` can tell runs apart.
-    private static func pattern(_ text: StaticString, bit: UInt64) -> Pattern {
-        let length = text.utf8CodeUnitCount
-        let searched = UnsafeBufferPointer(start: text.utf8Start, count: length > 2 ? length - 1 : length)
-        return Pattern(text: text, anchor: ByteSearch.rarestRunPosition(in: searched, length: 2), bit: bit)
     }
 
     /// The bits of `markers` (those of this set).
@@ -144,66 +162,74 @@ public struct MarkerSet: Sendable {
             for index in shortMarkers where ByteSearch.contains(markers[index], in: buffer) {
                 state.found |= 1 << UInt64(index)
             }
-            guard let base = buffer.baseAddress else { return state.result(isASCII: true) }
-            let highBits = runs.withUnsafeBufferPointer { table in
-                followers.withUnsafeBufferPointer { followers in
-                    scanRuns(base, buffer.count, table: table.baseAddress!, followers: followers.baseAddress!, &state)
+            guard let base = buffer.baseAddress else { return state.result() }
+            runs.withUnsafeBufferPointer { runs in
+                runsMarkingBeyondASCII.withUnsafeBufferPointer { marking in
+                    followers.withUnsafeBufferPointer { followers in
+                        scanRuns(base, buffer.count, runs: runs.baseAddress!, marking: marking.baseAddress!,
+                                 followers: followers.baseAddress!, &state)
+                    }
                 }
             }
-            return state.result(isASCII: highBits & 0x8080 == 0)
+            return state.result()
         }
     }
 
-    /// Looks every run of two bytes of `base[0..<count]` up in `table` and visits the groups
-    /// of those a pattern uses; returns the bytes or'ed together (two at a time: test the low
-    /// byte's and the high byte's top bits). Apart from `scan`, with plain values only, so
-    /// that the loop keeps them in registers.
+    /// Looks the runs of two bytes at even offsets of `base[0..<count]` up and visits the
+    /// groups of those a pattern uses, and notes a byte beyond ASCII. Apart from `scan`, with
+    /// plain values only, so that the loop keeps them in registers.
     private func scanRuns(
-        _ base: UnsafePointer<UInt8>, _ count: Int, table: UnsafePointer<UInt8>, followers: UnsafePointer<UInt64>,
-        _ state: inout ScanState
-    ) -> UInt64 {
+        _ base: UnsafePointer<UInt8>, _ count: Int, runs: UnsafePointer<UInt8>, marking: UnsafePointer<UInt8>,
+        followers: UnsafePointer<UInt64>, _ state: inout ScanState
+    ) {
         @inline(__always) func run(at offset: Int) -> Int {
             Int(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt16.self).littleEndian)
         }
-        @inline(__always) func group(at offset: Int) -> UInt8 { table[run(at: offset)] }
-        /// Visits the groups of the runs at `runs` unless the byte after a run rules its group
-        /// out. Out of line: the loop's registers stay free for the loop.
-        @inline(never) func visitGroups(_ runs: Range<Int>, _ state: inout ScanState) {
-            for run in runs {
-                let found = group(at: run)
-                guard found != 0 else { continue }
-                let index = Int(found) - 1
-                if run + 2 < count {
-                    let next = base[run + 2]
-                    guard followers[4 * index + Int(next >> 6)] & (1 << UInt64(next & 63)) != 0 else { continue }
-                }
-                state.visit(groupAt: index, runAt: run, in: self)
+        /// Notes a byte beyond ASCII in the run at `offset` (inside the bytes), and visits its
+        /// group unless the byte after it rules the group out.
+        @inline(__always) func visitGroup(at offset: Int, _ state: inout ScanState) {
+            let run = run(at: offset)
+            if run & 0x8080 != 0 { state.isASCII = false }
+            let found = runs[run]
+            guard found != 0 else { return }
+            let index = Int(found) &- 1
+            if offset &+ 2 < count {
+                let next = base[offset &+ 2]
+                guard followers[4 &* index &+ Int(next >> 6)] & (1 &<< UInt64(next & 63)) != 0 else { return }
             }
+            state.visit(groupAt: index, runAt: offset, in: self)
         }
-        var highBits = 0
+        /// The four runs at the even offsets of the eight bytes at `start`.
+        @inline(__always) func visitGroups(at start: Int, _ state: inout ScanState) {
+            for run in 0..<4 { visitGroup(at: start &+ 2 &* run, &state) }
+        }
+        // Until a byte beyond ASCII turns up, the runs holding one are marked too.
+        var table = marking
         var index = 0
-        // Eight runs per step, each a 16-bit load (the runs at even offsets also give the
-        // bytes for `highBits`); the last one ends at `index + 8`.
-        while index &+ 8 < count {
-            let run0 = run(at: index), run2 = run(at: index &+ 2), run4 = run(at: index &+ 4), run6 = run(at: index &+ 6)
-            highBits |= run0 | run2 | run4 | run6
-            var groups = table[run0] | table[run2] | table[run4] | table[run6]
-            groups |= group(at: index &+ 1)
-            groups |= group(at: index &+ 3)
-            groups |= group(at: index &+ 5)
-            groups |= group(at: index &+ 7)
-            if groups != 0 { visitGroups(index..<(index &+ 8), &state) }
-            index &+= 8
+        // Sixteen bytes per step: each run a 16-bit load, its group a byte load.
+        while index &+ 16 <= count {
+            let low = table[run(at: index)] | table[run(at: index &+ 2)] | table[run(at: index &+ 4)] | table[run(at: index &+ 6)]
+            let high = table[run(at: index &+ 8)] | table[run(at: index &+ 10)] | table[run(at: index &+ 12)]
+                | table[run(at: index &+ 14)]
+            if low | high != 0 {
+                if low != 0 { visitGroups(at: index, &state) }
+                if high != 0 { visitGroups(at: index &+ 8, &state) }
+                if !state.isASCII { table = runs }
+            }
+            index &+= 16
         }
-        for last in index..<count { highBits |= Int(base[last]) }
-        if index + 1 < count { visitGroups(index..<(count - 1), &state) }
-        return UInt64(highBits)
+        while index &+ 1 < count {
+            visitGroup(at: index, &state)
+            index &+= 2
+        }
+        if index < count, base[index] >= 0x80 { state.isASCII = false }
     }
 
     /// What a scan has found so far. Its updates live apart from the loop over the bytes,
     /// which they would otherwise crowd out of registers.
     private struct ScanState {
         var found: UInt64 = 0
+        var isASCII = true
         var collectingDeclarations: Bool
         var declarations: DeclarationScan
 
@@ -212,33 +238,34 @@ public struct MarkerSet: Sendable {
             self.collectingDeclarations = collectingDeclarations
         }
 
-        func result(isASCII: Bool) -> Scan {
+        func result() -> Scan {
             Scan(markers: Mask(bits: found), declaredTypeNames: collectingDeclarations ? declarations.names : nil,
                  declarationNames: collectingDeclarations ? declarations.declarationNames : nil, isASCII: isASCII)
         }
 
-        /// The patterns of a group whose run may start at `run`.
+        /// The candidates of a group whose run starts at `run`. Each place a pattern starts
+        /// is reached once: through whichever of its two runs starts at an even offset.
         @inline(never)
         mutating func visit(groupAt group: Int, runAt run: Int, in set: MarkerSet) {
             let bytes = declarations.bytes
+            let base = bytes.baseAddress!
             for index in set.groupStarts[group]..<set.groupStarts[group + 1] {
-                let pattern = set.patterns[index]
-                let start = run - pattern.anchor
-                guard start >= 0 else { continue }
-                let length = pattern.text.utf8CodeUnitCount
-                if pattern.bit == 0 {
+                let candidate = set.candidates[index]
+                if candidate.bit == 0 ? !collectingDeclarations : found & candidate.bit != 0 { continue }
+                let start = run - candidate.runOffset
+                let length = candidate.text.utf8CodeUnitCount
+                guard start >= 0, start + length <= bytes.count else { continue }
+                if start + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
+                    guard word & candidate.prefixMask == candidate.prefix else { continue }
+                }
+                guard memcmp(base + start, candidate.text.utf8Start, length) == 0 else { continue }
+                if candidate.bit != 0 {
+                    found |= candidate.bit
+                } else if start == 0 || !DeclarationScan.isWordByte(bytes[start - 1]), !declarations.readDeclaration(at: start) {
                     // A keyword starts a word; its declaration is read when the word is the
-                    // keyword. The keyword's own run is the only one that leads here, so each
-                    // declaration is read once.
-                    if collectingDeclarations, start == 0 || !DeclarationScan.isWordByte(bytes[start - 1]),
-                       start + length <= bytes.count, memcmp(bytes.baseAddress! + start, pattern.text.utf8Start, length) == 0,
-                       !declarations.readDeclaration(at: start) {
-                        collectingDeclarations = false
-                    }
-                } else if found & pattern.bit == 0 {
-                    if start + length <= bytes.count, memcmp(bytes.baseAddress! + start, pattern.text.utf8Start, length) == 0 {
-                        found |= pattern.bit
-                    }
+                    // keyword.
+                    collectingDeclarations = false
                 }
             }
         }
