@@ -118,7 +118,8 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
         }
         self.propertyObservers = propertyObservers
-        callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
+        let calls = fileIndex.calls
+        callsOnSelf = calls.indices.map { calls[$0].isOnSelf(source) }
         registrationCalls = Set(fileIndex.registrations.map(\.call))
         relaySubscriptions = Self.relaySubscriptions(fileIndex)
         assignedProperties = fileIndex.assignments.map { assignment in

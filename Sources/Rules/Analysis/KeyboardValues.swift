@@ -524,7 +524,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
         // The function each call of the file means, when it means exactly one.
         var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
         let declaredNames = Set(outline.functions.map(\.nameHash))
-        for call in calls where !call.arguments.isEmpty && declaredNames.contains(source.nameHash(call.callee)) {
+        let calls = self.calls
+        for index in calls.indices
+        where !calls[index].arguments.isEmpty && declaredNames.contains(source.nameHash(calls[index].callee)) {
+            let call = calls[index]
             guard let id = fileIndex.function(calledBy: call),
                   let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
             calledFunctions.append((call, outline[id], positions))

@@ -2,8 +2,9 @@ import Lexer
 
 /// Local bindings and constants of one file: what a name refers to, and the expression a
 /// constant stands for. Built before handlers and registrations are found, which ask it
-/// about notification names and userInfo keys held in constants.
-struct ConstantResolver: Sendable {
+/// about notification names and userInfo keys held in constants. A class: the index, the
+/// file model and the evaluators share one resolver instead of each copying its tables.
+final class ConstantResolver: Sendable {
     let source: TokenizedSource
     let outline: Outline
     let bindings: [LocalBinding]
