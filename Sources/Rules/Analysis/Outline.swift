@@ -138,7 +138,7 @@ struct Outline: Sendable {
     }
 
     /// Functions by name hash, and by owner type and name hash.
-    var functionsByName: [UInt64: [FunctionID]] = [:]
+    var functionsByName = NameHashTable<[FunctionID]>()
     var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
     var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
@@ -273,7 +273,7 @@ private struct OutlineBuilder {
             index += 1
         }
         for (index, function) in outline.functions.enumerated() {
-            outline.functionsByName[function.nameHash, default: []].append(FunctionID(index))
+            outline.functionsByName.modify(function.nameHash, default: []) { $0.append(FunctionID(index)) }
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
                                             default: []].append(FunctionID(index))
         }

@@ -9,19 +9,19 @@ final class ConstantResolver: Sendable {
     let outline: Outline
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
-    let bindingsByName: [UInt64: [Int]]
+    let bindingsByName: NameHashTable<[Int]>
     /// The outline's property declarations by owner type and name hash.
     let propertiesByOwnerAndName: [Outline.OwnedName: [PropertyID]]
     /// The outline's type declarations by simple name.
     let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
     /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
-    let plainChainConstantNames: Set<UInt64>
+    let plainChainConstantNames: NameHashTable<Void>
 
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
 
-    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: [UInt64: [Int]]) {
+    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: NameHashTable<[Int]>) {
         self.source = source
         self.outline = outline
         self.bindings = bindings
@@ -30,7 +30,7 @@ final class ConstantResolver: Sendable {
             Outline.OwnedName(owner: outline[$0].owner, name: outline[$0].nameHash)
         }
         typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
-        var plain = Set<UInt64>()
+        var plain = NameHashTable<Void>()
         for binding in bindings where !binding.isVariable {
             if let value = binding.value, Self.isPlainChain(source, value) { plain.insert(binding.nameHash) }
         }
