@@ -806,7 +806,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         // that mean no method of the type here may mean one its code in another file declares.
         // Read in place: most calls are not on `self` or name no function of the file.
         let calls = self.calls
-        for index in calls.indices where calls[index].isOnSelf(source) {
+        for index in calls.indices where fileIndex.isCallOnSelf(index) {
             let callee = calls[index].callee
             guard let caller = method(containing: callee), let callerOwner = outline[caller].owner else { continue }
             let callerType = outline[callerOwner].qualifiedName

@@ -142,6 +142,9 @@ struct Outline: Sendable {
     var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
     var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
+    /// Per property: the next property of the same owner and name (`#if` branches declare
+    /// one twice), -1 for none.
+    var nextPropertyOfSameOwnerAndName: [Int] = []
 
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
@@ -163,6 +166,17 @@ struct Outline: Sendable {
     /// a search of every property (per assignment, that was quadratic in nested types).
     public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
         firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { self[$0] }
+    }
+
+    /// Every property named like `hash` declared directly in type `owner`, in source order.
+    func properties(named hash: UInt64, in owner: TypeID?) -> some Sequence<PropertyID> {
+        let chain = nextPropertyOfSameOwnerAndName
+        return sequence(state: firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)]) { upcoming in
+            guard let current = upcoming else { return nil }
+            let next = chain[current.rawValue]
+            upcoming = next >= 0 ? PropertyID(next) : nil
+            return current
+        }
     }
 }
 
@@ -277,8 +291,12 @@ private struct OutlineBuilder {
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
                                             default: []].append(FunctionID(index))
         }
+        outline.nextPropertyOfSameOwnerAndName = [Int](repeating: -1, count: outline.properties.count)
         for (index, property) in outline.properties.enumerated().reversed() {
-            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = PropertyID(index)
+            let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
+            if let later = outline.firstPropertyByOwnerAndName.updateValue(PropertyID(index), forKey: name) {
+                outline.nextPropertyOfSameOwnerAndName[index] = later.rawValue
+            }
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(

@@ -44,10 +44,15 @@ struct CallSite: Sendable {
     /// or implicitly (no receiver, and no implicit member such as `.init(…)`): a call that can
     /// mean a method of the caller's own type.
     func isOnSelf(_ source: TokenizedSource) -> Bool {
+        Self.isOnSelf(receiver: receiver, callee: callee, source)
+    }
+
+    /// `isOnSelf` from the two fields it reads, for loops over every call of a file that
+    /// read them in place rather than copy each call.
+    static func isOnSelf(receiver: Range<Int>?, callee: Int, _ source: TokenizedSource) -> Bool {
         guard let receiver else { return source.kind(callee - 1) != .period }
-        let names = ExpressionBounds.chainNames(source, receiver, upTo: 2)
-        guard names.count == 1 else { return false }
-        return source.wordIndex(names[0], in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
+        guard let name = ExpressionBounds.soleChainName(source, receiver) else { return false }
+        return source.wordIndex(name, in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
     }
 }
 

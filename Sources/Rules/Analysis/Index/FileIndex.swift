@@ -27,7 +27,7 @@ final class FileIndex: Sendable {
     /// Functions by base name and the qualified name of the type whose declaration or
     /// extension declares them (nil: file level): what a call on `self` can mean, looked up
     /// rather than searched.
-    let functionsByTypeName: [MethodKey: [FunctionID]]
+    let functionsByTypeName: FunctionsByTypeName
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
@@ -79,10 +79,10 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName: [MethodKey: [FunctionID]] = [:]
+        var functionsByTypeName = FunctionsByTypeName()
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline[$0].qualifiedName }
-            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(FunctionID(index))
+            functionsByTypeName.append(FunctionID(index), name: function.nameHash, typeName: typeName)
         }
         self.functionsByTypeName = functionsByTypeName
         let bindingsByName = NameHashTable(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
@@ -110,6 +110,11 @@ final class FileIndex: Sendable {
         if call.receiver == nil { before -= 1 }
         if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
         return source.isWord(before, "case") ? before : nil
+    }
+
+    /// Whether call `index` is made on `self` (`CallSite.isOnSelf`), read in place.
+    func isCallOnSelf(_ index: Int) -> Bool {
+        CallSite.isOnSelf(receiver: calls[index].receiver, callee: calls[index].callee, source)
     }
 
     /// The call whose callee is code token `index`.

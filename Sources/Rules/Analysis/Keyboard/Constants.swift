@@ -10,8 +10,6 @@ final class ConstantResolver: Sendable {
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
     let bindingsByName: NameHashTable<[Int]>
-    /// The outline's property declarations by owner type and name hash.
-    let propertiesByOwnerAndName: [Outline.OwnedName: [PropertyID]]
     /// The outline's type declarations by simple name.
     let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
@@ -26,9 +24,6 @@ final class ConstantResolver: Sendable {
         self.outline = outline
         self.bindings = bindings
         self.bindingsByName = bindingsByName
-        propertiesByOwnerAndName = Dictionary(grouping: outline.propertyIDs) {
-            Outline.OwnedName(owner: outline[$0].owner, name: outline[$0].nameHash)
-        }
         typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
         var plain = NameHashTable<Void>()
         for binding in bindings where !binding.isVariable {
@@ -99,7 +94,7 @@ final class ConstantResolver: Sendable {
         }
         let name = source.nameHash(member)
         for owner in owners {
-            for id in propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] ?? [] {
+            for id in outline.properties(named: name, in: owner) {
                 let property = outline[id]
                 guard property.isConstant, let initializer = property.initializer,
                       !initializer.contains(range.lowerBound) else { continue }
@@ -130,7 +125,7 @@ final class ConstantResolver: Sendable {
         guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
         let name = source.nameHash(index)
         let declaration = outline[type]
-        func declared(in owner: TypeID) -> PropertyID? { propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)]?.first }
+        func declared(in owner: TypeID) -> PropertyID? { outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] }
         guard let property = declared(in: type) ?? (typesBySimpleName[declaration.simpleName] ?? []).lazy
             .filter({ $0 != type && self.outline[$0].qualifiedName == declaration.qualifiedName })
             .compactMap(declared(in:)).first
