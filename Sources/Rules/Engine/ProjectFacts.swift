@@ -62,21 +62,23 @@ public struct TypeFacts: Sendable {
         paths = []
     }
 
+    /// Empty parts of `other` are passed over: appending nothing to an array shared with
+    /// another copy still copies it.
     mutating func merge(_ other: TypeFacts) {
         isDeclared = isDeclared || other.isDeclared
         isClass = isClass || other.isClass
         for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
         if superclass == nil { superclass = other.superclass }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
-        keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
-        followsUndockedKeyboard += other.followsUndockedKeyboard
+        if !other.keyboardLayoutGuideUses.isEmpty { keyboardLayoutGuideUses += other.keyboardLayoutGuideUses }
+        if !other.followsUndockedKeyboard.isEmpty { followsUndockedKeyboard += other.followsUndockedKeyboard }
         usesEdgeAwareGuideConstraints = usesEdgeAwareGuideConstraints || other.usesEdgeAwareGuideConstraints
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
         observers.merge(other.observers)
-        numberConstants.merge(other.numberConstants) { first, _ in first }
+        if !other.numberConstants.isEmpty { numberConstants.merge(other.numberConstants) { first, _ in first } }
     }
 }
 
