@@ -87,16 +87,18 @@ struct MatchingBuilder {
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
 
-    /// The body of each control keyword (`if`, `while`, …) by its token.
-    let bodyOfControl: [Int: ScopeID]
+    /// The body (scope index) of each control keyword (`if`, `while`, …) by its token.
+    let bodyOfControl: TokenTable
 
     init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts) {
         self.source = source
         self.outline = outline
         self.chainStarts = chainStarts
-        var bodyOfControl: [Int: ScopeID] = [:]
+        var bodyOfControl = TokenTable(tokenCount: source.code.count)
         for (index, scope) in outline.scopes.enumerated() {
-            if case .block(let keyword) = scope.kind, bodyOfControl[keyword] == nil { bodyOfControl[keyword] = ScopeID(index) }
+            if case .block(let keyword) = scope.kind, source.code.indices.contains(keyword), bodyOfControl[keyword] == nil {
+                bodyOfControl[keyword] = index
+            }
         }
         self.bodyOfControl = bodyOfControl
     }
@@ -107,7 +109,7 @@ struct MatchingBuilder {
         let start = ExpressionBounds.statementStart(source, containing: name)
         guard source.isWord(start, "if") || source.isWord(start, "while") else { return valueEnd..<Int.max }
         guard let body = bodyOfControl[start] else { return valueEnd..<valueEnd }
-        return valueEnd..<max(valueEnd, outline[body].close + 1)
+        return valueEnd..<max(valueEnd, outline[ScopeID(body)].close + 1)
     }
 
     func closure(openingAt brace: Int) -> ClosureID? {
