@@ -10,35 +10,6 @@ struct MethodKey: Hashable, Sendable {
     let typeName: String?
 }
 
-/// Functions by base name and the qualified name of the type whose declaration or extension
-/// declares them (nil: file level): looked up by the name's hash, then among the few types
-/// that declare that name, so that no lookup hashes a type's name.
-struct FunctionsByTypeName: Sendable {
-    struct Declarers: Sendable {
-        let typeName: String?
-        var functions: [FunctionID]
-    }
-
-    private var byName = NameHashTable<[Declarers]>()
-
-    /// Adds `function`, named `name`, declared by the type of qualified name `typeName`.
-    mutating func append(_ function: FunctionID, name: UInt64, typeName: String?) {
-        byName.modify(name, default: []) { declarers in
-            if let index = declarers.firstIndex(where: { $0.typeName == typeName }) {
-                declarers[index].functions.append(function)
-            } else {
-                declarers.append(Declarers(typeName: typeName, functions: [function]))
-            }
-        }
-    }
-
-    /// The functions named `name` declared by the type of qualified name `typeName`, in
-    /// declaration order; nil when there are none.
-    subscript(name: UInt64, typeName: String?) -> [FunctionID]? {
-        byName[name]?.first { $0.typeName == typeName }?.functions
-    }
-}
-
 extension Outline {
     subscript(function: FunctionID) -> FunctionDeclaration { functions[function.rawValue] }
 
@@ -162,7 +133,7 @@ extension FileIndex {
             }
         }
         if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
-           let own = functionsByTypeName[name, outline[type].qualifiedName] {
+           let own = functionsByTypeName[MethodKey(name: name, typeName: outline[type].qualifiedName)] {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
@@ -283,7 +254,7 @@ extension FileIndex {
     /// parameter of the enclosing function or a property of the type declares is a value, not
     /// a method.
     static func functions(passedAs argument: Argument, _ source: TokenizedSource, _ outline: Outline,
-                          _ constants: ConstantResolver, _ functionsByTypeName: FunctionsByTypeName) -> [FunctionID] {
+                          _ constants: ConstantResolver, _ functionsByTypeName: [MethodKey: [FunctionID]]) -> [FunctionID] {
         guard argument.closure == nil else { return [] }
         let value = argument.value
         let name: Int
@@ -299,7 +270,7 @@ extension FileIndex {
         let hash = source.nameHash(name)
         if outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
-        let own = functionsByTypeName[hash, outline[type].simpleName] ?? []
+        let own = functionsByTypeName[MethodKey(name: hash, typeName: outline[type].simpleName)] ?? []
         return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }
     }
 

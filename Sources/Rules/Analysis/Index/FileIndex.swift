@@ -27,7 +27,7 @@ final class FileIndex: Sendable {
     /// Functions by base name and the qualified name of the type whose declaration or
     /// extension declares them (nil: file level): what a call on `self` can mean, looked up
     /// rather than searched.
-    let functionsByTypeName: FunctionsByTypeName
+    let functionsByTypeName: [MethodKey: [FunctionID]]
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
@@ -79,10 +79,10 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName = FunctionsByTypeName()
+        var functionsByTypeName: [MethodKey: [FunctionID]] = [:]
         for (index, function) in outline.functions.enumerated() {
             let typeName = function.owner.map { outline[$0].qualifiedName }
-            functionsByTypeName.append(FunctionID(index), name: function.nameHash, typeName: typeName)
+            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(FunctionID(index))
         }
         self.functionsByTypeName = functionsByTypeName
         let bindingsByName = NameHashTable(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
