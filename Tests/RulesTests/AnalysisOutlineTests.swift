@@ -3,6 +3,43 @@ import Lexer
 @testable import Rules
 
 final class AnalysisOutlineTests: XCTestCase {
+    /// `properties(named:in:)` walks a chain built with the outline: it must list what a
+    /// search of every property lists, in source order, for every owner and name.
+    func testPropertiesOfANameAndOwnerMatchASearch() {
+        let text = """
+        class A { var x = 1
+        #if DEBUG
+        var x = 2
+        #else
+        var x = 3
+        #endif
+        let y = 0; class B { var x = 4; var y = 5 } }
+        var x = 6
+        extension A { static var z: Int { 7 } }
+        struct C { let y = 8; let y = 9 }
+        """
+        let outline = Outline(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+        XCTAssertGreaterThan(outline.properties.count, 8)
+        for owner in [nil] + outline.typeIDs.map(Optional.some) {
+            for hash in Set(outline.properties.map(\.nameHash)) + [NameHash.of("absent")] {
+                let searched = outline.propertyIDs.filter { outline[$0].owner == owner && outline[$0].nameHash == hash }
+                XCTAssertEqual(Array(outline.properties(named: hash, in: owner)), Array(searched))
+            }
+        }
+    }
+
+    /// `soleChainName` answers what `chainNames(upTo: 2)` answers when it finds one name.
+    func testSoleChainNameMatchesChainNames() {
+        let text = "self.a; strongSelf?.b(); x; (y); self; a.b.c; f(x).y; [1][0]; weakSelf!; .none; `self`"
+        let source = Lexer.tokenize(SourceFile(path: "A.swift", text: text))
+        for start in source.code.indices {
+            for end in start...min(start + 6, source.code.count) {
+                let names = ExpressionBounds.chainNames(source, start..<end, upTo: 2)
+                XCTAssertEqual(ExpressionBounds.soleChainName(source, start..<end), names.count == 1 ? names[0] : nil)
+            }
+        }
+    }
+
     func testTypesFunctionsAndProperties() {
         let analysis = analyze("""
         final class ComposerViewController: UIViewController, UITextViewDelegate {

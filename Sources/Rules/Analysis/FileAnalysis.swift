@@ -128,10 +128,13 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         }
         guard !closureOfBinding.isEmpty else { return [:] }
         var found: [ClosureID: [Int]] = [:]
-        for call in fileIndex.calls where call.receiver == nil && fileIndex.bindingsByName[source.nameHash(call.callee)] != nil {
-            guard let binding = fileIndex.binding(referencedBy: call.callee),
+        let calls = fileIndex.calls
+        for index in calls.indices where calls[index].receiver == nil {
+            let callee = calls[index].callee
+            guard fileIndex.bindingsByName[source.nameHash(callee)] != nil,
+                  let binding = fileIndex.binding(referencedBy: callee),
                   let closure = closureOfBinding[binding.nameToken] else { continue }
-            found[closure, default: []].append(call.callee)
+            found[closure, default: []].append(callee)
         }
         return found
     }

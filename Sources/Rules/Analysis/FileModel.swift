@@ -58,9 +58,11 @@ public final class FileModel: @unchecked Sendable {
         let fileIndex = FileIndex(source)
         self.fileIndex = fileIndex
         let outline = fileIndex.outline
-        taskSleeps = fileIndex.calls.filter { call in
-            source.isWord(call.callee, "sleep") && call.receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
-        }.map(\.callee)
+        let calls = fileIndex.calls
+        taskSleeps = calls.indices.filter { index in
+            source.isWord(calls[index].callee, "sleep")
+                && calls[index].receiver.map { source.isWord($0.upperBound - 1, "Task") } ?? false
+        }.map { calls[$0].callee }
         let animations = FileAnalysis.findAnimations(source, fileIndex.calls)
         self.animations = animations
         animationsByScope = Dictionary(grouping: animations.indices) {

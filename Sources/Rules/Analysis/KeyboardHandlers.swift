@@ -118,7 +118,7 @@ struct KeyboardHandlerFinder: FileIndexReader {
             }
         }
         self.propertyObservers = propertyObservers
-        callsOnSelf = fileIndex.calls.map { $0.isOnSelf(source) }
+        callsOnSelf = fileIndex.calls.indices.map(fileIndex.isCallOnSelf)
         registrationCalls = Set(fileIndex.registrations.map(\.call))
         relaySubscriptions = Self.relaySubscriptions(fileIndex)
         assignedProperties = fileIndex.assignments.map { assignment in

@@ -45,7 +45,9 @@ extension FileAnalysis {
     func anchorConstraints() -> [AnchorConstraint] {
         var found: [(call: Int, anchors: [AnchorReference])] = []
         let aliases = keyboardLayoutGuideAliases
-        for (index, call) in calls.enumerated() where source.isWord(call.callee, "constraint") {
+        let calls = self.calls
+        for index in calls.indices where source.isWord(calls[index].callee, "constraint") {
+            let call = calls[index]
             guard let receiver = call.receiver,
                   let own = anchorReference(endingAt: receiver.upperBound - 1, aliases: aliases) else {
                 continue
@@ -197,15 +199,17 @@ private struct ConstraintSwitches {
 
     init(_ analysis: FileAnalysis, callees: Set<Int>) {
         let source = analysis.source
-        for call in analysis.calls {
-            guard let open = call.openParen, let close = call.closeParen, close > open else { continue }
+        let calls = analysis.calls
+        for call in calls.indices {
+            guard let open = calls[call].openParen, let close = calls[call].closeParen, close > open else { continue }
             let range = (open + 1)..<close
-            if source.isWord(call.callee, "activate") {
+            let callee = calls[call].callee
+            if source.isWord(callee, "activate") {
                 for index in range {
                     if callees.contains(index) { insideActivate.insert(index) }
                     if source.kind(index) == .identifier { activatedNames.insert(source.nameHash(index)) }
                 }
-            } else if source.isWord(call.callee, "setConstraints") {
+            } else if source.isWord(callee, "setConstraints") {
                 for index in range {
                     if callees.contains(index) { insideEdgeAware.insert(index) }
                     if source.kind(index) == .identifier { edgeAwareNames.insert(source.nameHash(index)) }

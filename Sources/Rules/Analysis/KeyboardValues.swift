@@ -102,7 +102,7 @@ struct KeyboardValueFlow: Sendable {
     private(set) var propertyWrites: [UInt64: [Entry]] = [:]
     /// The names of everything in `locals` and `propertyWrites`: a name not among them has no
     /// value, whatever it refers to, without resolving it.
-    private(set) var writtenNames: Set<UInt64> = []
+    private(set) var writtenNames = NameHashTable<Void>()
     /// The value of each binding (by name token) and assignment right-hand side (by operator
     /// token), as the final pass computed them.
     var valueAt: [Int: KeyboardValue] = [:]
@@ -115,7 +115,8 @@ struct KeyboardValueFlow: Sendable {
         locals = parameters
         propertyWrites = [:]
         valueAt = [:]
-        writtenNames = Set(parameters.keys.map(\.nameHash))
+        writtenNames = NameHashTable()
+        for parameter in parameters.keys { writtenNames.insert(parameter.nameHash) }
     }
 
     mutating func write(_ entry: Entry, to local: LocalDeclaration) {
@@ -134,23 +135,23 @@ struct KeyboardValueFlow: Sendable {
 struct KeyboardValueEvaluator: FileIndexReader {
     let fileIndex: FileIndex
     let handlerAtToken: [Int32]
-    let accessors: [UInt64: KeyboardUserInfoKey]
-    let heightAccessors: Set<UInt64>
-    let frameProperties: [UInt64: KeyboardUserInfoKey]
+    let accessors: NameHashTable<KeyboardUserInfoKey>
+    let heightAccessors: NameHashTable<Void>
+    let frameProperties: NameHashTable<KeyboardUserInfoKey>
     let constants: ConstantResolver
     let results: ResultExpressions
     let screenWideGetters: ScreenWideGetters
     /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
-    let projectResults: [UInt64: KeyboardValue.Traits]
+    let projectResults: NameHashTable<KeyboardValue.Traits>
     /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
-    let projectArguments: [UInt64: [KeyboardArgumentFact]]
+    let projectArguments: NameHashTable<[KeyboardArgumentFact]>
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
-    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: [UInt64: KeyboardUserInfoKey],
-         heightAccessors: Set<UInt64>, frameProperties: [UInt64: KeyboardUserInfoKey],
-         projectResults: [UInt64: KeyboardValue.Traits] = [:],
-         projectArguments: [UInt64: [KeyboardArgumentFact]] = [:], constants: ConstantResolver) {
+    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: NameHashTable<KeyboardUserInfoKey>,
+         heightAccessors: NameHashTable<Void>, frameProperties: NameHashTable<KeyboardUserInfoKey>,
+         projectResults: NameHashTable<KeyboardValue.Traits> = NameHashTable(),
+         projectArguments: NameHashTable<[KeyboardArgumentFact]> = NameHashTable(), constants: ConstantResolver) {
         self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
         self.accessors = accessors
@@ -524,7 +525,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
         // The function each call of the file means, when it means exactly one.
         var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
         let declaredNames = Set(outline.functions.map(\.nameHash))
-        for call in calls where !call.arguments.isEmpty && declaredNames.contains(source.nameHash(call.callee)) {
+        let calls = self.calls
+        for index in calls.indices
+        where !calls[index].arguments.isEmpty && declaredNames.contains(source.nameHash(calls[index].callee)) {
+            let call = calls[index]
             guard let id = fileIndex.function(calledBy: call),
                   let positions = fileIndex.parameterPositions(of: call, for: outline[id]) else { continue }
             calledFunctions.append((call, outline[id], positions))

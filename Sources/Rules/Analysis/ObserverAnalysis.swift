@@ -804,17 +804,24 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         // Calls from methods to methods of the same type name, on self or unqualified; those
         // that mean no method of the type here may mean one its code in another file declares.
-        for call in calls where call.isOnSelf(source) {
-            guard let caller = method(containing: call.callee),
-                  let callerType = typeName(outline[caller].owner) else { continue }
+        // Read in place: most calls are not on `self` or name no function of the file.
+        let calls = self.calls
+        for index in calls.indices where fileIndex.isCallOnSelf(index) {
+            let callee = calls[index].callee
+            guard let caller = method(containing: callee), let callerOwner = outline[caller].owner else { continue }
+            let callerType = outline[callerOwner].qualifiedName
             var resolved = false
-            for target in fileIndex.functions(calledBy: call)
-            where outline[target].owner != nil && typeName(outline[target].owner) == callerType {
-                resolved = true
-                if target != caller { graph.callers[target, default: []].append(caller) }
+            if !outline.functions(named: source.nameHash(callee)).isEmpty {
+                for target in fileIndex.functions(calledBy: calls[index]) {
+                    // The same declaration needs no comparison of names.
+                    guard let owner = outline[target].owner,
+                          owner == callerOwner || outline[owner].qualifiedName == callerType else { continue }
+                    resolved = true
+                    if target != caller { graph.callers[target, default: []].append(caller) }
+                }
             }
-            if !resolved, LifecycleGraph.mayNameMethod(source, call.callee) {
-                graph.callsLeavingFile.append((caller, callerType, source.nameHash(call.callee)))
+            if !resolved, LifecycleGraph.mayNameMethod(source, callee) {
+                graph.callsLeavingFile.append((caller, callerType, source.nameHash(callee)))
             }
         }
         graph.phases = graph.propagated(seeds: [:])

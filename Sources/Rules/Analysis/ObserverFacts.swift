@@ -43,21 +43,25 @@ public struct ObserverTypeFacts: Sendable {
     /// extension in another file that declares the method runs it in those phases.
     var lifecycleCalls: [UInt64: Set<LifecyclePhase>] = [:]
 
+    /// Most types observe nothing: empty parts are passed over, since merging nothing into
+    /// a collection shared with another copy still copies it.
     mutating func merge(_ other: ObserverTypeFacts) {
-        selectorKeys.formUnion(other.selectorKeys)
+        if !other.selectorKeys.isEmpty { selectorKeys.formUnion(other.selectorKeys) }
         registersSelectorObserver = registersSelectorObserver || other.registersSelectorObserver
         removesTokens = removesTokens || other.removesTokens
-        removedNames.formUnion(other.removedNames)
-        removedNamesOutsideDeinit.formUnion(other.removedNamesOutsideDeinit)
-        cancelledNamesOutsideDeinit.formUnion(other.cancelledNamesOutsideDeinit)
+        if !other.removedNames.isEmpty { removedNames.formUnion(other.removedNames) }
+        if !other.removedNamesOutsideDeinit.isEmpty { removedNamesOutsideDeinit.formUnion(other.removedNamesOutsideDeinit) }
+        if !other.cancelledNamesOutsideDeinit.isEmpty {
+            cancelledNamesOutsideDeinit.formUnion(other.cancelledNamesOutsideDeinit)
+        }
         for registration in other.setupRegistrations where !setupRegistrations.contains(registration) {
             setupRegistrations.append(registration)
         }
-        appearKeys.formUnion(other.appearKeys)
-        keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned)
+        if !other.appearKeys.isEmpty { appearKeys.formUnion(other.appearKeys) }
+        if !other.keyboardEventsMentioned.isEmpty { keyboardEventsMentioned.formUnion(other.keyboardEventsMentioned) }
         livesForTheApp = livesForTheApp || other.livesForTheApp
         removesOnDisappear = removesOnDisappear || other.removesOnDisappear
-        lifecycleCalls.merge(other.lifecycleCalls) { $0.union($1) }
+        if !other.lifecycleCalls.isEmpty { lifecycleCalls.merge(other.lifecycleCalls) { $0.union($1) } }
     }
 }
 

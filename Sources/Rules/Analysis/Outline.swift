@@ -138,10 +138,13 @@ struct Outline: Sendable {
     }
 
     /// Functions by name hash, and by owner type and name hash.
-    var functionsByName: [UInt64: [FunctionID]] = [:]
+    var functionsByName = NameHashTable<[FunctionID]>()
     var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
     /// The first property of each name declared directly in a type (or at file level).
     var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
+    /// Per property: the next property of the same owner and name (`#if` branches declare
+    /// one twice), -1 for none.
+    var nextPropertyOfSameOwnerAndName: [Int] = []
 
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
@@ -163,6 +166,17 @@ struct Outline: Sendable {
     /// a search of every property (per assignment, that was quadratic in nested types).
     public func property(named hash: UInt64, in owner: TypeID?) -> PropertyDeclaration? {
         firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)].map { self[$0] }
+    }
+
+    /// Every property named like `hash` declared directly in type `owner`, in source order.
+    func properties(named hash: UInt64, in owner: TypeID?) -> some Sequence<PropertyID> {
+        let chain = nextPropertyOfSameOwnerAndName
+        return sequence(state: firstPropertyByOwnerAndName[OwnedName(owner: owner, name: hash)]) { upcoming in
+            guard let current = upcoming else { return nil }
+            let next = chain[current.rawValue]
+            upcoming = next >= 0 ? PropertyID(next) : nil
+            return current
+        }
     }
 }
 
@@ -217,8 +231,10 @@ extension Outline {
 private struct OutlineBuilder {
     let source: TokenizedSource
     var outline = Outline()
-    /// Brace token → what declared it.
-    var declaredBraces: [Int: Scope.Kind] = [:]
+    /// Brace token → index in `declaredKinds` of what declared it: a token table, as every
+    /// brace of the file asks it.
+    var declaredBraces = TokenTable(tokenCount: 0)
+    var declaredKinds: [Scope.Kind] = []
     /// Open scopes, innermost last.
     var stack: [Int] = []
     /// Control keywords waiting for their body: keyword index and bracket depth.
@@ -240,6 +256,7 @@ private struct OutlineBuilder {
     mutating func run() {
         let count = code.count
         outline.scopeOfToken = [Int32](repeating: -1, count: count)
+        declaredBraces = TokenTable(tokenCount: count)
         var index = 0
         while index < count {
             let token = code[index]
@@ -273,12 +290,16 @@ private struct OutlineBuilder {
             index += 1
         }
         for (index, function) in outline.functions.enumerated() {
-            outline.functionsByName[function.nameHash, default: []].append(FunctionID(index))
+            outline.functionsByName.modify(function.nameHash, default: []) { $0.append(FunctionID(index)) }
             outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
                                             default: []].append(FunctionID(index))
         }
+        outline.nextPropertyOfSameOwnerAndName = [Int](repeating: -1, count: outline.properties.count)
         for (index, property) in outline.properties.enumerated().reversed() {
-            outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: property.owner, name: property.nameHash)] = PropertyID(index)
+            let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
+            if let later = outline.firstPropertyByOwnerAndName.updateValue(PropertyID(index), forKey: name) {
+                outline.nextPropertyOfSameOwnerAndName[index] = later.rawValue
+            }
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
@@ -357,9 +378,18 @@ private struct OutlineBuilder {
         pendingControls.removeAll { $0.depth > depth }
     }
 
+    /// Records that the declaration `kind` opens its body at `brace` (a `{` of the file).
+    mutating func declare(_ brace: Int, as kind: Scope.Kind) {
+        declaredBraces[brace] = declaredKinds.count
+        declaredKinds.append(kind)
+    }
+
     mutating func classifyBrace(_ index: Int) -> Scope.Kind {
         controlOfLastBlock = nil
-        if let declared = declaredBraces.removeValue(forKey: index) { return declared }
+        if let declared = declaredBraces[index] {
+            declaredBraces[index] = nil
+            return declaredKinds[declared]
+        }
         if let pending = pendingControls.last, pending.depth == depth {
             pendingControls.removeLast()
             controlOfLastBlock = pending.keyword
@@ -621,7 +651,7 @@ private struct OutlineBuilder {
             kind: kind, name: name, simpleName: nameParts.last ?? "",
             qualifiedName: kind == .extension ? name : parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
-        if let brace { declaredBraces[brace] = .type(type) }
+        if let brace { declare(brace, as: .type(type)) }
         if let available { recordAvailability(start, end, available) }
     }
 
@@ -706,7 +736,7 @@ private struct OutlineBuilder {
         outline.functions.append(FunctionDeclaration(
             kind: kind, name: name, nameHash: source.nameHash(nameToken), nameToken: nameToken,
             parameters: parameters, returnType: returnType, modifiers: modifierNames, scope: nil, owner: owner))
-        if let brace { declaredBraces[brace] = .function(function) }
+        if let brace { declare(brace, as: .function(function)) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
             recordAvailability(start, end, available)
@@ -803,7 +833,7 @@ private struct OutlineBuilder {
             type: typeRange, initializer: initializer, modifiers: modifierNames, owner: directOwner(),
             bodyScope: nil, accessors: []))
         lastProperty = (property, depth)
-        if let brace { declaredBraces[brace] = .property(property) }
+        if let brace { declare(brace, as: .property(property)) }
         if let available {
             let end = brace.flatMap { source.partnerIndex($0) } ?? (initializer?.upperBound ?? cursor)
             recordAvailability(start, end, available)

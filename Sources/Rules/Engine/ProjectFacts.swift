@@ -62,21 +62,23 @@ public struct TypeFacts: Sendable {
         paths = []
     }
 
+    /// Empty parts of `other` are passed over: appending nothing to an array shared with
+    /// another copy still copies it.
     mutating func merge(_ other: TypeFacts) {
         isDeclared = isDeclared || other.isDeclared
         isClass = isClass || other.isClass
         for name in other.inheritance where !inheritance.contains(name) { inheritance.append(name) }
         if superclass == nil { superclass = other.superclass }
         declaresKeyboardLayoutGuide = declaresKeyboardLayoutGuide || other.declaresKeyboardLayoutGuide
-        keyboardLayoutGuideUses += other.keyboardLayoutGuideUses
-        followsUndockedKeyboard += other.followsUndockedKeyboard
+        if !other.keyboardLayoutGuideUses.isEmpty { keyboardLayoutGuideUses += other.keyboardLayoutGuideUses }
+        if !other.followsUndockedKeyboard.isEmpty { followsUndockedKeyboard += other.followsUndockedKeyboard }
         usesEdgeAwareGuideConstraints = usesEdgeAwareGuideConstraints || other.usesEdgeAwareGuideConstraints
         mentionsSafeArea = mentionsSafeArea || other.mentionsSafeArea
         overridesInputAccessoryView = overridesInputAccessoryView || other.overridesInputAccessoryView
         canBecomeFirstResponder = canBecomeFirstResponder || other.canBecomeFirstResponder
         for path in other.paths where !paths.contains(path) { paths.append(path) }
         observers.merge(other.observers)
-        numberConstants.merge(other.numberConstants) { first, _ in first }
+        if !other.numberConstants.isEmpty { numberConstants.merge(other.numberConstants) { first, _ in first } }
     }
 }
 
@@ -310,13 +312,13 @@ public struct ProjectFacts: Sendable {
     public private(set) var accessories = AccessoryFacts()
     public private(set) var scrollViewInsets = ScrollViewInsetFacts()
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
-    private(set) var accessorHashes: [UInt64: KeyboardUserInfoKey] = [:]
-    private(set) var heightAccessorHashes: Set<UInt64> = []
+    private(set) var accessorHashes = NameHashTable<KeyboardUserInfoKey>()
+    private(set) var heightAccessorHashes = NameHashTable<Void>()
     /// `keyboardResults` of every file by name hash (the first file to name one wins).
-    private(set) var resultTraitHashes: [UInt64: KeyboardValue.Traits] = [:]
-    private(set) var framePropertyHashes: [UInt64: KeyboardUserInfoKey] = [:]
+    private(set) var resultTraitHashes = NameHashTable<KeyboardValue.Traits>()
+    private(set) var framePropertyHashes = NameHashTable<KeyboardUserInfoKey>()
     /// `keyboardArguments` of every file by the hash of the called name.
-    private(set) var keyboardArguments: [UInt64: [KeyboardArgumentFact]] = [:]
+    private(set) var keyboardArguments = NameHashTable<[KeyboardArgumentFact]>()
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
 
@@ -337,20 +339,20 @@ public struct ProjectFacts: Sendable {
         for (name, key) in file.keyboardAccessors where keyboardAccessors[name] == nil {
             keyboardAccessors[name] = key
             let hash = NameHash.of(name)
-            if accessorHashes[hash] == nil { accessorHashes[hash] = key }
+            if !accessorHashes.contains(hash) { accessorHashes.setValue(key, for: hash) }
         }
         for name in file.keyboardHeightAccessors where keyboardHeightAccessors.insert(name).inserted {
             heightAccessorHashes.insert(NameHash.of(name))
         }
         for (name, traits) in file.keyboardResults {
             let hash = NameHash.of(name)
-            if resultTraitHashes[hash] == nil { resultTraitHashes[hash] = traits }
+            if !resultTraitHashes.contains(hash) { resultTraitHashes.setValue(traits, for: hash) }
         }
-        for fact in file.keyboardArguments { keyboardArguments[NameHash.of(fact.call.name), default: []].append(fact) }
+        for fact in file.keyboardArguments { keyboardArguments.modify(NameHash.of(fact.call.name), default: []) { $0.append(fact) } }
         for (name, key) in file.keyboardFrameProperties where keyboardFrameProperties[name] == nil {
             keyboardFrameProperties[name] = key
             let hash = NameHash.of(name)
-            if framePropertyHashes[hash] == nil { framePropertyHashes[hash] = key }
+            if !framePropertyHashes.contains(hash) { framePropertyHashes.setValue(key, for: hash) }
         }
         // Appending nothing to a shared array still copies it.
         if !file.keyboardManagerSwitches.isEmpty { keyboardManagerSwitches += file.keyboardManagerSwitches }
@@ -431,11 +433,11 @@ public struct ProjectFacts: Sendable {
         accessoryViewTypes = []
         accessories = AccessoryFacts()
         scrollViewInsets = ScrollViewInsetFacts()
-        accessorHashes = [:]
-        heightAccessorHashes = []
-        framePropertyHashes = [:]
-        keyboardArguments = [:]
-        resultTraitHashes = [:]
+        accessorHashes = NameHashTable()
+        heightAccessorHashes = NameHashTable()
+        framePropertyHashes = NameHashTable()
+        keyboardArguments = NameHashTable()
+        resultTraitHashes = NameHashTable()
         keyboardLayoutGuideUsers = []
         for index in filesWithFactsBeyondTypes where !excludedFiles.contains(index) {
             mergeFactsBeyondTypes(of: files[index])

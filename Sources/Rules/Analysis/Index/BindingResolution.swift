@@ -11,7 +11,7 @@ extension FileIndex {
     /// `binding(referencedBy:)` on the parts of an index, for what is built before the index
     /// is complete (its constants).
     static func binding(referencedBy name: Int, _ source: TokenizedSource, _ outline: Outline,
-                        _ bindings: [LocalBinding], _ bindingsByName: [UInt64: [Int]]) -> LocalBinding? {
+                        _ bindings: [LocalBinding], _ bindingsByName: NameHashTable<[Int]>) -> LocalBinding? {
         guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
               let sameName = bindingsByName[source.nameHash(name)] else { return nil }
         var position = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }

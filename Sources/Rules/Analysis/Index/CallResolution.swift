@@ -268,7 +268,7 @@ extension FileIndex {
         }
         guard source.kind(name) == .identifier, let type = outline.enclosingType(at: name) else { return [] }
         let hash = source.nameHash(name)
-        if constants.propertiesByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
+        if outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
         let own = functionsByTypeName[MethodKey(name: hash, typeName: outline[type].simpleName)] ?? []
         return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }

@@ -44,10 +44,15 @@ struct CallSite: Sendable {
     /// or implicitly (no receiver, and no implicit member such as `.init(…)`): a call that can
     /// mean a method of the caller's own type.
     func isOnSelf(_ source: TokenizedSource) -> Bool {
+        Self.isOnSelf(receiver: receiver, callee: callee, source)
+    }
+
+    /// `isOnSelf` from the two fields it reads, for loops over every call of a file that
+    /// read them in place rather than copy each call.
+    static func isOnSelf(receiver: Range<Int>?, callee: Int, _ source: TokenizedSource) -> Bool {
         guard let receiver else { return source.kind(callee - 1) != .period }
-        let names = ExpressionBounds.chainNames(source, receiver, upTo: 2)
-        guard names.count == 1 else { return false }
-        return source.wordIndex(names[0], in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
+        guard let name = ExpressionBounds.soleChainName(source, receiver) else { return false }
+        return source.wordIndex(name, in: ["self", "Self", "strongSelf", "weakSelf"]) != nil
     }
 }
 
@@ -82,16 +87,18 @@ struct MatchingBuilder {
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
 
-    /// The body of each control keyword (`if`, `while`, …) by its token.
-    let bodyOfControl: [Int: ScopeID]
+    /// The body (scope index) of each control keyword (`if`, `while`, …) by its token.
+    let bodyOfControl: TokenTable
 
     init(source: TokenizedSource, outline: Outline, chainStarts: ChainStarts) {
         self.source = source
         self.outline = outline
         self.chainStarts = chainStarts
-        var bodyOfControl: [Int: ScopeID] = [:]
+        var bodyOfControl = TokenTable(tokenCount: source.code.count)
         for (index, scope) in outline.scopes.enumerated() {
-            if case .block(let keyword) = scope.kind, bodyOfControl[keyword] == nil { bodyOfControl[keyword] = ScopeID(index) }
+            if case .block(let keyword) = scope.kind, source.code.indices.contains(keyword), bodyOfControl[keyword] == nil {
+                bodyOfControl[keyword] = index
+            }
         }
         self.bodyOfControl = bodyOfControl
     }
@@ -102,7 +109,7 @@ struct MatchingBuilder {
         let start = ExpressionBounds.statementStart(source, containing: name)
         guard source.isWord(start, "if") || source.isWord(start, "while") else { return valueEnd..<Int.max }
         guard let body = bodyOfControl[start] else { return valueEnd..<valueEnd }
-        return valueEnd..<max(valueEnd, outline[body].close + 1)
+        return valueEnd..<max(valueEnd, outline[ScopeID(body)].close + 1)
     }
 
     func closure(openingAt brace: Int) -> ClosureID? {

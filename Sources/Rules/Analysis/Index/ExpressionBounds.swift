@@ -244,6 +244,22 @@ enum ExpressionBounds {
         }
         return names
     }
+
+    /// The name of a chain that has exactly one (`self`, `strongSelf?`), else nil: what
+    /// `chainNames(_:_:upTo: 2)` tells when it finds one name, without an array.
+    static func soleChainName(_ source: TokenizedSource, _ range: Range<Int>) -> Int? {
+        var name: Int?
+        var count = 0
+        _ = source.firstTopLevel(in: range) { cursor in
+            let kind = source.kind(cursor)
+            if kind == .identifier || kind == .keyword {
+                count += 1
+                name = cursor
+            }
+            return count >= 2
+        }
+        return count == 1 ? name : nil
+    }
 }
 
 /// The first token of the postfix expression (member chain) that ends at each token

@@ -18,12 +18,12 @@ final class FileIndex: Sendable {
     /// Callee token → index in `calls`.
     let callAtCallee: TokenTable
     /// Indices in `calls` by the callee's name hash, in call order.
-    let callsByName: [UInt64: [Int]]
+    let callsByName: NameHashTable<[Int]>
     /// Binding indices by name hash, in token order.
-    let bindingsByName: [UInt64: [Int]]
+    let bindingsByName: NameHashTable<[Int]>
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
     /// by name hash: looked up rather than searched for from every use of a name.
-    let caseBindings: [UInt64: [CaseBinding]]
+    let caseBindings: NameHashTable<[CaseBinding]>
     /// Functions by base name and the qualified name of the type whose declaration or
     /// extension declares them (nil: file level): what a call on `self` can mean, looked up
     /// rather than searched.
@@ -62,8 +62,8 @@ final class FileIndex: Sendable {
         var callAtCallee = TokenTable(tokenCount: source.code.count)
         for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
         self.callAtCallee = callAtCallee
-        callsByName = Dictionary(grouping: matching.calls.indices) { source.nameHash(matching.calls[$0].callee) }
-        var caseBindings: [UInt64: [CaseBinding]] = [:]
+        callsByName = NameHashTable(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
+        var caseBindings = NameHashTable<[CaseBinding]>()
         let callSites = matching.calls
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
         // passed over without copying them.
@@ -73,7 +73,9 @@ final class FileIndex: Sendable {
                 let value = argument.value
                 guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
                       let name = value.last, source.kind(name) == .identifier else { continue }
-                caseBindings[source.nameHash(name), default: []].append(CaseBinding(name: name, call: index, position: position))
+                caseBindings.modify(source.nameHash(name), default: []) {
+                    $0.append(CaseBinding(name: name, call: index, position: position))
+                }
             }
         }
         self.caseBindings = caseBindings
@@ -83,7 +85,7 @@ final class FileIndex: Sendable {
             functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(FunctionID(index))
         }
         self.functionsByTypeName = functionsByTypeName
-        let bindingsByName = Dictionary(grouping: matching.bindings.indices) { matching.bindings[$0].nameHash }
+        let bindingsByName = NameHashTable(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
         self.bindingsByName = bindingsByName
         let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings,
                                          bindingsByName: bindingsByName)
@@ -108,6 +110,11 @@ final class FileIndex: Sendable {
         if call.receiver == nil { before -= 1 }
         if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
         return source.isWord(before, "case") ? before : nil
+    }
+
+    /// Whether call `index` is made on `self` (`CallSite.isOnSelf`), read in place.
+    func isCallOnSelf(_ index: Int) -> Bool {
+        CallSite.isOnSelf(receiver: calls[index].receiver, callee: calls[index].callee, source)
     }
 
     /// The call whose callee is code token `index`.

@@ -39,10 +39,19 @@ struct RegistrationRecogniser {
 
     func registrations() -> [ObserverRegistration] {
         var found: [ObserverRegistration] = []
-        for index in calls.indices {
+        for index in calls.indices where mayRegister(index) {
             if let registration = registration(calls[index], index) { found.append(registration) }
         }
         return found
+    }
+
+    /// Whether call `index` can be a registration: it names a registering API, or it hands
+    /// over a closure (a literal, or a name that may hold one) as a wrapper's registration
+    /// does. Asked of every call, read in place before a call is copied out of `calls`.
+    func mayRegister(_ index: Int) -> Bool {
+        source.wordIndex(calls[index].callee, in: ["addObserver", "publisher", "notifications", "notification"]) != nil
+            || !calls[index].trailingClosures.isEmpty
+            || calls[index].arguments.contains { $0.closure != nil || $0.value.count == 1 }
     }
 
     func registration(_ call: CallSite, _ index: Int) -> ObserverRegistration? {

@@ -2,34 +2,30 @@ import Lexer
 
 /// Local bindings and constants of one file: what a name refers to, and the expression a
 /// constant stands for. Built before handlers and registrations are found, which ask it
-/// about notification names and userInfo keys held in constants.
-struct ConstantResolver: Sendable {
+/// about notification names and userInfo keys held in constants. A class: the index, the
+/// file model and the evaluators share one resolver instead of each copying its tables.
+final class ConstantResolver: Sendable {
     let source: TokenizedSource
     let outline: Outline
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
-    let bindingsByName: [UInt64: [Int]]
-    /// The outline's property declarations by owner type and name hash.
-    let propertiesByOwnerAndName: [Outline.OwnedName: [PropertyID]]
+    let bindingsByName: NameHashTable<[Int]>
     /// The outline's type declarations by simple name.
     let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
     /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
-    let plainChainConstantNames: Set<UInt64>
+    let plainChainConstantNames: NameHashTable<Void>
 
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
 
-    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: [UInt64: [Int]]) {
+    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: NameHashTable<[Int]>) {
         self.source = source
         self.outline = outline
         self.bindings = bindings
         self.bindingsByName = bindingsByName
-        propertiesByOwnerAndName = Dictionary(grouping: outline.propertyIDs) {
-            Outline.OwnedName(owner: outline[$0].owner, name: outline[$0].nameHash)
-        }
         typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
-        var plain = Set<UInt64>()
+        var plain = NameHashTable<Void>()
         for binding in bindings where !binding.isVariable {
             if let value = binding.value, Self.isPlainChain(source, value) { plain.insert(binding.nameHash) }
         }
@@ -98,7 +94,7 @@ struct ConstantResolver: Sendable {
         }
         let name = source.nameHash(member)
         for owner in owners {
-            for id in propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] ?? [] {
+            for id in outline.properties(named: name, in: owner) {
                 let property = outline[id]
                 guard property.isConstant, let initializer = property.initializer,
                       !initializer.contains(range.lowerBound) else { continue }
@@ -129,7 +125,7 @@ struct ConstantResolver: Sendable {
         guard source.kind(index) == .identifier, let type = outline.enclosingType(at: index) else { return nil }
         let name = source.nameHash(index)
         let declaration = outline[type]
-        func declared(in owner: TypeID) -> PropertyID? { propertiesByOwnerAndName[Outline.OwnedName(owner: owner, name: name)]?.first }
+        func declared(in owner: TypeID) -> PropertyID? { outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: owner, name: name)] }
         guard let property = declared(in: type) ?? (typesBySimpleName[declaration.simpleName] ?? []).lazy
             .filter({ $0 != type && self.outline[$0].qualifiedName == declaration.qualifiedName })
             .compactMap(declared(in:)).first

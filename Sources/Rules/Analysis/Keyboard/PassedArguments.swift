@@ -59,7 +59,9 @@ extension KeyboardValueEvaluator {
     /// of this file has (by base name), for `FileFacts.keyboardArguments`.
     func argumentFacts() -> [KeyboardArgumentFact] {
         var found: [KeyboardArgumentFact] = []
-        for call in calls where !call.arguments.isEmpty && isInHandler(call.callee) {
+        let calls = self.calls
+        for index in calls.indices where !calls[index].arguments.isEmpty && isInHandler(calls[index].callee) {
+            let call = calls[index]
             guard LifecycleGraph.mayNameMethod(source, call.callee),
                   outline.functions(named: source.nameHash(call.callee)).isEmpty else { continue }
             var arguments: [Int: PassedKeyboardValue] = [:]

@@ -38,9 +38,12 @@ struct ResultExpressions: Sendable {
     /// Computed properties by owner type and name.
     let computedByName: [Outline.OwnedName: PropertyID]
     /// Names of the file's computed properties with a result, whatever their owner.
-    let computedNames: Set<UInt64>
+    let computedNames: NameHashTable<Void>
     /// Stored property names by owner type.
     let storedNames: Set<Outline.OwnedName>
+    /// The names of `computedByName` and `storedNames`, whatever their owner: a name not
+    /// among them is no member with a value, without looking its owner up.
+    let memberNames: NameHashTable<Void>
 
     init(_ source: TokenizedSource, _ outline: Outline) {
         var returns: [ScopeID: [Range<Int>]] = [:]
@@ -83,7 +86,12 @@ struct ResultExpressions: Sendable {
         self.functions = functions
         self.properties = properties
         self.computedByName = computedByName
-        computedNames = Set(computedByName.keys.map(\.name))
+        var computedNames = NameHashTable<Void>()
+        for name in computedByName.keys { computedNames.insert(name.name) }
+        self.computedNames = computedNames
+        var memberNames = computedNames
+        for name in storedNames { memberNames.insert(name.name) }
+        self.memberNames = memberNames
         self.storedNames = storedNames
     }
 }
@@ -93,8 +101,9 @@ extension KeyboardValueEvaluator {
     /// `self.`): a computed property's result, or what keyboard handlers stored in a stored
     /// property, read from a keyboard handler or a computed property.
     func memberValue(_ index: Int) -> KeyboardValue? {
-        guard let type = outline.enclosingType(at: index) else { return nil }
-        let name = Outline.OwnedName(owner: type, name: source.nameHash(index))
+        let hash = source.nameHash(index)
+        guard results.memberNames.contains(hash), let type = outline.enclosingType(at: index) else { return nil }
+        let name = Outline.OwnedName(owner: type, name: hash)
         if let property = results.computedByName[name] {
             // Not the property's own getter reading itself.
             guard let body = outline[property].bodyScope,

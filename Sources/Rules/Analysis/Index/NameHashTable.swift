@@ -1,0 +1,105 @@
+/// A table keyed by name hashes (`NameHash`, FNV-1a) that places each key by its own bits
+/// (open addressing, linear probing). `Dictionary` and `Set` hash every key again with
+/// SipHash on each insert and lookup; these keys are hashes already, asked about for most
+/// names of a file. Entries keep their insertion order; none is ever removed.
+struct NameHashTable<Value> {
+    /// Per slot: the entry index + 1, 0 for an empty slot. Empty until the first insert; then
+    /// a power of two with more than twice as many slots as entries, so that every probe
+    /// reaches an empty slot.
+    private var slots: [Int] = []
+    /// The keys in insertion order.
+    private(set) var keys: [UInt64] = []
+    /// The values, in the order of `keys`.
+    private(set) var values: [Value] = []
+
+    init() {}
+
+    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+
+    subscript(key: UInt64) -> Value? {
+        entry(of: key).map { values[$0] }
+    }
+
+    func contains(_ key: UInt64) -> Bool {
+        entry(of: key) != nil
+    }
+
+    /// Sets the value of `key`, adding the key when it is new.
+    mutating func setValue(_ value: Value, for key: UInt64) {
+        if let entry = entry(of: key) {
+            values[entry] = value
+        } else {
+            append(key, value)
+        }
+    }
+
+    /// Changes the value of `key` in place, starting from `defaultValue` when the key is new.
+    mutating func modify(_ key: UInt64, default defaultValue: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
+        let entry: Int
+        if let existing = self.entry(of: key) {
+            entry = existing
+        } else {
+            append(key, defaultValue())
+            entry = keys.count - 1
+        }
+        change(&values[entry])
+    }
+
+    /// The first slot to probe for `key` in a table of `mask + 1` slots: the key's high bits
+    /// after a multiplication (Fibonacci hashing), as FNV-1a's low bits vary little between
+    /// similar names.
+    private static func firstSlot(_ key: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    private func entry(of key: UInt64) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Self.firstSlot(key, mask)
+        while true {
+            let stored = slots[slot]
+            if stored == 0 { return nil }
+            if keys[stored - 1] == key { return stored - 1 }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func append(_ key: UInt64, _ value: Value) {
+        keys.append(key)
+        values.append(value)
+        if keys.count * 2 >= slots.count {
+            // Rebuilt at twice the size: every entry is placed again.
+            slots = [Int](repeating: 0, count: max(16, slots.count * 2))
+            for entry in keys.indices { place(entry) }
+        } else {
+            place(keys.count - 1)
+        }
+    }
+
+    private mutating func place(_ entry: Int) {
+        let mask = slots.count - 1
+        var slot = Self.firstSlot(keys[entry], mask)
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry + 1
+    }
+}
+
+extension NameHashTable: Sendable where Value: Sendable {}
+
+extension NameHashTable where Value == Void {
+    /// Adds `key`; whether it was new.
+    @discardableResult
+    mutating func insert(_ key: UInt64) -> Bool {
+        guard !contains(key) else { return false }
+        append(key, ())
+        return true
+    }
+}
+
+extension NameHashTable where Value == [Int] {
+    /// The indices `0..<count` grouped by `key(index)`, each group in increasing order.
+    init(grouping count: Int, by key: (Int) -> UInt64) {
+        for index in 0..<count { modify(key(index), default: []) { $0.append(index) } }
+    }
+}
