@@ -73,6 +73,10 @@ final class RuleExamplesTests: XCTestCase {
         XCTAssertFalse(expected.isEmpty)
         let stale = FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: "import UIKit\n")))
         XCTAssertEqual(Self.describe(checker.check(file, project: project, model: stale), in: code), expected)
+        // Bytes of the same length, none of them the same.
+        let blank = String(repeating: " ", count: code.utf8.count)
+        let sameLength = FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: blank)))
+        XCTAssertEqual(Self.describe(checker.check(file, project: project, model: sameLength), in: code), expected)
     }
 
     func testTriggeringExamplesReportExactlyAtTheirMarks() {

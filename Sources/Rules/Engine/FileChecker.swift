@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Lexer
 
 /// A rule as configured for the files it checks: its options with defaults filled in.
@@ -126,7 +133,7 @@ public struct FileChecker: Sendable {
         let candidates = candidates(for: file.bytes, present: present)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || present.intersects(Self.directiveMask) {
-            let model = model.flatMap { $0.file.path == file.path && $0.file.bytes == file.bytes ? $0 : nil }
+            let model = model.flatMap { $0.file.path == file.path && Self.haveEqualBytes($0.file.bytes, file.bytes) ? $0 : nil }
             let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -145,6 +152,17 @@ public struct FileChecker: Sendable {
             diagnostics.append(invalid)
         }
         return diagnostics
+    }
+
+    /// Whether two byte arrays are equal, compared with `memcmp` (element by element, the
+    /// comparison of a model's bytes with a large file's costs more than the check it saves).
+    static func haveEqualBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
     }
 
     /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
