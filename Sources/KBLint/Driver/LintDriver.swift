@@ -205,10 +205,7 @@ struct LintDriver: Sendable {
         // round analyses a file pass 1 only scanned, so there are fewer rounds than files.
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
-            for index in checked {
-                lookedUp.facts.formUnion(outcomes[index].lookups.facts)
-                lookedUp.declarations.formUnion(outcomes[index].lookups.declarations)
-            }
+            for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
             let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
@@ -339,7 +336,15 @@ struct LintDriver: Sendable {
                   let extending = namingFiles[name]?.first else { return [] }
             return [extending]
         }
-        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.declarations.flatMap(filesNeeded))
+        /// The files that may name every component of a qualified name.
+        func filesNaming(every components: [UInt64]) -> [Int] {
+            let lists = components.map { namingFiles[$0] ?? [] }.sorted { $0.count < $1.count }
+            guard let shortest = lists.first, !shortest.isEmpty else { return [] }
+            let others = lists.dropFirst().map(Set.init)
+            return shortest.filter { file in others.allSatisfy { $0.contains(file) } }
+        }
+        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.qualifiedFacts.flatMap(filesNaming(every:))
+            + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0

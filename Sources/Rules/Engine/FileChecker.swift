@@ -118,9 +118,10 @@ public struct FileChecker: Sendable {
     public func checkReportingLookups(_ file: SourceFile, project: ProjectFacts, model: FileModel? = nil) -> CheckOutcome {
         let lookups = TypeLookups()
         let diagnostics = check(file, project: project.recordingTypeLookups(into: lookups), model: model)
-        return CheckOutcome(diagnostics: diagnostics, lookups: TypeNameLookups(
-            facts: Set(lookups.names.map(FactScope.hash(ofTypeName:))),
-            declarations: Set(lookups.declarationNames.map(FactScope.hash(ofTypeName:)))))
+        var names = TypeNameLookups()
+        for name in lookups.names { names.insertFacts(ofTypeName: name) }
+        for name in lookups.declarationNames { names.insertDeclaration(ofTypeName: name) }
+        return CheckOutcome(diagnostics: diagnostics, lookups: names)
     }
 
     /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then
