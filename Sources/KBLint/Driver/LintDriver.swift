@@ -164,8 +164,9 @@ struct LintDriver: Sendable {
         // declarations are analysed now rather than after the check that looks them up.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
         var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
-        work.analysed += analyseFiles(
-            answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))), &firstPass, inputs).analysed
+        var superclassLookups = TypeNameLookups()
+        for name in superclasses { superclassLookups.insertDeclaration(ofTypeName: name) }
+        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
