@@ -26,9 +26,6 @@ final class ConfigurationResolver: @unchecked Sendable {
     private let lock = PThreadLock()
     private var layersByDirectory: [String: Result<Layers, ConfigurationError>] = [:]
     private var detectedByDirectory: [String: Detection] = [:]
-    /// What `configuration(forDirectory:)` answered: discovery asks for each folder's
-    /// exclusions, then the files of the same folder ask for their rules.
-    private var resolvedByDirectory: [String: Configuration] = [:]
 
     /// - Parameters:
     ///   - explicitConfigPath: `--config FILE`; read at once, so a missing or broken file
@@ -82,12 +79,10 @@ final class ConfigurationResolver: @unchecked Sendable {
         let directory = LexicalPath.absolute(directory, relativeTo: currentDirectory)
         lock.lock()
         defer { lock.unlock() }
-        if let resolved = resolvedByDirectory[directory] { return resolved }
         var configuration = try layers(forDirectory: directory).overridden
         if configuration.deploymentTarget == nil {
             configuration.deploymentTarget = detectedDeploymentTarget(forDirectory: directory)
         }
-        resolvedByDirectory[directory] = configuration
         return configuration
     }
 
