@@ -79,6 +79,17 @@ final class RuleExamplesTests: XCTestCase {
         XCTAssertEqual(Self.describe(checker.check(file, project: project, model: sameLength), in: code), expected)
     }
 
+    func testAModelIsTheFilesWhenBuiltFromItsPathAndBytes() {
+        func model(_ path: String, _ text: String) -> FileModel { FileModel(Lexer.tokenize(SourceFile(path: path, text: text))) }
+        let file = SourceFile(path: "A.swift", text: "let a = 1\n")
+        XCTAssertNotNil(FileChecker.model(model("A.swift", "let a = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("B.swift", "let a = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("A.swift", "let b = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("A.swift", "let a = 1\n\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(nil, ifBuiltFrom: file))
+        XCTAssertNotNil(FileChecker.model(model("E.swift", ""), ifBuiltFrom: SourceFile(path: "E.swift", text: "")))
+    }
+
     func testTriggeringExamplesReportExactlyAtTheirMarks() {
         for rule in RuleRegistry.all {
             let metadata = rule.metadata

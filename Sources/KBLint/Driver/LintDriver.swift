@@ -482,7 +482,7 @@ struct LintDriver: Sendable {
         // The anchors of every finding, then of the findings each one covers, in order.
         var anchors = (diagnostics.isEmpty ? [] : FindingAnchor.anchors(
             of: diagnostics.map(\.range.lowerBound) + diagnostics.flatMap { $0.covered.map(\.range.lowerBound) },
-            in: Lexer.tokenize(current)))[...]
+            in: FileChecker.model(model, ifBuiltFrom: current)?.source ?? Lexer.tokenize(current)))[...]
         outcome.findings = diagnostics.map { diagnostic in
             var finding = Finding(
                 diagnostic: diagnostic, severity: plan.severities[diagnostic.ruleID] ?? nil, lines: lines,

@@ -134,7 +134,7 @@ public struct FileChecker: Sendable {
         let candidates = candidates(for: file.bytes, present: present)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || present.intersects(Self.directiveMask) {
-            let model = model.flatMap { $0.file.path == file.path && Self.haveEqualBytes($0.file.bytes, file.bytes) ? $0 : nil }
+            let model = Self.model(model, ifBuiltFrom: file)
             let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -155,15 +155,17 @@ public struct FileChecker: Sendable {
         return diagnostics
     }
 
-    /// Whether two byte arrays are equal, compared with `memcmp` (element by element, the
-    /// comparison of a model's bytes with a large file's costs more than the check it saves).
-    static func haveEqualBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-        guard left.count == right.count else { return false }
-        return left.withUnsafeBufferPointer { left in
-            right.withUnsafeBufferPointer { right in
-                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+    /// `model` when it was built from exactly `file` (its path and bytes), else nil. The bytes
+    /// are compared with `memcmp`: element by element, comparing a large file's bytes cost
+    /// more than building its model saved.
+    public static func model(_ model: FileModel?, ifBuiltFrom file: SourceFile) -> FileModel? {
+        guard let model, model.file.path == file.path, model.file.bytes.count == file.bytes.count else { return nil }
+        let equal = model.file.bytes.withUnsafeBufferPointer { built in
+            file.bytes.withUnsafeBufferPointer { given in
+                built.isEmpty || memcmp(built.baseAddress!, given.baseAddress!, built.count) == 0
             }
         }
+        return equal ? model : nil
     }
 
     /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.
