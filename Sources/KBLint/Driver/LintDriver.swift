@@ -9,12 +9,13 @@ struct RuleSelection: Sendable {
     let options: [String: OptionValue]
 }
 
-/// What applies to one file, from the configuration that governs its folder.
-struct FilePlan: Sendable {
+/// What applies to one file, from the configuration that governs its folder. Shared by
+/// reference: every input of a folder holds its plan, and inputs are copied often.
+final class FilePlan: Sendable {
     let rules: [RuleSelection]
     let deploymentTarget: OSVersion?
     /// Where the target came from, for `--timing`.
-    var deploymentTargetDescription = "unknown"
+    let deploymentTargetDescription: String
     /// The configured severity of each rule and engine diagnostic by id (nil: the rule's own).
     /// Engine diagnostics are always on; only their severity can change.
     let severities: [String: Severity?]
