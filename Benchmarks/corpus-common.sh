@@ -11,11 +11,22 @@ keep_only_swift() {
     find "$target" -depth -type d -empty -delete
 }
 
+# own_project FOLDER: makes FOLDER a project root of its own (a git repository), as the
+# checkout of an app is. kblint reads the facts of every file of the project of the folder
+# it lints (the nearest folder at or above it holding `.git`, `Package.swift` or an Xcode
+# project): without this, a corpus under Benchmarks/ would be linted as part of this
+# repository, whose sources and test fixtures would be read and analysed too.
+own_project() {
+    [[ -e $1/.git ]] || git init -q "$1" 2>/dev/null || mkdir "$1/.git"
+}
+
 # finish_corpus DEST [N…]: DEST-xN folders with N hard-linked copies of DEST each (for
-# measuring how cost grows with corpus size), then DEST's file count and size.
+# measuring how cost grows with corpus size), then DEST's file count and size. DEST and
+# each DEST-xN are projects of their own (own_project).
 finish_corpus() {
     local dest=$1; shift
     local n scaled i
+    own_project "$dest"
     for n in "$@"; do
         scaled="$dest-x$n"
         if [[ ! -f $scaled/.complete ]]; then
@@ -27,6 +38,7 @@ finish_corpus() {
             done
             touch "$scaled/.complete"
         fi
+        own_project "$scaled"
     done
     local files bytes
     files=$(find "$dest" -type f -name '*.swift' | wc -l)

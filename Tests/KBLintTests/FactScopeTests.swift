@@ -254,6 +254,57 @@ final class FactScopeTests: XCTestCase {
         XCTAssertFalse(selected.contains { $0.hasPrefix("keyboard_insets_in_table_view_controller") }, "\(selected)")
     }
 
+    /// The facts of a nested type (`Settings.Screen`) can only come from files that name
+    /// every component of its name: files declaring other types named `Screen` are not
+    /// analysed for it.
+    func testANestedTypeIsLookedUpInTheFilesNamingEveryComponent() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Settings/Settings+Screen.swift", """
+            import UIKit
+
+            enum Settings {}
+
+            extension Settings {
+                final class Screen: UIViewController {
+                    private var token: NSObjectProtocol?
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        token = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: .main) { [weak self] _ in self?.reload() }
+                    }
+                    func reload() {}
+                }
+            }
+            """)
+        try folder.write("Settings/Screen+Teardown.swift", """
+            import UIKit
+
+            extension Settings.Screen {
+                func stopObserving() {
+                    NotificationCenter.default.removeObserver(token as Any)
+                }
+            }
+            """)
+        // Names both components, holds no word a rule or project-wide fact needs: analysed
+        // for the lookups alone.
+        try folder.write("Settings/Screen+Layout.swift", """
+            import UIKit
+
+            extension Settings.Screen {
+                var margin: CGFloat { 16 }
+            }
+            """)
+        for index in 0..<6 {
+            try folder.write("Other/Other\(index).swift", "enum Other\(index) {\n    struct Screen { var name = \"\" }\n}\n")
+        }
+        let selected = findings(under: folder.path, analysingEveryFile: false)
+        XCTAssertEqual(selected, findings(under: folder.path, analysingEveryFile: true))
+        // The token is removed in the other file of the type.
+        XCTAssertFalse(selected.contains { $0.contains("Screen") }, "\(selected)")
+        let (targets, _) = FileDiscovery(currentDirectory: folder.path).discover([folder.path])
+        let outcome = Self.driver(false).run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
+        XCTAssertEqual(outcome.work, LintDriver.Work(analysed: 2, checked: 2, analysedForLookups: 1, checkedAgain: 2))
+    }
+
     func testFixtureProjectsGetTheSameFindings() {
         for project in ["Project", "Accessories", "MixedKeyboardHandlingProject"] {
             let folder = Self.fixtures + "/" + project

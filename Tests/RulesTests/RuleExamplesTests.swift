@@ -73,6 +73,21 @@ final class RuleExamplesTests: XCTestCase {
         XCTAssertFalse(expected.isEmpty)
         let stale = FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: "import UIKit\n")))
         XCTAssertEqual(Self.describe(checker.check(file, project: project, model: stale), in: code), expected)
+        // Bytes of the same length, none of them the same.
+        let blank = String(repeating: " ", count: code.utf8.count)
+        let sameLength = FileModel(Lexer.tokenize(SourceFile(path: "Example.swift", text: blank)))
+        XCTAssertEqual(Self.describe(checker.check(file, project: project, model: sameLength), in: code), expected)
+    }
+
+    func testAModelIsTheFilesWhenBuiltFromItsPathAndBytes() {
+        func model(_ path: String, _ text: String) -> FileModel { FileModel(Lexer.tokenize(SourceFile(path: path, text: text))) }
+        let file = SourceFile(path: "A.swift", text: "let a = 1\n")
+        XCTAssertNotNil(FileChecker.model(model("A.swift", "let a = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("B.swift", "let a = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("A.swift", "let b = 1\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(model("A.swift", "let a = 1\n\n"), ifBuiltFrom: file))
+        XCTAssertNil(FileChecker.model(nil, ifBuiltFrom: file))
+        XCTAssertNotNil(FileChecker.model(model("E.swift", ""), ifBuiltFrom: SourceFile(path: "E.swift", text: "")))
     }
 
     func testTriggeringExamplesReportExactlyAtTheirMarks() {

@@ -9,14 +9,16 @@ struct RuleSelection: Sendable {
     let options: [String: OptionValue]
 }
 
-/// What applies to one file, from the configuration that governs its folder.
-struct FilePlan: Sendable {
+/// What applies to one file, from the configuration that governs its folder. Shared by
+/// reference: every input of a folder holds its plan, and inputs are copied often.
+final class FilePlan: Sendable {
     let rules: [RuleSelection]
     let deploymentTarget: OSVersion?
     /// Where the target came from, for `--timing`.
-    var deploymentTargetDescription = "unknown"
-    /// Configured severities of engine diagnostics (always on; only their severity can change).
-    var engineSeverities: [String: Severity] = [:]
+    let deploymentTargetDescription: String
+    /// The configured severity of each rule and engine diagnostic by id (nil: the rule's own).
+    /// Engine diagnostics are always on; only their severity can change.
+    let severities: [String: Severity?]
     /// The pipeline for files under this plan: the rules that can apply to files built for
     /// `deploymentTarget`, worked out once per plan, not once per file.
     let checker: FileChecker
@@ -30,7 +32,9 @@ struct FilePlan: Sendable {
         self.rules = rules
         self.deploymentTarget = deploymentTarget
         self.deploymentTargetDescription = deploymentTargetDescription
-        self.engineSeverities = engineSeverities
+        var severities = Dictionary(rules.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
+        for (id, severity) in engineSeverities { severities[id] = severity }
+        self.severities = severities
         checker = FileChecker(rules: rules.map { ConfiguredRule($0.rule, options: $0.options) }, deploymentTarget: deploymentTarget)
         hasTargetDependentRules = rules.contains { $0.rule.metadata.dependsOnDeploymentTarget }
     }
@@ -111,9 +115,10 @@ struct LintDriver: Sendable {
     var betweenPasses: (@Sendable () -> Void)?
 
     /// How many bytes of source the pass-1 models kept for pass 2 may span together. A
-    /// model takes about 12 bytes of memory per byte of source; a checked file whose model is
-    /// not kept is lexed and indexed again in pass 2.
-    var retainedModelBytes = 4 << 20
+    /// model takes about 10 bytes of memory per byte of source; a checked file whose model is
+    /// not kept is lexed and indexed again in pass 2. 8 MB holds every checked file of 14
+    /// public apps together (8 of their 71 MB), in about 85 MB.
+    var retainedModelBytes = 8 << 20
 
     /// The plan of files read for their facts only: no rule runs on them.
     private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
@@ -160,8 +165,9 @@ struct LintDriver: Sendable {
         // declarations are analysed now rather than after the check that looks them up.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
         var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
-        work.analysed += analyseFiles(
-            answering: TypeNameLookups(declarations: Set(superclasses.map(FactScope.hash(ofTypeName:)))), &firstPass, inputs).analysed
+        var superclassLookups = TypeNameLookups()
+        for name in superclasses { superclassLookups.insertDeclaration(ofTypeName: name) }
+        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -201,10 +207,7 @@ struct LintDriver: Sendable {
         // round analyses a file pass 1 only scanned, so there are fewer rounds than files.
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
-            for index in checked {
-                lookedUp.facts.formUnion(outcomes[index].lookups.facts)
-                lookedUp.declarations.formUnion(outcomes[index].lookups.declarations)
-            }
+            for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
             let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
@@ -213,6 +216,7 @@ struct LintDriver: Sendable {
             work.checkedAgain += again.count
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
         }
+        releaseInParallel(&firstPass, jobs: jobs)
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle, work: work)
     }
 
@@ -334,7 +338,15 @@ struct LintDriver: Sendable {
                   let extending = namingFiles[name]?.first else { return [] }
             return [extending]
         }
-        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.declarations.flatMap(filesNeeded))
+        /// The files that may name every component of a qualified name.
+        func filesNaming(every components: [UInt64]) -> [Int] {
+            let lists = components.map { namingFiles[$0] ?? [] }.sorted { $0.count < $1.count }
+            guard let shortest = lists.first, !shortest.isEmpty else { return [] }
+            let others = lists.dropFirst().map(Set.init)
+            return shortest.filter { file in others.allSatisfy { $0.contains(file) } }
+        }
+        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.qualifiedFacts.flatMap(filesNaming(every:))
+            + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0
@@ -458,8 +470,6 @@ struct LintDriver: Sendable {
             }
         }
 
-        var severities = Dictionary(plan.rules.map { ($0.rule.metadata.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
-        for (id, severity) in plan.engineSeverities { severities[id] = severity }
         let lines = LineTexts(current)
         // Each other file a related location points into is read once for all findings, as
         // this run reads it (from the index with --staged).
@@ -473,10 +483,10 @@ struct LintDriver: Sendable {
         // The anchors of every finding, then of the findings each one covers, in order.
         var anchors = (diagnostics.isEmpty ? [] : FindingAnchor.anchors(
             of: diagnostics.map(\.range.lowerBound) + diagnostics.flatMap { $0.covered.map(\.range.lowerBound) },
-            in: Lexer.tokenize(current)))[...]
+            in: FileChecker.model(model, ifBuiltFrom: current)?.source ?? Lexer.tokenize(current)))[...]
         outcome.findings = diagnostics.map { diagnostic in
             var finding = Finding(
-                diagnostic: diagnostic, severity: severities[diagnostic.ruleID] ?? nil, lines: lines,
+                diagnostic: diagnostic, severity: plan.severities[diagnostic.ruleID] ?? nil, lines: lines,
                 path: input.target.path, absolutePath: input.target.absolutePath, relatedFile: relatedFile)
             finding.anchor = anchors.popFirst()
             return finding

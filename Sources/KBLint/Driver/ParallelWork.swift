@@ -27,6 +27,33 @@ func parallelMap<Result: Sendable>(
     return slots.results()
 }
 
+/// Releases `items` on `jobs` threads and leaves `items` empty. Freeing large object graphs
+/// (the models and facts pass 1 kept) is work like any other: on one thread it would end
+/// every run.
+func releaseInParallel<Item: Sendable>(_ items: inout [Item], jobs: Int) {
+    let shelf = ReleaseShelf(items)
+    items = []
+    _ = parallelMap(count: shelf.count, jobs: jobs) { index in shelf.release(at: index) }
+}
+
+/// Items that workers release one by one: each slot is emptied once, by the worker that
+/// claimed its index, and the item is freed on that worker's thread, outside the lock.
+private final class ReleaseShelf<Item: Sendable>: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var slots: [Item?]
+    let count: Int
+
+    init(_ items: [Item]) {
+        slots = items
+        count = items.count
+    }
+
+    func release(at index: Int) {
+        let item = lock.withLock { slots[index].take() }
+        withExtendedLifetime(item) {}
+    }
+}
+
 /// The number of processors this process may use (the `--jobs` default).
 func activeProcessorCount() -> Int {
     max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -53,21 +53,53 @@ public enum FactScope {
 /// of the files these names need; a driver that analysed fewer files analyses those and
 /// checks again.
 public struct TypeNameLookups: Sendable, Equatable {
-    /// Names whose facts were read: every file declaring or extending them is needed
+    /// Simple names whose facts were read: every file declaring or extending them is needed
     /// (`MarkerSet.Scan.declaredTypeNames`).
     public var facts: Set<UInt64> = []
+    /// Qualified names whose facts were read (`Home.RootView`), as the hashes of their
+    /// components. Only the type of exactly that name answers (`TypeTable[name]`), and a file
+    /// can declare or extend it only by naming every component, so only the files whose
+    /// scan holds every component are needed.
+    public var qualifiedFacts: Set<[UInt64]> = []
     /// Names of which only what the declaration says was read (`TypeTable.declaration(of:)`):
     /// the files that may declare them are needed (`MarkerSet.Scan.declarationNames`), and
     /// for a name of nested types alone one file extending it.
     public var declarations: Set<UInt64> = []
 
-    public init(facts: Set<UInt64> = [], declarations: Set<UInt64> = []) {
+    public init(facts: Set<UInt64> = [], qualifiedFacts: Set<[UInt64]> = [], declarations: Set<UInt64> = []) {
         self.facts = facts
+        self.qualifiedFacts = qualifiedFacts
         self.declarations = declarations
     }
 
-    /// Every name looked up either way.
-    public var all: Set<UInt64> { facts.union(declarations) }
+    /// Writes down that the facts of the type named `name` (simple or qualified) were read.
+    public mutating func insertFacts(ofTypeName name: String) {
+        if !insertQualified(name) { facts.insert(FactScope.hash(ofTypeName: name)) }
+    }
+
+    /// Writes down that what the declaration of the type named `name` says was read. For a
+    /// qualified name, the files naming every component: those that may declare it, and a
+    /// few that extend it.
+    public mutating func insertDeclaration(ofTypeName name: String) {
+        if !insertQualified(name) { declarations.insert(FactScope.hash(ofTypeName: name)) }
+    }
+
+    /// Inserts `name` in `qualifiedFacts` when it is qualified.
+    private mutating func insertQualified(_ name: String) -> Bool {
+        guard name.utf8.contains(UInt8(ascii: ".")) else { return false }
+        qualifiedFacts.insert(name.split(separator: ".").map { FactScope.hash(ofTypeName: String($0)) })
+        return true
+    }
+
+    public mutating func formUnion(_ other: TypeNameLookups) {
+        facts.formUnion(other.facts)
+        qualifiedFacts.formUnion(other.qualifiedFacts)
+        declarations.formUnion(other.declarations)
+    }
+
+    /// The last component of every name looked up, whichever way: the names whose facts,
+    /// when they change, may change the answers.
+    public var all: Set<UInt64> { facts.union(declarations).union(qualifiedFacts.compactMap(\.last)) }
 }
 
 /// Declarations read off bytes for `FactScope.declaredTypeNames(in:)`; `MarkerSet` finds

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Lexer
 
 /// A rule as configured for the files it checks: its options with defaults filled in.
@@ -111,9 +118,10 @@ public struct FileChecker: Sendable {
     public func checkReportingLookups(_ file: SourceFile, project: ProjectFacts, model: FileModel? = nil) -> CheckOutcome {
         let lookups = TypeLookups()
         let diagnostics = check(file, project: project.recordingTypeLookups(into: lookups), model: model)
-        return CheckOutcome(diagnostics: diagnostics, lookups: TypeNameLookups(
-            facts: Set(lookups.names.map(FactScope.hash(ofTypeName:))),
-            declarations: Set(lookups.declarationNames.map(FactScope.hash(ofTypeName:)))))
+        var names = TypeNameLookups()
+        for name in lookups.names { names.insertFacts(ofTypeName: name) }
+        for name in lookups.declarationNames { names.insertDeclaration(ofTypeName: name) }
+        return CheckOutcome(diagnostics: diagnostics, lookups: names)
     }
 
     /// Rules, one finding per defect (`FindingMerging`), then suppression comments, then
@@ -126,7 +134,7 @@ public struct FileChecker: Sendable {
         let candidates = candidates(for: file.bytes, present: present)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || present.intersects(Self.directiveMask) {
-            let model = model.flatMap { $0.file.path == file.path && $0.file.bytes == file.bytes ? $0 : nil }
+            let model = Self.model(model, ifBuiltFrom: file)
             let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -145,6 +153,19 @@ public struct FileChecker: Sendable {
             diagnostics.append(invalid)
         }
         return diagnostics
+    }
+
+    /// `model` when it was built from exactly `file` (its path and bytes), else nil. The bytes
+    /// are compared with `memcmp`: element by element, comparing a large file's bytes cost
+    /// more than building its model saved.
+    public static func model(_ model: FileModel?, ifBuiltFrom file: SourceFile) -> FileModel? {
+        guard let model, model.file.path == file.path, model.file.bytes.count == file.bytes.count else { return nil }
+        let equal = model.file.bytes.withUnsafeBufferPointer { built in
+            file.bytes.withUnsafeBufferPointer { given in
+                built.isEmpty || memcmp(built.baseAddress!, given.baseAddress!, built.count) == 0
+            }
+        }
+        return equal ? model : nil
     }
 
     /// Fix rounds per file: a fix may enable another; a fix that keeps re-firing stops here.

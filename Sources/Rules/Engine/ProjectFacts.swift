@@ -230,17 +230,16 @@ public struct TypeTable: Sendable {
     /// The qualified name that `written` means inside type `context` (a qualified name):
     /// a type nested in `context` or in one of the types around it, innermost first, else a
     /// type of that name anywhere (`declaration(of: written)`), else `written` itself (a type
-    /// the project does not declare, such as `UIViewController`).
+    /// the project does not declare, such as `UIViewController`). Each nested name tried is
+    /// written down as a lookup of that qualified name: whether it exists decides the answer.
     public func resolve(_ written: String, from context: String?) -> String {
         var scope = context ?? ""
         var steps = 0
         while !scope.isEmpty, steps < Limits.enclosingScopes {
             steps += 1
             let candidate = scope + "." + written
-            if exactly(candidate) != nil {
-                lookups?.declarationNames.insert(written)
-                return candidate
-            }
+            lookups?.names.insert(candidate)
+            if exactly(candidate) != nil { return candidate }
             scope = scope.lastIndex(of: ".").map { String(scope[..<$0]) } ?? ""
         }
         return declaration(of: written)?.name ?? written

@@ -1,0 +1,34 @@
+@testable import KBLint
+import XCTest
+
+final class ParallelWorkTests: XCTestCase {
+    /// Counts the instances freed, from any thread.
+    private final class Counter: @unchecked Sendable {
+        private let lock = PThreadLock()
+        private var freed = 0
+        var count: Int { lock.withLock { freed } }
+        func add() { lock.withLock { freed += 1 } }
+    }
+
+    private final class Tracked: Sendable {
+        let counter: Counter
+        init(_ counter: Counter) { self.counter = counter }
+        deinit { counter.add() }
+    }
+
+    func testParallelMapKeepsTheOrderOfTheIndices() {
+        for jobs in [1, 2, 5] {
+            XCTAssertEqual(parallelMap(count: 100, jobs: jobs) { $0 * 3 }, (0..<100).map { $0 * 3 })
+        }
+    }
+
+    func testReleaseInParallelFreesEveryItemAndLeavesNone() {
+        for jobs in [1, 3] {
+            let counter = Counter()
+            var items = (0..<200).map { _ in Tracked(counter) }
+            releaseInParallel(&items, jobs: jobs)
+            XCTAssertTrue(items.isEmpty)
+            XCTAssertEqual(counter.count, 200, "jobs \(jobs)")
+        }
+    }
+}
