@@ -9,7 +9,7 @@ import Rules
 
 // The process's world handed to the in-process tool; everything else lives in
 // CommandLineTool so that tests can run it with their own.
-let tool = CommandLineTool(
+var tool = CommandLineTool(
     rules: RuleRegistry.all,
     environment: FileSystem.environment(),
     currentDirectory: FileSystem.currentDirectory(),
@@ -17,4 +17,5 @@ let tool = CommandLineTool(
     standardOutput: FileDescriptorSink(descriptor: 1),
     standardError: FileDescriptorSink(descriptor: 2),
     executablePath: CommandLine.arguments.first)
+tool.exitsAfterRun = true
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

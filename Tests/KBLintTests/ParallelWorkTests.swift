@@ -31,4 +31,21 @@ final class ParallelWorkTests: XCTestCase {
             XCTAssertEqual(counter.count, 200, "jobs \(jobs)")
         }
     }
+
+    func testEachSlotIsTakenOnce() {
+        let slots = TakeOnceSlots(["a", nil, "c"])
+        XCTAssertEqual(slots.take(at: 0), "a")
+        XCTAssertNil(slots.take(at: 0))
+        XCTAssertNil(slots.take(at: 1))
+        XCTAssertEqual(slots.take(at: 2), "c")
+    }
+
+    func testValuesKeptUntilExitAreNotFreed() {
+        let counter = Counter()
+        do {
+            let kept = Tracked(counter)
+            ProcessExit.keep(kept)
+        }
+        XCTAssertEqual(counter.count, 0)
+    }
 }

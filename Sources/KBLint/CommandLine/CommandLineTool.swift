@@ -25,6 +25,9 @@ struct CommandLineTool: Sendable {
     var standardError: any OutputSink
     /// How the process was started (`argv[0]`); `install-hook` writes it into the hook.
     var executablePath: String? = nil
+    /// Whether the process exits as soon as `run` returns (the `kblint` executable): memory a
+    /// lint no longer needs is then left to the exit rather than freed object by object.
+    var exitsAfterRun = false
 
     /// Every command, in the order `--help` lists them. The first is the default.
     static let commands: [CommandSpec] = [

@@ -77,11 +77,12 @@ struct LintCommand {
         let discovered = clock.now
 
         // Lint, with the facts of the rest of the project unless the paths searched cover it.
-        let driver = LintDriver(
+        var driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
+        driver.keepsResultsUntilExit = tool.exitsAfterRun
         let projectRoot = ProjectRoot.find(
             containing: inputs.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
         let outcome = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing).lint(

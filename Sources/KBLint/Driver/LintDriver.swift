@@ -114,6 +114,11 @@ struct LintDriver: Sendable {
     /// or another run may.
     var betweenPasses: (@Sendable () -> Void)?
 
+    /// Whether the process exits right after the run (the `kblint` executable): the models
+    /// and facts pass 1 kept, tens of megabytes of small objects, are then left to the exit
+    /// instead of being freed one by one (`ProcessExit.keep`).
+    var keepsResultsUntilExit = false
+
     /// How many bytes of source the pass-1 models kept for pass 2 may span together. A
     /// model takes about 10 bytes of memory per byte of source; a checked file whose model is
     /// not kept is lexed and indexed again in pass 2. 8 MB holds every checked file of 14
@@ -152,10 +157,29 @@ struct LintDriver: Sendable {
         let start = clock.now
         let inputs = reported + factSources.map { LintInput(target: $0.target, plan: Self.factsOnlyPlan, preloaded: $0.preloaded) }
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
+        // Every file is read and scanned first; the files to analyse then go largest first, so
+        // that no job is left with a large file at the end of the pass.
+        var scanned = parallelMap(count: inputs.count, jobs: jobs) { index -> ScannedFile in
+            let scanned = scan(inputs[index], isReported: index < reported.count)
+            if scanned.bytesToAnalyse == nil { progress1?.fileFinished() }
+            return scanned
+        }
+        var firstPass = scanned.map(\.result)
+        let toAnalyse = scanned.indices.filter { scanned[$0].bytesToAnalyse != nil }.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
+        let pending = TakeOnceSlots(scanned.map(\.bytesToAnalyse))
+        scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        var firstPass = parallelMap(count: inputs.count, jobs: jobs) { index -> FirstPassResult in
+        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> (facts: FileFacts, model: FileModel?) in
             defer { progress1?.fileFinished() }
-            return firstPassResult(inputs[index], isReported: index < reported.count, keepingModelWithin: modelBudget)
+            let index = toAnalyse[position]
+            guard let bytes = pending.take(at: index) else { preconditionFailure("each file is analysed once") }
+            let model = FileModel(Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)))
+            let kept = firstPass[index].needsSecondPass && modelBudget.reserve(bytes.count)
+            return (collectFacts(model), kept ? model : nil)
+        }
+        for (index, analysis) in zip(toAnalyse, analyses) {
+            firstPass[index].facts = analysis.facts
+            firstPass[index].model = analysis.model
         }
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
@@ -216,7 +240,11 @@ struct LintDriver: Sendable {
             work.checkedAgain += again.count
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
         }
-        releaseInParallel(&firstPass, jobs: jobs)
+        if keepsResultsUntilExit {
+            ProcessExit.keep((firstPass, project))
+        } else {
+            releaseInParallel(&firstPass, jobs: jobs)
+        }
         return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle, work: work)
     }
 
@@ -253,13 +281,15 @@ struct LintDriver: Sendable {
         return duplicates
     }
 
-    /// Pass 1 for one file: analysed when it may hold project-wide facts or pass 2 checks it
-    /// (see `FactScope`), else only scanned for the types it declares. A file read for its
-    /// facts only (`isReported` false) is never checked. The model of a file pass 2 checks
-    /// is kept while `budget` has room for its bytes.
-    private func firstPassResult(_ input: LintInput, isReported: Bool, keepingModelWithin budget: ByteBudget) -> FirstPassResult {
+    /// Pass 1 for one file, before any analysis: its bytes when it must be analysed, because
+    /// it may hold project-wide facts or pass 2 checks it (see `FactScope`), else the types
+    /// it declares, as its scan read them. A file read for its facts only (`isReported`
+    /// false) is never checked.
+    private func scan(_ input: LintInput, isReported: Bool) -> ScannedFile {
         // Pass 2 reports what went wrong.
-        guard let (bytes, identity) = try? readWithIdentity(input) else { return FirstPassResult(needsSecondPass: isReported, bytes: 0) }
+        guard let (bytes, identity) = try? readWithIdentity(input) else {
+            return ScannedFile(result: FirstPassResult(needsSecondPass: isReported, bytes: 0))
+        }
         let digest = fixMode == .report ? nil : Self.digest(bytes)
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
@@ -269,12 +299,16 @@ struct LintDriver: Sendable {
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
             result.scannedNames = ScannedTypeNames(named: Self.distinct(named), declaring: Self.distinct(declaring))
-        } else {
-            let model = FileModel(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
-            result.facts = collectFacts(model)
-            if needsSecondPass, budget.reserve(bytes.count) { result.model = model }
+            return ScannedFile(result: result)
         }
-        return result
+        return ScannedFile(result: result, bytesToAnalyse: bytes)
+    }
+
+    /// What reading and scanning a file gave: what pass 1 keeps of it so far, and its bytes
+    /// when it is to be analysed.
+    private struct ScannedFile: Sendable {
+        var result: FirstPassResult
+        var bytesToAnalyse: [UInt8]?
     }
 
     /// `names` sorted, each once: a file declares a handful of types, which sort faster than a
@@ -352,7 +386,8 @@ struct LintDriver: Sendable {
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
-            let files = round.sorted()
+            // Largest first, so that no job is left with a large file at the end.
+            let files = round.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
             analysed += files.count
             let facts = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
                 let input = inputs[files[position]]

@@ -31,26 +31,42 @@ func parallelMap<Result: Sendable>(
 /// (the models and facts pass 1 kept) is work like any other: on one thread it would end
 /// every run.
 func releaseInParallel<Item: Sendable>(_ items: inout [Item], jobs: Int) {
-    let shelf = ReleaseShelf(items)
+    let slots = TakeOnceSlots(items)
     items = []
-    _ = parallelMap(count: shelf.count, jobs: jobs) { index in shelf.release(at: index) }
+    _ = parallelMap(count: slots.count, jobs: jobs) { index in withExtendedLifetime(slots.take(at: index)) {} }
 }
 
-/// Items that workers release one by one: each slot is emptied once, by the worker that
-/// claimed its index, and the item is freed on that worker's thread, outside the lock.
-private final class ReleaseShelf<Item: Sendable>: @unchecked Sendable {
+/// Items that workers take one by one: each slot is emptied by the worker that takes it, so
+/// that the item lives on (and is freed) on that worker's thread only.
+final class TakeOnceSlots<Item: Sendable>: @unchecked Sendable {
     private let lock = PThreadLock()
     private var slots: [Item?]
     let count: Int
 
-    init(_ items: [Item]) {
+    init(_ items: [Item?]) {
         slots = items
         count = items.count
     }
 
-    func release(at index: Int) {
-        let item = lock.withLock { slots[index].take() }
-        withExtendedLifetime(item) {}
+    /// The item at `index`; nil once taken.
+    func take(at index: Int) -> Item? {
+        lock.withLock { slots[index].take() }
+    }
+}
+
+/// Values kept alive until the process exits. The operating system takes a process's memory
+/// back at once; freeing a run's results object by object just before exiting would only
+/// delay the exit.
+enum ProcessExit {
+    private static let kept = KeptValues()
+
+    static func keep(_ value: any Sendable) { kept.append(value) }
+
+    private final class KeptValues: @unchecked Sendable {
+        private let lock = PThreadLock()
+        private var values: [any Sendable] = []
+
+        func append(_ value: any Sendable) { lock.withLock { values.append(value) } }
     }
 }
 
