@@ -87,18 +87,21 @@ final class FactScopeTests: XCTestCase {
             uniqueKeysWithValues: rule.metadata.options.map { ($0.name, $0.defaultValue) }))
     }, deploymentTarget: nil)
 
-    static func driver(_ analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20) -> LintDriver {
+    static func driver(_ analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20, holdingBytes held: Int = 1 << 20) -> LintDriver {
         var driver = LintDriver(jobs: 2, fixMode: .report, knownRuleIDs: Set(RuleRegistry.all.map { $0.metadata.id }),
                                 closeMatches: { _, _ in [] }, progressSink: nil)
         driver.analysesEveryFile = analysingEveryFile
         driver.retainedModelBytes = retained
+        driver.heldBytesForAnalysis = held
         return driver
     }
 
-    func findings(under folder: String, analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20) -> [String] {
+    func findings(
+        under folder: String, analysingEveryFile: Bool, retainingModelBytes retained: Int = 1 << 20, holdingBytes held: Int = 1 << 20
+    ) -> [String] {
         let (targets, errors) = FileDiscovery(currentDirectory: folder).discover([folder])
         XCTAssertEqual(errors.count, 0)
-        let outcome = Self.driver(analysingEveryFile, retainingModelBytes: retained)
+        let outcome = Self.driver(analysingEveryFile, retainingModelBytes: retained, holdingBytes: held)
             .run(targets.map { LintInput(target: $0, plan: Self.everyRule) })
         return outcome.files.flatMap(\.findings).map { "\($0.path):\($0.range) \($0.ruleID): \($0.message)" }
     }
@@ -318,13 +321,17 @@ final class FactScopeTests: XCTestCase {
 
     /// Pass 2 checks a file with the model pass 1 built when the budget kept it, and builds
     /// the model again when not: the findings are the same either way, and whichever part
-    /// of the project the budget covers.
+    /// of the project the budget covers; so are they whichever files pass 1 holds between
+    /// reading and analysing them.
     func testModelsKeptFromPassOneGiveTheFindingsOfModelsBuiltAgain() {
         for folder in ["Project", "Accessories", "MixedKeyboardHandlingProject"].map({ Self.fixtures + "/" + $0 }) + [Self.examples] {
             let rebuilt = findings(under: folder, analysingEveryFile: false, retainingModelBytes: 0)
             XCTAssertFalse(rebuilt.isEmpty, folder)
             XCTAssertEqual(findings(under: folder, analysingEveryFile: false, retainingModelBytes: .max), rebuilt, folder)
             XCTAssertEqual(findings(under: folder, analysingEveryFile: false, retainingModelBytes: 4096), rebuilt, folder)
+            // Files pass 1 does not hold between reading and analysing them are read again.
+            XCTAssertEqual(findings(under: folder, analysingEveryFile: false, holdingBytes: 0), rebuilt, folder)
+            XCTAssertEqual(findings(under: folder, analysingEveryFile: false, holdingBytes: 4096), rebuilt, folder)
         }
     }
 

@@ -125,6 +125,10 @@ struct LintDriver: Sendable {
     /// public apps together (8 of their 71 MB), in about 85 MB.
     var retainedModelBytes = 8 << 20
 
+    /// How many bytes of the files pass 1 is to analyse it may hold between reading them and
+    /// analysing them (largest first, once all are read); a file beyond that is read again.
+    var heldBytesForAnalysis = 32 << 20
+
     /// The plan of files read for their facts only: no rule runs on them.
     private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
 
@@ -159,20 +163,22 @@ struct LintDriver: Sendable {
         let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
         // Every file is read and scanned first; the files to analyse then go largest first, so
         // that no job is left with a large file at the end of the pass.
+        let heldBytes = ByteBudget(heldBytesForAnalysis)
         var scanned = parallelMap(count: inputs.count, jobs: jobs) { index -> ScannedFile in
-            let scanned = scan(inputs[index], isReported: index < reported.count)
-            if scanned.bytesToAnalyse == nil { progress1?.fileFinished() }
+            let scanned = scan(inputs[index], isReported: index < reported.count, holdingBytesWithin: heldBytes)
+            if !scanned.needsAnalysis { progress1?.fileFinished() }
             return scanned
         }
         var firstPass = scanned.map(\.result)
-        let toAnalyse = scanned.indices.filter { scanned[$0].bytesToAnalyse != nil }.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
-        let pending = TakeOnceSlots(scanned.map(\.bytesToAnalyse))
+        let toAnalyse = scanned.indices.filter { scanned[$0].needsAnalysis }.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
+        let pending = TakeOnceSlots(scanned.map(\.heldBytes))
         scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> (facts: FileFacts, model: FileModel?) in
+        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> (facts: FileFacts?, model: FileModel?) in
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
-            guard let bytes = pending.take(at: index) else { preconditionFailure("each file is analysed once") }
+            // A file gone since it was read adds no facts; pass 2 reports it.
+            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return (nil, nil) }
             let model = FileModel(Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)))
             let kept = firstPass[index].needsSecondPass && modelBudget.reserve(bytes.count)
             return (collectFacts(model), kept ? model : nil)
@@ -281,11 +287,11 @@ struct LintDriver: Sendable {
         return duplicates
     }
 
-    /// Pass 1 for one file, before any analysis: its bytes when it must be analysed, because
-    /// it may hold project-wide facts or pass 2 checks it (see `FactScope`), else the types
-    /// it declares, as its scan read them. A file read for its facts only (`isReported`
-    /// false) is never checked.
-    private func scan(_ input: LintInput, isReported: Bool) -> ScannedFile {
+    /// Pass 1 for one file, before any analysis: whether it must be analysed, because it may
+    /// hold project-wide facts or pass 2 checks it (see `FactScope`), with its bytes while
+    /// `held` has room for them, else the types it declares, as its scan read them. A file
+    /// read for its facts only (`isReported` false) is never checked.
+    private func scan(_ input: LintInput, isReported: Bool, holdingBytesWithin held: ByteBudget) -> ScannedFile {
         // Pass 2 reports what went wrong.
         guard let (bytes, identity) = try? readWithIdentity(input) else {
             return ScannedFile(result: FirstPassResult(needsSecondPass: isReported, bytes: 0))
@@ -301,14 +307,15 @@ struct LintDriver: Sendable {
             result.scannedNames = ScannedTypeNames(named: Self.distinct(named), declaring: Self.distinct(declaring))
             return ScannedFile(result: result)
         }
-        return ScannedFile(result: result, bytesToAnalyse: bytes)
+        return ScannedFile(result: result, needsAnalysis: true, heldBytes: held.reserve(bytes.count) ? bytes : nil)
     }
 
-    /// What reading and scanning a file gave: what pass 1 keeps of it so far, and its bytes
-    /// when it is to be analysed.
+    /// What reading and scanning a file gave: what pass 1 keeps of it so far, whether it is
+    /// to be analysed, and then its bytes unless they are to be read again.
     private struct ScannedFile: Sendable {
         var result: FirstPassResult
-        var bytesToAnalyse: [UInt8]?
+        var needsAnalysis = false
+        var heldBytes: [UInt8]?
     }
 
     /// `names` sorted, each once: a file declares a handful of types, which sort faster than a
