@@ -96,7 +96,8 @@ struct FileOutcome: Sendable {
 
 /// The two passes of a run over many files, in parallel, with output that does not depend on
 /// the number of jobs. Pass 1 keeps the facts of the files it analyses, and the models of
-/// files pass 2 checks up to `retainedModelBytes`, so memory does not grow with the size of
+/// files pass 2 checks up to `retainedModelBytes`, and holds the files it is to analyse up
+/// to `heldBytesForAnalysis` until it analyses them, so memory does not grow with the size of
 /// the project beyond that, the facts, one file per job and the findings.
 struct LintDriver: Sendable {
     let jobs: Int
