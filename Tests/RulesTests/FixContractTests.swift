@@ -169,6 +169,22 @@ extension FixContractTests {
         let unclosed = Self.fix(truncated, with: checker)
         XCTAssertEqual(unclosed.initial.count, 1)
         XCTAssertEqual(unclosed.fixesApplied, 0)
+
+        // A clause label without its colon (code being typed): the colon after it belongs to
+        // the next clause, so no clause is copied.
+        let colonless = """
+        func options(for note: Notification) -> Int {
+            let raw = note.userInfo?[UIResponder.keyboardAnimationCurveUserInfoKey] as? Int ?? 0
+            switch UIView.AnimationCurve(rawValue: raw)! {
+            case .easeIn: return 0
+            case .easeInOut
+            case .linear: return 1
+            }
+        }
+        """
+        let broken = Self.fix(colonless, with: checker)
+        XCTAssertEqual(broken.initial.count, 1)
+        XCTAssertEqual(broken.fixesApplied, 0)
     }
 }
 

@@ -301,13 +301,15 @@ public struct KeyboardCurveSwitchWithoutDefault: Rule {
         }
         guard !labels.contains(where: { source.kind($0) == .poundKeyword }) else { return nil }
         for (position, label) in labels.enumerated() {
-            guard let colon = source.firstTopLevel(in: (label + 1)..<scope.close, where: { source.kind($0) == .colon }) else {
+            // A clause ends where the next one starts; broken code may hold no colon before it.
+            let clauseEnd = position + 1 < labels.count ? labels[position + 1] : scope.close
+            guard let colon = source.firstTopLevel(in: (label + 1)..<clauseEnd, where: { source.kind($0) == .colon }) else {
                 return nil
             }
             let pattern = (label + 1)..<colon
             guard pattern.contains(where: { source.isWord($0, "easeInOut") }) else { continue }
             guard !pattern.contains(where: { source.wordIndex($0, in: ["let", "var", "where", "is", "as"]) != nil }) else { return nil }
-            let body = (colon + 1)..<(position + 1 < labels.count ? labels[position + 1] : scope.close)
+            let body = (colon + 1)..<clauseEnd
             guard !body.isEmpty, !body.contains(where: { source.isWord($0, "fallthrough") }),
                   trap(inClauseAfter: colon, scope: scopeIndex, analysis) == nil else { return nil }
             let indentation = analysis.indentation(ofLineAt: label)
