@@ -45,11 +45,15 @@ struct RegistrationRecogniser {
         return found
     }
 
+    /// The callees of the registering APIs `registration(_:_:)` recognises by name; any other
+    /// call registers only as a project wrapper, which hands over closures.
+    static let registeringCallees = WordList(["addObserver", "publisher", "notifications", "notification"])
+
     /// Whether call `index` can be a registration: it names a registering API, or it hands
     /// over a closure (a literal, or a name that may hold one) as a wrapper's registration
     /// does. Asked of every call, read in place before a call is copied out of `calls`.
     func mayRegister(_ index: Int) -> Bool {
-        source.wordIndex(calls[index].callee, in: ["addObserver", "publisher", "notifications", "notification"]) != nil
+        source.wordIndex(calls[index].callee, in: Self.registeringCallees) != nil
             || !calls[index].trailingClosures.isEmpty
             || calls[index].arguments.contains { $0.closure != nil || $0.value.count == 1 }
     }
@@ -58,6 +62,7 @@ struct RegistrationRecogniser {
         let callee = call.callee
         func has(_ label: StaticString) -> Bool { call.argument(label, source) != nil }
         let kind: ObserverRegistration.Kind
+        // The APIs told apart by their callee, each one of `registeringCallees`.
         if source.isWord(callee, "addObserver") {
             if has("forKeyPath") { return nil }
             if has("selector") {
