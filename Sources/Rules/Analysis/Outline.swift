@@ -137,11 +137,12 @@ struct Outline: Sendable {
         return best
     }
 
-    /// Functions by name hash, and by owner type and name hash.
+    /// Functions by name hash, and by owner type and name hash (`OwnedName.key`).
     var functionsByName = NameHashTable<[FunctionID]>()
-    var functionsByOwnerAndName: [OwnedName: [FunctionID]] = [:]
-    /// The first property of each name declared directly in a type (or at file level).
-    var firstPropertyByOwnerAndName: [OwnedName: PropertyID] = [:]
+    var functionsByOwnerAndName = NameHashTable<[FunctionID]>()
+    /// The first property of each name declared directly in a type (or at file level), by
+    /// `OwnedName.key`.
+    var firstPropertyByOwnerAndName = NameHashTable<PropertyID>()
     /// Per property: the next property of the same owner and name (`#if` branches declare
     /// one twice), -1 for none.
     var nextPropertyOfSameOwnerAndName: [Int] = []
@@ -149,6 +150,13 @@ struct Outline: Sendable {
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
         let name: UInt64
+
+        /// The pair as one key of a `NameHashTable`: the name hash moved by an odd multiple
+        /// of the owner's position (0 at file level). Names of one owner never share a key;
+        /// names of different owners share one only as seldom as two names share a hash.
+        var key: UInt64 {
+            name &+ UInt64(truncatingIfNeeded: (owner?.rawValue ?? -1) + 1) &* 0x9E37_79B9_7F4A_7C15
+        }
     }
 
     /// Functions named like `name` (byte hash).
@@ -159,7 +167,7 @@ struct Outline: Sendable {
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
     func functions(named hash: UInt64, in owner: TypeID?) -> [FunctionID] {
-        functionsByOwnerAndName[OwnedName(owner: owner, name: hash)] ?? []
+        functionsByOwnerAndName[OwnedName(owner: owner, name: hash).key] ?? []
     }
 
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
@@ -289,17 +297,20 @@ private struct OutlineBuilder {
             }
             index += 1
         }
-        for (index, function) in outline.functions.enumerated() {
-            outline.functionsByName.modify(function.nameHash, default: []) { $0.append(FunctionID(index)) }
-            outline.functionsByOwnerAndName[Outline.OwnedName(owner: function.owner, name: function.nameHash),
-                                            default: []].append(FunctionID(index))
+        // Declarations are read in place: copying each would retain all its arrays.
+        for index in outline.functions.indices {
+            let nameHash = outline.functions[index].nameHash
+            let ownedName = Outline.OwnedName(owner: outline.functions[index].owner, name: nameHash)
+            outline.functionsByName.modify(nameHash, default: []) { $0.append(FunctionID(index)) }
+            outline.functionsByOwnerAndName.modify(ownedName.key, default: []) { $0.append(FunctionID(index)) }
         }
         outline.nextPropertyOfSameOwnerAndName = [Int](repeating: -1, count: outline.properties.count)
-        for (index, property) in outline.properties.enumerated().reversed() {
-            let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
-            if let later = outline.firstPropertyByOwnerAndName.updateValue(PropertyID(index), forKey: name) {
+        for index in outline.properties.indices.reversed() {
+            let name = Outline.OwnedName(owner: outline.properties[index].owner, name: outline.properties[index].nameHash).key
+            if let later = outline.firstPropertyByOwnerAndName[name] {
                 outline.nextPropertyOfSameOwnerAndName[index] = later.rawValue
             }
+            outline.firstPropertyByOwnerAndName.setValue(PropertyID(index), for: name)
         }
         for open in conditionalStack {
             outline.conditionalRegions.append(ConditionalCompilationRegion(
@@ -320,7 +331,7 @@ private struct OutlineBuilder {
         outline.executableOfScope.append(outline.scopes[scopeIndex].isExecutableBody ? Int32(scopeIndex) : parentExecutable)
         if case .function(let function) = kind {
             outline.functionBodyOfScope.append(Int32(scopeIndex))
-            outline.methodOfScope.append(outline[function].owner == nil
+            outline.methodOfScope.append(outline.functions[function.rawValue].owner == nil
                 ? stack.last.map { outline.methodOfScope[$0] } ?? -1 : Int32(function.rawValue))
         } else {
             outline.functionBodyOfScope.append(stack.last.map { outline.functionBodyOfScope[$0] } ?? Int32(scopeIndex))
@@ -365,7 +376,7 @@ private struct OutlineBuilder {
     mutating func closeBrace(_ index: Int) {
         guard let open = source.partnerIndex(index) else { return }
         if let position = stack.lastIndex(where: { outline.scopes[$0].open == open }) {
-            stack.removeSubrange(position...)
+            stack.removeLast(stack.count - position)
             depth -= 1
         }
         dropPendingControls(deeperThan: depth)
@@ -747,10 +758,14 @@ private struct OutlineBuilder {
         var parameters: [Parameter] = []
         var cursor = open + 1
         while cursor < close {
-            // One parameter: names up to `:`, then the type up to `=`, `,` or `)`.
-            var names: [Int] = []
+            // One parameter: names up to `:`, then the type up to `=`, `,` or `)`. Only the
+            // last two names matter (label and name).
+            var lastName: Int?, nameBefore: Int?
             while cursor < close, source.kind(cursor) != .colon, source.kind(cursor) != .comma {
-                if source.kind(cursor) == .identifier || source.kind(cursor) == .keyword { names.append(cursor) }
+                if source.kind(cursor) == .identifier || source.kind(cursor) == .keyword {
+                    nameBefore = lastName
+                    lastName = cursor
+                }
                 if source.isOpeningBracket(cursor), let end = source.partnerIndex(cursor) { cursor = end }
                 cursor += 1
             }
@@ -765,8 +780,8 @@ private struct OutlineBuilder {
                 hasDefault = source.kind(typeEnd) == .equal
                 cursor = source.firstTopLevel(in: typeEnd..<close) { source.kind($0) == .comma } ?? close
             }
-            if let last = names.last {
-                let label = names.count >= 2 ? source.text(at: names[names.count - 2]) : source.text(at: last)
+            if let last = lastName {
+                let label = source.text(at: nameBefore ?? last)
                 let isVariadic = typeEnd > typeStart && source.wordIndexOperator(typeEnd - 1, in: ["..."])
                 parameters.append(Parameter(
                     label: label, name: source.text(at: last), nameToken: last, type: typeStart..<typeEnd,

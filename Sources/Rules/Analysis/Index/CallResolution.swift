@@ -133,7 +133,7 @@ extension FileIndex {
             }
         }
         if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
-           let own = functionsByTypeName[MethodKey(name: name, typeName: outline[type].qualifiedName)] {
+           let own = methods(named: name, ofTypeNamed: outline[type].qualifiedName) {
             let found = taking(own)
             if !found.isEmpty { return found }
         }
@@ -254,7 +254,7 @@ extension FileIndex {
     /// parameter of the enclosing function or a property of the type declares is a value, not
     /// a method.
     static func functions(passedAs argument: Argument, _ source: TokenizedSource, _ outline: Outline,
-                          _ constants: ConstantResolver, _ functionsByTypeName: [MethodKey: [FunctionID]]) -> [FunctionID] {
+                          _ constants: ConstantResolver, _ functionsByTypeName: NameHashTable<[FunctionID]>) -> [FunctionID] {
         guard argument.closure == nil else { return [] }
         let value = argument.value
         let name: Int
@@ -270,7 +270,8 @@ extension FileIndex {
         let hash = source.nameHash(name)
         if outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
-        let own = functionsByTypeName[MethodKey(name: hash, typeName: outline[type].simpleName)] ?? []
+        let typeNameHash = NameHash.of(outline[type].simpleName)
+        let own = functionsByTypeName[typeMethodKey(name: hash, typeNameHash: typeNameHash)] ?? []
         return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }
     }
 

@@ -158,7 +158,8 @@ struct MatchingBuilder {
             arguments = splitArguments(next, close)
             end = close
             next = close + 1
-        } else if closure(openingAt: next) == nil {
+        } else if source.kind(next) != .leftBrace || closure(openingAt: next) == nil {
+            // Most names are no call: they are passed over before a closure is looked for.
             return
         }
         let callIndex = calls.count

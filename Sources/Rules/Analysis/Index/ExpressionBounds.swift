@@ -142,6 +142,7 @@ enum ExpressionBounds {
     /// one definition of where a chain starts, for the walk and the table alike.
     enum ChainStep { case continues(at: Int), starts(at: Int) }
 
+    @inline(__always)
     static func chainStep(_ source: TokenizedSource, at index: Int) -> ChainStep {
         switch source.kind(index) {
         case .rightParen, .rightSquare, .rightAngle:
@@ -273,16 +274,17 @@ struct ChainStarts: Sendable {
 
     init(_ source: TokenizedSource) {
         let count = source.code.count
-        var reached = [Int32](repeating: 0, count: count)
-        // A step only ever continues at an earlier token, whose walk is known by then.
-        func after(_ index: Int) -> Int32 { index >= 0 ? reached[index] : 0 }
-        for index in 0..<count {
-            switch ExpressionBounds.chainStep(source, at: index) {
-            case .continues(let next): reached[index] = after(next)
-            case .starts(let start): reached[index] = Int32(truncatingIfNeeded: start)
+        reached = [Int32](unsafeUninitializedCapacity: count) { reached, initialized in
+            // A step only ever continues at an earlier token, whose walk is known by then
+            // (a token before the file reads as 0).
+            for index in 0..<count {
+                switch ExpressionBounds.chainStep(source, at: index) {
+                case .continues(let next): reached[index] = next >= 0 && next < index ? reached[next] : 0
+                case .starts(let start): reached[index] = Int32(truncatingIfNeeded: start)
+                }
             }
+            initialized = count
         }
-        self.reached = reached
     }
 
     /// The first token of the member chain that ends at `end`.

@@ -24,10 +24,10 @@ final class FileIndex: Sendable {
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
     /// by name hash: looked up rather than searched for from every use of a name.
     let caseBindings: NameHashTable<[CaseBinding]>
-    /// Functions by base name and the qualified name of the type whose declaration or
-    /// extension declares them (nil: file level): what a call on `self` can mean, looked up
+    /// Methods by base name and the qualified name of the type whose declaration or
+    /// extension declares them (`typeMethodKey`): what a call on `self` can mean, looked up
     /// rather than searched.
-    let functionsByTypeName: [MethodKey: [FunctionID]]
+    let functionsByTypeName: NameHashTable<[FunctionID]>
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
@@ -68,7 +68,8 @@ final class FileIndex: Sendable {
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
         // passed over without copying them.
         for index in callSites.indices
-        where source.kind(callSites[index].callee - 1) == .period && Self.casePatternKeyword(of: callSites[index], source) != nil {
+        where source.kind(callSites[index].callee - 1) == .period
+            && Self.casePatternKeyword(callee: callSites[index].callee, receiver: callSites[index].receiver, source) != nil {
             for (position, argument) in callSites[index].arguments.enumerated() {
                 let value = argument.value
                 guard value.count == 1 || (value.count == 2 && source.wordIndex(value.lowerBound, in: ["let", "var"]) != nil),
@@ -79,10 +80,12 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName: [MethodKey: [FunctionID]] = [:]
-        for (index, function) in outline.functions.enumerated() {
-            let typeName = function.owner.map { outline[$0].qualifiedName }
-            functionsByTypeName[MethodKey(name: function.nameHash, typeName: typeName), default: []].append(FunctionID(index))
+        var functionsByTypeName = NameHashTable<[FunctionID]>()
+        let typeNameHashes = outline.types.indices.map { NameHash.of(outline.types[$0].qualifiedName) }
+        for index in outline.functions.indices {
+            guard let owner = outline.functions[index].owner else { continue }
+            let key = Self.typeMethodKey(name: outline.functions[index].nameHash, typeNameHash: typeNameHashes[owner.rawValue])
+            functionsByTypeName.modify(key, default: []) { $0.append(FunctionID(index)) }
         }
         self.functionsByTypeName = functionsByTypeName
         let bindingsByName = NameHashTable(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
@@ -102,12 +105,31 @@ final class FileIndex: Sendable {
         self.methodsPassedByName = methodsPassedByName
     }
 
+    /// The key of `functionsByTypeName` for the methods named like `name` of the type whose
+    /// name hashes to `typeNameHash`: the name hash moved by an odd multiple of the type
+    /// name's. Two methods share a key only as seldom as two names share a hash.
+    static func typeMethodKey(name: UInt64, typeNameHash: UInt64) -> UInt64 {
+        name &+ typeNameHash &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// The methods named like `name` (hash) declared by the type called `typeName` (its
+    /// declaration and extensions in this file).
+    func methods(named name: UInt64, ofTypeNamed typeName: String) -> [FunctionID]? {
+        functionsByTypeName[Self.typeMethodKey(name: name, typeNameHash: NameHash.of(typeName))]
+    }
+
     /// The `case` keyword of a call that is an enum case pattern (`case .x(…)`, `case let .x(…)`,
     /// `case Kind.x(…)`), if it is one.
     static func casePatternKeyword(of call: CallSite, _ source: TokenizedSource) -> Int? {
-        guard source.kind(call.callee - 1) == .period else { return nil }
-        var before = call.start - 1
-        if call.receiver == nil { before -= 1 }
+        casePatternKeyword(callee: call.callee, receiver: call.receiver, source)
+    }
+
+    /// `casePatternKeyword(of:_:)` from the two fields it reads, for the loop over every call
+    /// of a file that reads them in place rather than copy each call.
+    static func casePatternKeyword(callee: Int, receiver: Range<Int>?, _ source: TokenizedSource) -> Int? {
+        guard source.kind(callee - 1) == .period else { return nil }
+        var before = (receiver?.lowerBound ?? callee) - 1
+        if receiver == nil { before -= 1 }
         if source.wordIndex(before, in: ["let", "var"]) != nil { before -= 1 }
         return source.isWord(before, "case") ? before : nil
     }

@@ -87,6 +87,13 @@ struct NameHashTable<Value> {
 
 extension NameHashTable: Sendable where Value: Sendable {}
 
+extension NameHashTable {
+    /// The value of a name declared in an owner, for tables keyed by `Outline.OwnedName.key`.
+    subscript(name: Outline.OwnedName) -> Value? {
+        self[name.key]
+    }
+}
+
 extension NameHashTable where Value == Void {
     /// Adds `key`; whether it was new.
     @discardableResult
