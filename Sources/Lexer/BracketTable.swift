@@ -6,32 +6,38 @@
 struct BracketTable {
     var code: [Token] = []
     var partner: [Int32] = []
+    /// The tokens left out of `code`, in order, and their indices among all tokens:
+    /// `code` with these put back at their indices is every token (`SetAsideTokens`).
+    var setAside = SetAsideTokens()
 
     /// `live`, when given, says for each token whether an iOS build compiles it.
     init(tokens: [Token], live: [Bool]? = nil) {
         var partner: [Int32] = []
+        var setAside = SetAsideTokens()
         code = tokens.withUnsafeBufferPointer { all in
             [Token](unsafeUninitializedCapacity: all.count) { code, codeCount in
                 partner = [Int32](unsafeUninitializedCapacity: all.count) { partner, partnerCount in
                     if let live {
-                        codeCount = Self.build(all, code: code, partner: partner) { live[$0] }
+                        codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { live[$0] }
                     } else {
-                        codeCount = Self.build(all, code: code, partner: partner) { _ in true }
+                        codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { _ in true }
                     }
                     partnerCount = codeCount
                 }
             }
         }
         self.partner = partner
+        self.setAside = setAside
     }
 
     /// Copies the code tokens of `all` (those that are no comment and `isLive`) into `code`,
-    /// pairs their brackets into `partner` (-1 where there is no partner) and returns how many
-    /// there are. Both buffers hold at least `all.count` elements.
+    /// pairs their brackets into `partner` (-1 where there is no partner), collects the other
+    /// tokens into `setAside` and returns how many code tokens there are. Both buffers hold at
+    /// least `all.count` elements.
     @inline(__always)
     private static func build(
         _ all: UnsafeBufferPointer<Token>, code: UnsafeMutableBufferPointer<Token>,
-        partner: UnsafeMutableBufferPointer<Int32>, isLive: (Int) -> Bool
+        partner: UnsafeMutableBufferPointer<Int32>, setAside: inout SetAsideTokens, isLive: (Int) -> Bool
     ) -> Int {
         // Open brackets by code index, innermost last; there are never more than tokens.
         let stack = UnsafeMutablePointer<Int32>.allocate(capacity: max(all.count, 1))
@@ -45,7 +51,10 @@ struct BracketTable {
             var count = 0
             for index in 0..<all.count {
                 let token = all[index]
-                guard !token.kind.isComment, isLive(index) else { continue }
+                guard !token.kind.isComment, isLive(index) else {
+                    setAside.append(token, at: index)
+                    continue
+                }
                 let codeIndex = count
                 code.initializeElement(at: codeIndex, to: token)
                 partner.initializeElement(at: codeIndex, to: -1)
@@ -92,6 +101,40 @@ struct BracketTable {
         case .stringInterpolationStart: 5
         case .stringInterpolationEnd: -5
         default: 0
+        }
+    }
+}
+
+/// The tokens of a file that the code view leaves out (comments and the tokens of `#if`
+/// branches an iOS build never compiles), each with its index among all the file's tokens.
+/// Kept instead of a second copy of every token: `tokens(around:)` puts them back.
+struct SetAsideTokens: Sendable {
+    private(set) var tokens: [Token] = []
+    /// Per token of `tokens`: its index among all tokens, ascending.
+    private(set) var indices: [Int32] = []
+
+    /// Adds `token`, the token at `index` among all tokens; indices only ever increase.
+    mutating func append(_ token: Token, at index: Int) {
+        tokens.append(token)
+        indices.append(Int32(truncatingIfNeeded: index))
+    }
+
+    /// Every token: `code` with the set-aside tokens put back at their indices. `code` must be
+    /// the code view these were set aside from.
+    func tokens(around code: [Token]) -> [Token] {
+        let total = code.count + tokens.count
+        return [Token](unsafeUninitializedCapacity: total) { all, initialized in
+            var codeIndex = 0, asideIndex = 0
+            for index in 0..<total {
+                if asideIndex < indices.count, Int(indices[asideIndex]) == index {
+                    all.initializeElement(at: index, to: tokens[asideIndex])
+                    asideIndex += 1
+                } else {
+                    all.initializeElement(at: index, to: code[codeIndex])
+                    codeIndex += 1
+                }
+            }
+            initialized = total
         }
     }
 }

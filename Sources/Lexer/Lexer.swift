@@ -17,7 +17,6 @@ public enum Lexer {
             let live = pass.tokens.withUnsafeBufferPointer { ConditionalCompilation.liveTokens($0, bytes: buffer) }
             return (pass.tokens, live)
         }
-        let table = BracketTable(tokens: tokens, live: live)
-        return TokenizedSource(file: file, tokens: tokens, code: table.code, partner: table.partner)
+        return TokenizedSource(file: file, brackets: BracketTable(tokens: tokens, live: live))
     }
 }

@@ -7,15 +7,17 @@ public struct TokenizedSource: Sendable {
     @usableFromInline
     final class Storage: Sendable {
         @usableFromInline let file: SourceFile
-        @usableFromInline let tokens: [Token]
         @usableFromInline let code: [Token]
         @usableFromInline let partner: [Int32]
+        /// The tokens `code` leaves out: all tokens are not kept a second time, as a file's
+        /// model is kept for the whole run and few readers want its comments.
+        let setAside: SetAsideTokens
 
-        init(file: SourceFile, tokens: [Token], code: [Token], partner: [Int32]) {
+        init(file: SourceFile, code: [Token], partner: [Int32], setAside: SetAsideTokens) {
             self.file = file
-            self.tokens = tokens
             self.code = code
             self.partner = partner
+            self.setAside = setAside
         }
     }
 
@@ -24,7 +26,9 @@ public struct TokenizedSource: Sendable {
     @inlinable public var file: SourceFile { storage.file }
     /// All tokens, comments included, in source order. Bytes between tokens are trivia
     /// (whitespace, newlines, a BOM): tokens plus trivia reproduce the file byte for byte.
-    @inlinable public var tokens: [Token] { storage.tokens }
+    /// Put together from `code` and the tokens it leaves out on each read: read it once, not
+    /// per token.
+    public var tokens: [Token] { storage.setAside.tokens(around: storage.code) }
     /// `tokens` without comments: what rules see.
     @inlinable public var code: [Token] { storage.code }
     /// For each index of `code`: the index of the partner bracket of a `(`/`)`, `[`/`]`,
@@ -32,8 +36,10 @@ public struct TokenizedSource: Sendable {
     /// no partner.
     @inlinable public var partner: [Int32] { storage.partner }
 
-    public init(file: SourceFile, tokens: [Token], code: [Token], partner: [Int32]) {
-        storage = Storage(file: file, tokens: tokens, code: code, partner: partner)
+    /// The tokens of `file` as `brackets` holds them: the code view, its bracket partners and
+    /// the tokens it leaves out.
+    init(file: SourceFile, brackets: BracketTable) {
+        storage = Storage(file: file, code: brackets.code, partner: brackets.partner, setAside: brackets.setAside)
     }
 
     /// The source text of a token.

@@ -68,6 +68,9 @@ final class ScanFastPathTests: XCTestCase {
             let expected = plainBracketTable(tokens, live: live)
             XCTAssertEqual(table.code, expected.code)
             XCTAssertEqual(table.partner, expected.partner, "\(tokens.map(\.kind)) live \(String(describing: live))")
+            XCTAssertEqual(table.setAside.tokens(around: table.code), tokens)
+            let file = SourceFile(path: "a.swift", bytes: [UInt8](repeating: 0x20, count: count))
+            XCTAssertEqual(TokenizedSource(file: file, brackets: table).tokens, tokens)
         }
     }
 

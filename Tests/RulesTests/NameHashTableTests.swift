@@ -38,8 +38,13 @@ final class NameHashTableTests: XCTestCase {
                 var plainSet = Set<UInt64>()
                 var grouped = NameHashTable<[Int]>()
                 var plainGroups: [UInt64: [Int]] = [:]
+                // Room made up front, for all keys and for fewer (it grows past that).
+                var reserved = NameHashTable<Int>(minimumCapacity: count)
+                var underReserved = NameHashTable<Int>(minimumCapacity: count / 3)
                 for (position, key) in inserted.enumerated() {
                     table.setValue(position, for: key)
+                    reserved.setValue(position, for: key)
+                    underReserved.setValue(position, for: key)
                     dictionary[key] = position
                     XCTAssertEqual(set.insert(key), plainSet.insert(key).inserted)
                     grouped.modify(key, default: []) { $0.append(position) }
@@ -53,6 +58,8 @@ final class NameHashTableTests: XCTestCase {
                 let asked = inserted + keys((family + 1) % 4, 50, &generator) + keys((family + 2) % 4, 50, &generator)
                 for key in asked {
                     XCTAssertEqual(table[key], dictionary[key], "family \(family), count \(count), key \(key)")
+                    XCTAssertEqual(reserved[key], dictionary[key])
+                    XCTAssertEqual(underReserved[key], dictionary[key])
                     XCTAssertEqual(table.contains(key), dictionary[key] != nil)
                     XCTAssertEqual(set.contains(key), plainSet.contains(key))
                     XCTAssertEqual(grouped[key], plainGroups[key])

@@ -265,6 +265,15 @@ private struct OutlineBuilder {
         let count = code.count
         outline.scopeOfToken = [Int32](repeating: -1, count: count)
         declaredBraces = TokenTable(tokenCount: count)
+        // Every `{` opens one scope: the per-scope tables are allocated once.
+        let braceCount = code.withUnsafeBufferPointer { tokens in
+            tokens.reduce(0) { $1.kind == .leftBrace ? $0 + 1 : $0 }
+        }
+        outline.scopes.reserveCapacity(braceCount)
+        outline.typeOfScope.reserveCapacity(braceCount)
+        outline.executableOfScope.reserveCapacity(braceCount)
+        outline.functionBodyOfScope.reserveCapacity(braceCount)
+        outline.methodOfScope.reserveCapacity(braceCount)
         var index = 0
         while index < count {
             let token = code[index]
@@ -298,6 +307,9 @@ private struct OutlineBuilder {
             index += 1
         }
         // Declarations are read in place: copying each would retain all its arrays.
+        outline.functionsByName = NameHashTable(minimumCapacity: outline.functions.count)
+        outline.functionsByOwnerAndName = NameHashTable(minimumCapacity: outline.functions.count)
+        outline.firstPropertyByOwnerAndName = NameHashTable(minimumCapacity: outline.properties.count)
         for index in outline.functions.indices {
             let nameHash = outline.functions[index].nameHash
             let ownedName = Outline.OwnedName(owner: outline.functions[index].owner, name: nameHash)
@@ -356,7 +368,7 @@ private struct OutlineBuilder {
             outline.closures.append(describeClosure(scope: ScopeID(scopeIndex), open: index, close: close))
         case .block(let keyword):
             let control = controlOfLastBlock ?? keyword
-            if let version = pendingAvailability.removeValue(forKey: control) {
+            if !pendingAvailability.isEmpty, let version = pendingAvailability.removeValue(forKey: control) {
                 if source.isWord(control, "guard") {
                     let enclosingEnd = stack.last.map { outline.scopes[$0].close } ?? code.count
                     if close < enclosingEnd {

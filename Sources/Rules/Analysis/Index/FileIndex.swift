@@ -80,7 +80,7 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName = NameHashTable<[FunctionID]>()
+        var functionsByTypeName = NameHashTable<[FunctionID]>(minimumCapacity: outline.functions.count)
         let typeNameHashes = outline.types.indices.map { NameHash.of(outline.types[$0].qualifiedName) }
         for index in outline.functions.indices {
             guard let owner = outline.functions[index].owner else { continue }
@@ -96,9 +96,11 @@ final class FileIndex: Sendable {
         registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
-        for index in callSites.indices where callSites[index].arguments.contains(where: { $0.closure == nil }) {
-            let passed = callSites[index].arguments.flatMap {
-                Self.functions(passedAs: $0, source, outline, constants, functionsByTypeName)
+        for index in callSites.indices {
+            var passed: [FunctionID] = []
+            for argument in callSites[index].arguments where argument.closure == nil {
+                let functions = Self.functions(passedAs: argument, source, outline, constants, functionsByTypeName)
+                if !functions.isEmpty { passed += functions }
             }
             if !passed.isEmpty { methodsPassedByName[index] = passed }
         }

@@ -6,13 +6,24 @@ struct NameHashTable<Value> {
     /// Per slot: the entry index + 1, 0 for an empty slot. Empty until the first insert; then
     /// a power of two with more than twice as many slots as entries, so that every probe
     /// reaches an empty slot.
-    private var slots: [Int] = []
+    private var slots: [Int32] = []
     /// The keys in insertion order.
     private(set) var keys: [UInt64] = []
     /// The values, in the order of `keys`.
     private(set) var values: [Value] = []
 
     init() {}
+
+    /// An empty table with room for `count` keys: adding that many rebuilds nothing. For
+    /// tables whose key count is known up to few duplicates (declarations by name).
+    init(minimumCapacity count: Int) {
+        guard count > 0 else { return }
+        var slotCount = 16
+        while slotCount <= count * 2 { slotCount *= 2 }
+        slots = [Int32](repeating: 0, count: slotCount)
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+    }
 
     var isEmpty: Bool { keys.isEmpty }
     var count: Int { keys.count }
@@ -58,7 +69,7 @@ struct NameHashTable<Value> {
         let mask = slots.count - 1
         var slot = Self.firstSlot(key, mask)
         while true {
-            let stored = slots[slot]
+            let stored = Int(slots[slot])
             if stored == 0 { return nil }
             if keys[stored - 1] == key { return stored - 1 }
             slot = (slot + 1) & mask
@@ -70,7 +81,7 @@ struct NameHashTable<Value> {
         values.append(value)
         if keys.count * 2 >= slots.count {
             // Rebuilt at twice the size: every entry is placed again.
-            slots = [Int](repeating: 0, count: max(16, slots.count * 2))
+            slots = [Int32](repeating: 0, count: max(16, slots.count * 2))
             for entry in keys.indices { place(entry) }
         } else {
             place(keys.count - 1)
@@ -81,7 +92,7 @@ struct NameHashTable<Value> {
         let mask = slots.count - 1
         var slot = Self.firstSlot(keys[entry], mask)
         while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = entry + 1
+        slots[slot] = Int32(truncatingIfNeeded: entry + 1)
     }
 }
 
