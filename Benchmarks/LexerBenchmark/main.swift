@@ -54,7 +54,7 @@ for run in 1...runs {
     let cpuStart = threadCPUSeconds()
     var tokens = 0
     for file in files {
-        tokens &+= Lexer.tokenize(file).tokens.count
+        tokens &+= Lexer.tokenize(file).tokenCount
     }
     let cpu = threadCPUSeconds() - cpuStart
     let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9

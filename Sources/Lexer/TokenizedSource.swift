@@ -29,6 +29,8 @@ public struct TokenizedSource: Sendable {
     /// Put together from `code` and the tokens it leaves out on each read: read it once, not
     /// per token.
     public var tokens: [Token] { storage.setAside.tokens(around: storage.code) }
+    /// How many tokens `tokens` holds, without putting them together.
+    public var tokenCount: Int { storage.code.count + storage.setAside.tokens.count }
     /// `tokens` without comments: what rules see.
     @inlinable public var code: [Token] { storage.code }
     /// For each index of `code`: the index of the partner bracket of a `(`/`)`, `[`/`]`,

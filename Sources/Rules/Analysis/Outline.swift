@@ -388,7 +388,7 @@ private struct OutlineBuilder {
     mutating func closeBrace(_ index: Int) {
         guard let open = source.partnerIndex(index) else { return }
         if let position = stack.lastIndex(where: { outline.scopes[$0].open == open }) {
-            stack.removeLast(stack.count - position)
+            repeat { stack.removeLast() } while stack.count > position
             depth -= 1
         }
         dropPendingControls(deeperThan: depth)

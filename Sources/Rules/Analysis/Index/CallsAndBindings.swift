@@ -112,10 +112,12 @@ struct MatchingBuilder {
         return valueEnd..<max(valueEnd, outline[ScopeID(body)].close + 1)
     }
 
+    /// Inlined: asked for the token after most names and arguments, which is mostly no `{`.
+    @inline(__always)
     func closure(openingAt brace: Int) -> ClosureID? {
-        guard source.kind(brace) == .leftBrace, let scope = outline.scope(at: brace),
-              outline[scope].open == brace, case .closure(let closure) = outline[scope].kind
-        else { return nil }
+        guard source.kind(brace) == .leftBrace, let scope = outline.scope(at: brace) else { return nil }
+        let opened = outline.scopes[scope.rawValue]
+        guard opened.open == brace, case .closure(let closure) = opened.kind else { return nil }
         return closure
     }
 
@@ -158,8 +160,7 @@ struct MatchingBuilder {
             arguments = splitArguments(next, close)
             end = close
             next = close + 1
-        } else if source.kind(next) != .leftBrace || closure(openingAt: next) == nil {
-            // Most names are no call: they are passed over before a closure is looked for.
+        } else if closure(openingAt: next) == nil {
             return
         }
         let callIndex = calls.count

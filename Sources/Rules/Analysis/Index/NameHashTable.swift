@@ -118,6 +118,9 @@ extension NameHashTable where Value == Void {
 extension NameHashTable where Value == [Int] {
     /// The indices `0..<count` grouped by `key(index)`, each group in increasing order.
     init(grouping count: Int, by key: (Int) -> UInt64) {
+        // Room for half as many keys as indices: names mostly recur (calls of a file by
+        // callee), so this rebuilds at most once without holding much unused room.
+        self.init(minimumCapacity: count / 2)
         for index in 0..<count { modify(key(index), default: []) { $0.append(index) } }
     }
 }
