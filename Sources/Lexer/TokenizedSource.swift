@@ -9,8 +9,8 @@ public struct TokenizedSource: Sendable {
         @usableFromInline let file: SourceFile
         @usableFromInline let code: [Token]
         @usableFromInline let partner: [Int32]
-        /// The tokens `code` leaves out: all tokens are not kept a second time, as a file's
-        /// model is kept for the whole run and few readers want its comments.
+        /// The tokens `code` leaves out, so that no token is kept twice: a file's model is
+        /// kept for the whole run, and few readers want its comments.
         let setAside: SetAsideTokens
 
         init(file: SourceFile, code: [Token], partner: [Int32], setAside: SetAsideTokens) {

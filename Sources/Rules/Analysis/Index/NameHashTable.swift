@@ -3,9 +3,9 @@
 /// SipHash on each insert and lookup; these keys are hashes already, asked about for most
 /// names of a file. Entries keep their insertion order; none is ever removed.
 struct NameHashTable<Value> {
-    /// Per slot: the entry index + 1, 0 for an empty slot. Empty until the first insert; then
-    /// a power of two with more than twice as many slots as entries, so that every probe
-    /// reaches an empty slot.
+    /// Per slot: the entry index + 1, 0 for an empty slot. Empty until the first insert (or a
+    /// reserved capacity); then a power of two with more than twice as many slots as entries,
+    /// so that every probe reaches an empty slot.
     private var slots: [Int32] = []
     /// The keys in insertion order.
     private(set) var keys: [UInt64] = []
