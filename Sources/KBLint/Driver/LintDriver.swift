@@ -175,30 +175,36 @@ struct LintDriver: Sendable {
         let pending = TakeOnceSlots(scanned.map(\.heldBytes))
         scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> (facts: FileFacts?, model: FileModel?) in
+        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> FileAnalysed in
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
             // A file gone since it was read adds no facts; pass 2 reports it.
-            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return (nil, nil) }
+            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return FileAnalysed() }
             let model = FileModel(Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)))
-            let kept = firstPass[index].needsSecondPass && modelBudget.reserve(bytes.count)
-            return (collectFacts(model), kept ? model : nil)
+            let checked = firstPass[index].needsSecondPass
+            let kept = checked && modelBudget.reserve(bytes.count)
+            return FileAnalysed(
+                facts: collectFacts(model), model: kept ? model : nil, typesLookedUp: checked ? model.typesItsAnalysisLooksUp : [])
         }
+        var typesLookedUpByAnalyses: [String] = []
         for (index, analysis) in zip(toAnalyse, analyses) {
             firstPass[index].facts = analysis.facts
             firstPass[index].model = analysis.model
+            typesLookedUpByAnalyses += analysis.typesLookedUp
         }
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         let checked = (0..<reported.count).filter { firstPass[$0].needsSecondPass }
-        // Rules walk up the superclasses of the types they check in nearly every file: their
-        // declarations are analysed now rather than after the check that looks them up.
+        // Rules walk up the superclasses of the types they check in nearly every file, and the
+        // analyses of the checked files look up some of their types: the files those lookups
+        // need are analysed now rather than after the checks that make them.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
         var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
-        var superclassLookups = TypeNameLookups()
-        for name in superclasses { superclassLookups.insertDeclaration(ofTypeName: name) }
-        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs).analysed
+        var foreseenLookups = TypeNameLookups()
+        for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
+        for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
+        work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -311,6 +317,15 @@ struct LintDriver: Sendable {
         return ScannedFile(result: result, needsAnalysis: true, heldBytes: held.reserve(bytes.count) ? bytes : nil)
     }
 
+    /// What analysing a file in pass 1 gave: its facts, its model when kept for pass 2, and
+    /// when pass 2 checks it the types its analysis will look up then
+    /// (`FileModel.typesItsAnalysisLooksUp`).
+    private struct FileAnalysed: Sendable {
+        var facts: FileFacts?
+        var model: FileModel?
+        var typesLookedUp: [String] = []
+    }
+
     /// What reading and scanning a file gave: what pass 1 keeps of it so far, whether it is
     /// to be analysed, and then its bytes unless they are to be read again.
     private struct ScannedFile: Sendable {
@@ -349,46 +364,60 @@ struct LintDriver: Sendable {
     private func analyseFiles(
         answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
     ) -> (completed: Set<UInt64>, analysed: Int) {
-        var namingFiles: [UInt64: [Int]] = [:]
-        var declaringFiles: [UInt64: [Int]] = [:]
+        // The files only scanned so far, with the names their scans read. Each round looks
+        // through them for the few names it needs: indexing every file's names by name
+        // instead cost more than all the rounds of a run together.
+        let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (file: index, names: $0) } }
+        guard !scanned.isEmpty else { return ([], 0) }
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
-        for (index, result) in firstPass.enumerated() {
-            if let scanned = result.scannedNames {
-                for name in scanned.named { namingFiles[name, default: []].append(index) }
-                for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
-            } else if let facts = result.facts {
-                for type in facts.types {
-                    let hash = FactScope.hash(ofTypeName: type.name)
-                    if type.name.utf8.contains(UInt8(ascii: ".")) {
-                        declaredNested.insert(hash)
-                    } else if type.isDeclared {
-                        declaredAtTopLevel.insert(hash)
-                    } else {
-                        extended.insert(hash)
-                    }
+        for result in firstPass where result.scannedNames == nil {
+            for type in result.facts?.types ?? [] {
+                let hash = FactScope.hash(ofTypeName: type.name)
+                if type.name.utf8.contains(UInt8(ascii: ".")) {
+                    declaredNested.insert(hash)
+                } else if type.isDeclared {
+                    declaredAtTopLevel.insert(hash)
+                } else {
+                    extended.insert(hash)
                 }
             }
         }
-        /// The files that may declare `name` first. Once they are analysed, for a name only
-        /// nested types have, a file that may extend it: one that does settles that `name`
-        /// means the extended type, and more of them would add nothing a declaration says.
-        func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
-            if let declaring = declaringFiles[name] { return declaring }
-            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
-                  let extending = namingFiles[name]?.first else { return [] }
-            return [extending]
+        /// The files not analysed yet that name one of `facts` or every component of one of
+        /// `qualified`, and those that may declare one of `declarations`. For a name no file
+        /// scanned when the rounds began may declare and only nested types have, the first of
+        /// those files naming it: a file extending it settles that the name means the
+        /// extended type, and more of them would add nothing a declaration says.
+        func filesNeeded(facts: Set<UInt64>, qualified: Set<[UInt64]>, declarations: Set<UInt64>) -> Set<Int> {
+            var files: Set<Int> = []
+            var mayBeDeclared: Set<UInt64> = []
+            var firstNaming: [UInt64: Int] = [:]
+            let nestedOnly = declarations.filter {
+                declaredNested.contains($0) && !declaredAtTopLevel.contains($0) && !extended.contains($0)
+            }
+            let qualifiedByLastComponent = Dictionary(grouping: qualified.filter { !$0.isEmpty }) { $0[$0.count - 1] }
+            for (file, names) in scanned {
+                let pending = firstPass[file].scannedNames != nil
+                for name in names.declaring where declarations.contains(name) {
+                    mayBeDeclared.insert(name)
+                    if pending { files.insert(file) }
+                }
+                for name in names.named where nestedOnly.contains(name) && firstNaming[name] == nil { firstNaming[name] = file }
+                guard pending else { continue }
+                if names.named.contains(where: facts.contains) { files.insert(file) }
+                for name in names.named {
+                    for components in qualifiedByLastComponent[name] ?? [] where components.allSatisfy(names.named.contains) {
+                        files.insert(file)
+                    }
+                }
+            }
+            for (name, file) in firstNaming where !mayBeDeclared.contains(name) && firstPass[file].scannedNames != nil {
+                files.insert(file)
+            }
+            return files
         }
-        /// The files that may name every component of a qualified name.
-        func filesNaming(every components: [UInt64]) -> [Int] {
-            let lists = components.map { namingFiles[$0] ?? [] }.sorted { $0.count < $1.count }
-            guard let shortest = lists.first, !shortest.isEmpty else { return [] }
-            let others = lists.dropFirst().map(Set.init)
-            return shortest.filter { file in others.allSatisfy { $0.contains(file) } }
-        }
-        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.qualifiedFacts.flatMap(filesNaming(every:))
-            + lookups.declarations.flatMap(filesNeeded))
+        var round = filesNeeded(facts: lookups.facts, qualified: lookups.qualifiedFacts, declarations: lookups.declarations)
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0
@@ -411,15 +440,12 @@ struct LintDriver: Sendable {
             }
             // Only once every file of this level counts as analysed: a superclass declared
             // in a file of the same level is not analysed again in the next.
-            round = []
+            var superclasses: Set<UInt64> = []
             for type in facts.lazy.compactMap({ $0 }).flatMap(\.types) {
                 completed.insert(FactScope.hash(ofTypeName: type.name))
-                guard let superclass = type.superclass else { continue }
-                for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
-                where firstPass[file].scannedNames != nil {
-                    round.insert(file)
-                }
+                if let superclass = type.superclass { superclasses.insert(FactScope.hash(ofTypeName: superclass)) }
             }
+            round = filesNeeded(facts: [], qualified: [], declarations: superclasses)
         }
         return (completed, analysed)
     }
