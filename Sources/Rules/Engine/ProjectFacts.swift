@@ -80,6 +80,25 @@ public struct TypeFacts: Sendable {
         observers.merge(other.observers)
         if !other.numberConstants.isEmpty { numberConstants.merge(other.numberConstants) { first, _ in first } }
     }
+
+    /// `type` merged into the facts of no file: `type` itself unless it lists something
+    /// twice, which shares its storage where merging would copy it piece by piece (most
+    /// types of a project come from one file).
+    static func alone(_ type: TypeFacts) -> TypeFacts {
+        if type.inheritance.holdsNothingTwice, type.paths.holdsNothingTwice, type.observers.setupRegistrations.holdsNothingTwice {
+            return type
+        }
+        var merged = TypeFacts(name: type.name)
+        merged.merge(type)
+        return merged
+    }
+}
+
+extension Array where Element: Equatable {
+    /// No element equals an earlier one. For the few elements of a type's lists.
+    fileprivate var holdsNothingTwice: Bool {
+        indices.allSatisfy { index in !self[..<index].contains(self[index]) }
+    }
 }
 
 /// What a type's declaration says, which no extension can change: whether the project
@@ -263,13 +282,20 @@ public struct TypeTable: Sendable {
     }
 
     mutating func merge(_ type: TypeFacts) {
-        facts[type.name, default: TypeFacts(name: type.name)].merge(type)
+        if let position = facts.index(forKey: type.name) {
+            facts.values[position].merge(type)
+        } else {
+            facts[type.name] = .alone(type)
+        }
         index(type.name)
     }
 
     mutating func layer(_ type: TypeFacts) {
         index(type.name)
-        var merged = exactly(type.name) ?? TypeFacts(name: type.name)
+        guard var merged = exactly(type.name) else {
+            layered[type.name] = .alone(type)
+            return
+        }
         merged.merge(type)
         layered[type.name] = merged
     }
