@@ -204,7 +204,8 @@ struct LintDriver: Sendable {
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
-        work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs).analysed
+        let scannedNames = ScannedNameIndex(firstPass)
+        work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -245,7 +246,7 @@ struct LintDriver: Sendable {
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
             for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
-            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
+            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs, scannedNames: scannedNames)
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
             project = ProjectFacts(merging: firstPass.compactMap(\.facts))
@@ -356,19 +357,32 @@ struct LintDriver: Sendable {
         let declaring: [UInt64]
     }
 
+    /// The names pass 1's scans read off the files it did not analyse, by name
+    /// (`ScannedTypeNames`), as they were before any lookup round: a file analysed since is
+    /// still listed (`analyseFiles` tells them apart).
+    private struct ScannedNameIndex: Sendable {
+        let naming: NameOccurrences
+        let declaring: NameOccurrences
+
+        init(_ firstPass: [FirstPassResult]) {
+            let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (index, $0) } }
+            naming = NameOccurrences(scanned.map { ($0.0, $0.1.named) })
+            declaring = NameOccurrences(scanned.map { ($0.0, $0.1.declaring) })
+        }
+    }
+
     /// Analyses the files that pass 1 only scanned and that `lookups` need (see
     /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
     /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
     /// Returns the hashes of the type names whose facts changed (every type the analysed files
     /// declare or extend) and how many files it analysed.
     private func analyseFiles(
-        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
+        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput],
+        scannedNames index: ScannedNameIndex
     ) -> (completed: Set<UInt64>, analysed: Int) {
-        // The files only scanned so far, with the names their scans read. Each round looks
-        // through them for the few names it needs: indexing every file's names by name
-        // instead cost more than all the rounds of a run together.
-        let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (file: index, names: $0) } }
-        guard !scanned.isEmpty else { return ([], 0) }
+        // Every level picks among the files only scanned when the call began, then skips
+        // those an earlier level analysed.
+        let scannedAtStart = firstPass.map { $0.scannedNames != nil }
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
@@ -384,40 +398,24 @@ struct LintDriver: Sendable {
                 }
             }
         }
-        /// The files not analysed yet that name one of `facts` or every component of one of
-        /// `qualified`, and those that may declare one of `declarations`. For a name no file
-        /// scanned when the rounds began may declare and only nested types have, the first of
-        /// those files naming it: a file extending it settles that the name means the
-        /// extended type, and more of them would add nothing a declaration says.
-        func filesNeeded(facts: Set<UInt64>, qualified: Set<[UInt64]>, declarations: Set<UInt64>) -> Set<Int> {
-            var files: Set<Int> = []
-            var mayBeDeclared: Set<UInt64> = []
-            var firstNaming: [UInt64: Int] = [:]
-            let nestedOnly = declarations.filter {
-                declaredNested.contains($0) && !declaredAtTopLevel.contains($0) && !extended.contains($0)
-            }
-            let qualifiedByLastComponent = Dictionary(grouping: qualified.filter { !$0.isEmpty }) { $0[$0.count - 1] }
-            for (file, names) in scanned {
-                let pending = firstPass[file].scannedNames != nil
-                for name in names.declaring where declarations.contains(name) {
-                    mayBeDeclared.insert(name)
-                    if pending { files.insert(file) }
-                }
-                for name in names.named where nestedOnly.contains(name) && firstNaming[name] == nil { firstNaming[name] = file }
-                guard pending else { continue }
-                if names.named.contains(where: facts.contains) { files.insert(file) }
-                for name in names.named {
-                    for components in qualifiedByLastComponent[name] ?? [] where components.allSatisfy(names.named.contains) {
-                        files.insert(file)
-                    }
-                }
-            }
-            for (name, file) in firstNaming where !mayBeDeclared.contains(name) && firstPass[file].scannedNames != nil {
-                files.insert(file)
-            }
-            return files
+        /// The files that may declare `name` first. Once they are analysed, for a name only
+        /// nested types have, a file that may extend it: one that does settles that `name`
+        /// means the extended type, and more of them would add nothing a declaration says.
+        func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
+            let declaring = index.declaring.files(holding: name).filter { scannedAtStart[$0] }
+            if !declaring.isEmpty { return declaring }
+            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
+                  let extending = index.naming.files(holding: name).first(where: { scannedAtStart[$0] }) else { return [] }
+            return [extending]
         }
-        var round = filesNeeded(facts: lookups.facts, qualified: lookups.qualifiedFacts, declarations: lookups.declarations)
+        /// The files that may name every component of a qualified name.
+        func filesNaming(every components: [UInt64]) -> [Int] {
+            let lists = components.map { Set(index.naming.files(holding: $0).filter { scannedAtStart[$0] }) }
+            guard let shortest = lists.min(by: { $0.count < $1.count }) else { return [] }
+            return shortest.filter { file in lists.allSatisfy { $0.contains(file) } }
+        }
+        var round = Set(lookups.facts.flatMap { index.naming.files(holding: $0).filter { scannedAtStart[$0] } }
+            + lookups.qualifiedFacts.flatMap(filesNaming(every:)) + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0
@@ -440,12 +438,15 @@ struct LintDriver: Sendable {
             }
             // Only once every file of this level counts as analysed: a superclass declared
             // in a file of the same level is not analysed again in the next.
-            var superclasses: Set<UInt64> = []
+            round = []
             for type in facts.lazy.compactMap({ $0 }).flatMap(\.types) {
                 completed.insert(FactScope.hash(ofTypeName: type.name))
-                if let superclass = type.superclass { superclasses.insert(FactScope.hash(ofTypeName: superclass)) }
+                guard let superclass = type.superclass else { continue }
+                for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
+                where firstPass[file].scannedNames != nil {
+                    round.insert(file)
+                }
             }
-            round = filesNeeded(facts: [], qualified: [], declarations: superclasses)
         }
         return (completed, analysed)
     }
