@@ -68,6 +68,13 @@ final class QualifiedTypeNameTests: XCTestCase {
         }
     }
 
+    func testAQualifiedNameHasADotAnywhere() {
+        for (name, qualified) in [("Orders.Screen", true), ("Screen", false), ("", false), (".", true), ("Écran.Détail", true),
+                                  (String(repeating: "Long", count: 40) + ".X", true), (String(Substring("A.B").dropFirst(2)), false)] {
+            XCTAssertEqual(TypeTable.isQualified(name), qualified, name)
+        }
+    }
+
     func testNamesResolveFromTheScopeTheyAreWrittenIn() {
         let project = ProjectFacts(merging: [analyze(orders, path: "Orders.swift").facts,
                                              analyze(profile, path: "Profile.swift").facts])

@@ -389,7 +389,7 @@ struct LintDriver: Sendable {
         for result in firstPass where result.scannedNames == nil {
             for type in result.facts?.types ?? [] {
                 let hash = FactScope.hash(ofTypeName: type.name)
-                if type.name.utf8.contains(UInt8(ascii: ".")) {
+                if TypeTable.isQualified(type.name) {
                     declaredNested.insert(hash)
                 } else if type.isDeclared {
                     declaredAtTopLevel.insert(hash)

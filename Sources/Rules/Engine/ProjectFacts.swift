@@ -197,6 +197,8 @@ public struct TypeTable: Sendable {
     /// Qualified names of nested types by their simple name (`ListView` →
     /// `ChatModule.ListView`): code outside the outer type may still write the simple name.
     private(set) var nestedBySimpleName: [String: [String]] = [:]
+    /// Every name `nestedBySimpleName` lists.
+    private var indexedNestedNames: Set<String> = []
 
     /// Where the lookups of one check are written down (`FileChecker.checkReportingLookups`);
     /// nil everywhere else.
@@ -264,6 +266,13 @@ public struct TypeTable: Sendable {
         return declaration(of: written)?.name ?? written
     }
 
+    /// Whether a type name is qualified (`ChatModule.ListView`). Read off the name's UTF-8 in
+    /// place: iterating a string's UTF-8 view byte by byte costs tens of instructions a byte,
+    /// and every type of every analysed file is asked.
+    public static func isQualified(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? name.utf8.contains(UInt8(ascii: "."))
+    }
+
     /// The last component of a qualified or written name (`ListView` of `ChatModule.ListView`).
     public static func simpleName(of name: String) -> String {
         guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return name }
@@ -271,9 +280,8 @@ public struct TypeTable: Sendable {
     }
 
     private mutating func index(_ name: String) {
-        guard name.utf8.contains(UInt8(ascii: ".")) else { return }
-        let simple = Self.simpleName(of: name)
-        if !(nestedBySimpleName[simple]?.contains(name) ?? false) { nestedBySimpleName[simple, default: []].append(name) }
+        guard Self.isQualified(name), indexedNestedNames.insert(name).inserted else { return }
+        nestedBySimpleName[Self.simpleName(of: name), default: []].append(name)
     }
 
     /// Every type the files declare or extend (for tests).
