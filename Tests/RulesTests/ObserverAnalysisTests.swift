@@ -130,6 +130,51 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(test.observers.registered.map(\.onLocalCenter), [true, false])
     }
 
+    /// The driver analyses the files holding the types a file's analysis looks up before it
+    /// checks the file: `FileModel.typesItsAnalysisLooksUp` must name exactly those.
+    func testTypesTheAnalysisLooksUpAreKnownFromTheFileAlone() {
+        let sources = [
+            // Registers in one type, removes in a nested one, cancels in a third; one type
+            // neither registers nor removes, and an extension registers too.
+            """
+            final class ChatViewController: UIViewController {
+                var token: NSObjectProtocol?
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    token = NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in }
+                }
+                func helper() {}
+                final class Footer: UIView {
+                    deinit { NotificationCenter.default.removeObserver(self) }
+                    func layout() {}
+                }
+            }
+            final class Store {
+                var bag = Set<AnyCancellable>()
+                var cancellable: AnyCancellable?
+                func stop() { cancellable?.cancel() }
+            }
+            struct Plain { func draw() {} }
+            extension Settings.Screen {
+                func start() { NotificationCenter.default.addObserver(self, selector: #selector(tap), name: .b, object: nil) }
+                @objc func tap() {}
+            }
+            """,
+            // No observers at all.
+            "final class Empty: UIView { func layout() {} }",
+            // Code outside any type.
+            "NotificationCenter.default.addObserver(forName: .a, object: nil, queue: nil) { _ in }\nfunc free() {}",
+        ]
+        for text in sources {
+            let model = FileModel(Lexer.tokenize(SourceFile(path: "A.swift", bytes: Array(text.utf8))))
+            let lookups = TypeLookups()
+            _ = FileAnalysis(model, project: ProjectFacts.empty.recordingTypeLookups(into: lookups))
+            XCTAssertEqual(Set(model.typesItsAnalysisLooksUp), lookups.names, text)
+            XCTAssertEqual(model.typesItsAnalysisLooksUp.count, lookups.names.count, text)
+            XCTAssertTrue(lookups.declarationNames.isEmpty, text)
+        }
+    }
+
     func testNoCrashOnTruncatedCode() {
         for code in ["NotificationCenter.default.addObserver(forName:", "x.removeObserver(", "[a].forEach { removeObserver(self, name: $0", "token = center.addObserver(forName: n) {"] {
             _ = analyze(code).observers

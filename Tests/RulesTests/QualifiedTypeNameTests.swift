@@ -47,6 +47,34 @@ final class QualifiedTypeNameTests: XCTestCase {
         XCTAssertEqual(project.types["Detail"]?.paths, ["Orders.swift", "Profile.swift"])
     }
 
+    /// A type no other file holds enters the project as its file has it (`TypeFacts.alone`),
+    /// except that what it lists twice is listed once, as merging it into nothing gives.
+    func testATypeOfOneFileEntersTheProjectAsMergedIntoNothing() {
+        var repeated = TypeFacts(name: "Widget")
+        repeated.inheritance = ["UIView", "Themed", "Themed"]
+        repeated.paths = ["A.swift", "A.swift"]
+        var plain = TypeFacts(name: "Plain")
+        plain.inheritance = ["UIView", "Themed"]
+        plain.paths = ["A.swift"]
+        plain.isClass = true
+        var file = FileFacts(path: "A.swift")
+        file.types = [repeated, plain]
+        for project in [ProjectFacts(merging: [file]), ProjectFacts.empty.including(file)] {
+            XCTAssertEqual(project.types["Widget"]?.inheritance, ["UIView", "Themed"])
+            XCTAssertEqual(project.types["Widget"]?.paths, ["A.swift"])
+            XCTAssertEqual(project.types["Plain"]?.inheritance, ["UIView", "Themed"])
+            XCTAssertEqual(project.types["Plain"]?.paths, ["A.swift"])
+            XCTAssertEqual(project.types["Plain"]?.isClass, true)
+        }
+    }
+
+    func testAQualifiedNameHasADotAnywhere() {
+        for (name, qualified) in [("Orders.Screen", true), ("Screen", false), ("", false), (".", true), ("Écran.Détail", true),
+                                  (String(repeating: "Long", count: 40) + ".X", true), (String(Substring("A.B").dropFirst(2)), false)] {
+            XCTAssertEqual(TypeTable.isQualified(name), qualified, name)
+        }
+    }
+
     func testNamesResolveFromTheScopeTheyAreWrittenIn() {
         let project = ProjectFacts(merging: [analyze(orders, path: "Orders.swift").facts,
                                              analyze(profile, path: "Profile.swift").facts])

@@ -175,30 +175,37 @@ struct LintDriver: Sendable {
         let pending = TakeOnceSlots(scanned.map(\.heldBytes))
         scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> (facts: FileFacts?, model: FileModel?) in
+        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> FileAnalysed in
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
             // A file gone since it was read adds no facts; pass 2 reports it.
-            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return (nil, nil) }
+            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return FileAnalysed() }
             let model = FileModel(Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)))
-            let kept = firstPass[index].needsSecondPass && modelBudget.reserve(bytes.count)
-            return (collectFacts(model), kept ? model : nil)
+            let checked = firstPass[index].needsSecondPass
+            let kept = checked && modelBudget.reserve(bytes.count)
+            return FileAnalysed(
+                facts: collectFacts(model), model: kept ? model : nil, typesLookedUp: checked ? model.typesItsAnalysisLooksUp : [])
         }
+        var typesLookedUpByAnalyses: [String] = []
         for (index, analysis) in zip(toAnalyse, analyses) {
             firstPass[index].facts = analysis.facts
             firstPass[index].model = analysis.model
+            typesLookedUpByAnalyses += analysis.typesLookedUp
         }
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         let checked = (0..<reported.count).filter { firstPass[$0].needsSecondPass }
-        // Rules walk up the superclasses of the types they check in nearly every file: their
-        // declarations are analysed now rather than after the check that looks them up.
+        // Rules walk up the superclasses of the types they check in nearly every file, and the
+        // analyses of the checked files look up some of their types: the files those lookups
+        // need are analysed now rather than after the checks that make them.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
         var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
-        var superclassLookups = TypeNameLookups()
-        for name in superclasses { superclassLookups.insertDeclaration(ofTypeName: name) }
-        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs).analysed
+        var foreseenLookups = TypeNameLookups()
+        for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
+        for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
+        let scannedNames = ScannedNameIndex(firstPass)
+        work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -239,7 +246,7 @@ struct LintDriver: Sendable {
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
             for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
-            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
+            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs, scannedNames: scannedNames)
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
             project = ProjectFacts(merging: firstPass.compactMap(\.facts))
@@ -311,6 +318,15 @@ struct LintDriver: Sendable {
         return ScannedFile(result: result, needsAnalysis: true, heldBytes: held.reserve(bytes.count) ? bytes : nil)
     }
 
+    /// What analysing a file in pass 1 gave: its facts, its model when kept for pass 2, and
+    /// when pass 2 checks it the types its analysis will look up then
+    /// (`FileModel.typesItsAnalysisLooksUp`).
+    private struct FileAnalysed: Sendable {
+        var facts: FileFacts?
+        var model: FileModel?
+        var typesLookedUp: [String] = []
+    }
+
     /// What reading and scanning a file gave: what pass 1 keeps of it so far, whether it is
     /// to be analysed, and then its bytes unless they are to be read again.
     private struct ScannedFile: Sendable {
@@ -341,33 +357,44 @@ struct LintDriver: Sendable {
         let declaring: [UInt64]
     }
 
+    /// The names pass 1's scans read off the files it did not analyse, by name
+    /// (`ScannedTypeNames`), as they were before any lookup round: a file analysed since is
+    /// still listed (`analyseFiles` tells them apart).
+    private struct ScannedNameIndex: Sendable {
+        let naming: NameOccurrences
+        let declaring: NameOccurrences
+
+        init(_ firstPass: [FirstPassResult]) {
+            let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (index, $0) } }
+            naming = NameOccurrences(scanned.map { ($0.0, $0.1.named) })
+            declaring = NameOccurrences(scanned.map { ($0.0, $0.1.declaring) })
+        }
+    }
+
     /// Analyses the files that pass 1 only scanned and that `lookups` need (see
     /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
     /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
     /// Returns the hashes of the type names whose facts changed (every type the analysed files
     /// declare or extend) and how many files it analysed.
     private func analyseFiles(
-        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
+        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput],
+        scannedNames index: ScannedNameIndex
     ) -> (completed: Set<UInt64>, analysed: Int) {
-        var namingFiles: [UInt64: [Int]] = [:]
-        var declaringFiles: [UInt64: [Int]] = [:]
+        // Every level picks among the files only scanned when the call began, then skips
+        // those an earlier level analysed.
+        let scannedAtStart = firstPass.map { $0.scannedNames != nil }
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
-        for (index, result) in firstPass.enumerated() {
-            if let scanned = result.scannedNames {
-                for name in scanned.named { namingFiles[name, default: []].append(index) }
-                for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
-            } else if let facts = result.facts {
-                for type in facts.types {
-                    let hash = FactScope.hash(ofTypeName: type.name)
-                    if type.name.utf8.contains(UInt8(ascii: ".")) {
-                        declaredNested.insert(hash)
-                    } else if type.isDeclared {
-                        declaredAtTopLevel.insert(hash)
-                    } else {
-                        extended.insert(hash)
-                    }
+        for result in firstPass where result.scannedNames == nil {
+            for type in result.facts?.types ?? [] {
+                let hash = FactScope.hash(ofTypeName: type.name)
+                if TypeTable.isQualified(type.name) {
+                    declaredNested.insert(hash)
+                } else if type.isDeclared {
+                    declaredAtTopLevel.insert(hash)
+                } else {
+                    extended.insert(hash)
                 }
             }
         }
@@ -375,20 +402,20 @@ struct LintDriver: Sendable {
         /// nested types have, a file that may extend it: one that does settles that `name`
         /// means the extended type, and more of them would add nothing a declaration says.
         func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
-            if let declaring = declaringFiles[name] { return declaring }
+            let declaring = index.declaring.files(holding: name).filter { scannedAtStart[$0] }
+            if !declaring.isEmpty { return declaring }
             guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
-                  let extending = namingFiles[name]?.first else { return [] }
+                  let extending = index.naming.files(holding: name).first(where: { scannedAtStart[$0] }) else { return [] }
             return [extending]
         }
         /// The files that may name every component of a qualified name.
         func filesNaming(every components: [UInt64]) -> [Int] {
-            let lists = components.map { namingFiles[$0] ?? [] }.sorted { $0.count < $1.count }
-            guard let shortest = lists.first, !shortest.isEmpty else { return [] }
-            let others = lists.dropFirst().map(Set.init)
-            return shortest.filter { file in others.allSatisfy { $0.contains(file) } }
+            let lists = components.map { Set(index.naming.files(holding: $0).filter { scannedAtStart[$0] }) }
+            guard let shortest = lists.min(by: { $0.count < $1.count }) else { return [] }
+            return shortest.filter { file in lists.allSatisfy { $0.contains(file) } }
         }
-        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.qualifiedFacts.flatMap(filesNaming(every:))
-            + lookups.declarations.flatMap(filesNeeded))
+        var round = Set(lookups.facts.flatMap { index.naming.files(holding: $0).filter { scannedAtStart[$0] } }
+            + lookups.qualifiedFacts.flatMap(filesNaming(every:)) + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0

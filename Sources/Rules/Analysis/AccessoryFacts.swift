@@ -66,7 +66,12 @@ public struct AccessoryFacts: Sendable {
         if !other.accessoryUses.isEmpty { accessoryUses += other.accessoryUses }
         if !other.inheritedAccessoryUses.isEmpty { inheritedAccessoryUses += other.inheritedAccessoryUses }
         for (type, properties) in other.propertyTypes {
-            propertyTypes[type, default: [:]].merge(properties) { first, _ in first }
+            // A class of one file, as nearly all are: its table as that file has it.
+            guard let position = propertyTypes.index(forKey: type) else {
+                propertyTypes[type] = properties
+                continue
+            }
+            propertyTypes.values[position].merge(properties) { first, _ in first }
         }
         selfSizingTypes.formUnion(other.selfSizingTypes)
         typesSizedWhereCreated.formUnion(other.typesSizedWhereCreated)

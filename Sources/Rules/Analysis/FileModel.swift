@@ -49,6 +49,12 @@ public final class FileModel: @unchecked Sendable {
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
 
+    /// The types whose facts the file's analysis reads from the project whatever the rules
+    /// ask (the lifecycle phases other files give the methods of its observing types, see
+    /// `ObserverAnalysis.seedingPhases`): a driver that has the files holding them analysed
+    /// before the check spares the check a second run once they are (`TypeNameLookups`).
+    public var typesItsAnalysisLooksUp: [String] { observers.typesSeededFromProject(fileIndex.outline) }
+
     /// The bytes the model was built from.
     public var file: SourceFile { fileIndex.source.file }
     /// The tokens the model was built from.

@@ -206,15 +206,9 @@ struct ObserverAnalysis: Sendable {
     /// or extending that name (an `extension String` here would otherwise bring in every
     /// file extending `String`).
     func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
-        var observing = Set(cancelledNames.keys)
-        for place in registered.map({ ($0.type, $0.method) }) + removals.map({ ($0.type, $0.method) }) {
-            if let type = place.0 { observing.insert(outline[type].qualifiedName) }
-            if let owner = place.1.flatMap({ outline[$0].owner }) { observing.insert(outline[owner].qualifiedName) }
-        }
         var seeds: [FunctionID: Set<LifecyclePhase>] = [:]
-        for (id, function) in zip(outline.functionIDs, outline.functions) where function.kind == .function {
-            guard let owner = function.owner, observing.contains(outline[owner].qualifiedName),
-                  let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[function.nameHash]
+        for (id, owner) in methodsOfObservingTypes(outline) {
+            guard let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[outline[id].nameHash]
             else { continue }
             seeds[id] = phases
         }
@@ -222,6 +216,30 @@ struct ObserverAnalysis: Sendable {
         var seeded = self
         seeded.phasesOfMethod = lifecycle.propagated(seeds: seeds)
         return seeded
+    }
+
+    /// The qualified names of the types whose observer facts `seedingPhases` looks up, in
+    /// no particular order, each once: they follow from the file alone.
+    func typesSeededFromProject(_ outline: Outline) -> [String] {
+        var names: Set<String> = []
+        for (_, owner) in methodsOfObservingTypes(outline) { names.insert(outline[owner].qualifiedName) }
+        return Array(names)
+    }
+
+    /// The methods of the types that register, remove or cancel observers here, with their
+    /// types.
+    private func methodsOfObservingTypes(_ outline: Outline) -> [(method: FunctionID, type: TypeID)] {
+        var observing = Set(cancelledNames.keys)
+        for place in registered.map({ ($0.type, $0.method) }) + removals.map({ ($0.type, $0.method) }) {
+            if let type = place.0 { observing.insert(outline[type].qualifiedName) }
+            if let owner = place.1.flatMap({ outline[$0].owner }) { observing.insert(outline[owner].qualifiedName) }
+        }
+        guard !observing.isEmpty else { return [] }
+        return zip(outline.functionIDs, outline.functions).compactMap { id, function in
+            guard function.kind == .function, let owner = function.owner, observing.contains(outline[owner].qualifiedName)
+            else { return nil }
+            return (id, owner)
+        }
     }
 }
 

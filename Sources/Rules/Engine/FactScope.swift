@@ -86,7 +86,7 @@ public struct TypeNameLookups: Sendable, Equatable {
 
     /// Inserts `name` in `qualifiedFacts` when it is qualified.
     private mutating func insertQualified(_ name: String) -> Bool {
-        guard name.utf8.contains(UInt8(ascii: ".")) else { return false }
+        guard TypeTable.isQualified(name) else { return false }
         qualifiedFacts.insert(name.split(separator: ".").map { FactScope.hash(ofTypeName: String($0)) })
         return true
     }

@@ -80,6 +80,25 @@ public struct TypeFacts: Sendable {
         observers.merge(other.observers)
         if !other.numberConstants.isEmpty { numberConstants.merge(other.numberConstants) { first, _ in first } }
     }
+
+    /// `type` merged into the facts of no file: `type` itself unless it lists something
+    /// twice, which shares its storage where merging would copy it piece by piece (most
+    /// types of a project come from one file).
+    static func alone(_ type: TypeFacts) -> TypeFacts {
+        if type.inheritance.holdsNothingTwice, type.paths.holdsNothingTwice, type.observers.setupRegistrations.holdsNothingTwice {
+            return type
+        }
+        var merged = TypeFacts(name: type.name)
+        merged.merge(type)
+        return merged
+    }
+}
+
+extension Array where Element: Equatable {
+    /// No element equals an earlier one. For the few elements of a type's lists.
+    fileprivate var holdsNothingTwice: Bool {
+        indices.allSatisfy { index in !self[..<index].contains(self[index]) }
+    }
 }
 
 /// What a type's declaration says, which no extension can change: whether the project
@@ -178,6 +197,8 @@ public struct TypeTable: Sendable {
     /// Qualified names of nested types by their simple name (`ListView` →
     /// `ChatModule.ListView`): code outside the outer type may still write the simple name.
     private(set) var nestedBySimpleName: [String: [String]] = [:]
+    /// Every name `nestedBySimpleName` lists.
+    private var indexedNestedNames: Set<String> = []
 
     /// Where the lookups of one check are written down (`FileChecker.checkReportingLookups`);
     /// nil everywhere else.
@@ -245,6 +266,13 @@ public struct TypeTable: Sendable {
         return declaration(of: written)?.name ?? written
     }
 
+    /// Whether a type name is qualified (`ChatModule.ListView`). Read off the name's UTF-8 in
+    /// place: iterating a string's UTF-8 view byte by byte costs tens of instructions a byte,
+    /// and every type of every analysed file is asked.
+    public static func isQualified(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? name.utf8.contains(UInt8(ascii: "."))
+    }
+
     /// The last component of a qualified or written name (`ListView` of `ChatModule.ListView`).
     public static func simpleName(of name: String) -> String {
         guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return name }
@@ -252,9 +280,8 @@ public struct TypeTable: Sendable {
     }
 
     private mutating func index(_ name: String) {
-        guard name.utf8.contains(UInt8(ascii: ".")) else { return }
-        let simple = Self.simpleName(of: name)
-        if !(nestedBySimpleName[simple]?.contains(name) ?? false) { nestedBySimpleName[simple, default: []].append(name) }
+        guard Self.isQualified(name), indexedNestedNames.insert(name).inserted else { return }
+        nestedBySimpleName[Self.simpleName(of: name), default: []].append(name)
     }
 
     /// Every type the files declare or extend (for tests).
@@ -263,13 +290,20 @@ public struct TypeTable: Sendable {
     }
 
     mutating func merge(_ type: TypeFacts) {
-        facts[type.name, default: TypeFacts(name: type.name)].merge(type)
+        if let position = facts.index(forKey: type.name) {
+            facts.values[position].merge(type)
+        } else {
+            facts[type.name] = .alone(type)
+        }
         index(type.name)
     }
 
     mutating func layer(_ type: TypeFacts) {
         index(type.name)
-        var merged = exactly(type.name) ?? TypeFacts(name: type.name)
+        guard var merged = exactly(type.name) else {
+            layered[type.name] = .alone(type)
+            return
+        }
         merged.merge(type)
         layered[type.name] = merged
     }
