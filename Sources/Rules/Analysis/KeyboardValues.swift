@@ -135,33 +135,34 @@ struct KeyboardValueFlow: Sendable {
 struct KeyboardValueEvaluator: FileIndexReader {
     let fileIndex: FileIndex
     let handlerAtToken: [Int32]
-    let accessors: NameHashTable<KeyboardUserInfoKey>
-    let heightAccessors: NameHashTable<Void>
-    let frameProperties: NameHashTable<KeyboardUserInfoKey>
+    /// What the project says about names (see `KeyboardProjectTables.agree`): the flow
+    /// depends on nothing else outside the file.
+    private(set) var project: KeyboardProjectTables
     let constants: ConstantResolver
     let results: ResultExpressions
     let screenWideGetters: ScreenWideGetters
-    /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
-    let projectResults: NameHashTable<KeyboardValue.Traits>
-    /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
-    let projectArguments: NameHashTable<[KeyboardArgumentFact]>
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
-    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: NameHashTable<KeyboardUserInfoKey>,
-         heightAccessors: NameHashTable<Void>, frameProperties: NameHashTable<KeyboardUserInfoKey>,
-         projectResults: NameHashTable<KeyboardValue.Traits> = NameHashTable(),
-         projectArguments: NameHashTable<[KeyboardArgumentFact]> = NameHashTable(), constants: ConstantResolver) {
+    var accessors: NameHashTable<KeyboardUserInfoKey> { project.accessors }
+    var heightAccessors: NameHashTable<Void> { project.heightAccessors }
+    var frameProperties: NameHashTable<KeyboardUserInfoKey> { project.frameProperties }
+    var projectResults: NameHashTable<KeyboardValue.Traits> { project.results }
+    var projectArguments: NameHashTable<[KeyboardArgumentFact]> { project.arguments }
+
+    init(fileIndex: FileIndex, handlerAtToken: [Int32], project: KeyboardProjectTables, constants: ConstantResolver) {
         self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
-        self.accessors = accessors
-        self.heightAccessors = heightAccessors
-        self.frameProperties = frameProperties
-        self.projectResults = projectResults
-        self.projectArguments = projectArguments
+        self.project = project
         self.constants = constants
         results = ResultExpressions(fileIndex.source, fileIndex.outline)
         screenWideGetters = ScreenWideGetters(fileIndex.source, fileIndex.outline, results)
+    }
+
+    /// Reads `tables` from now on: tables that agree with those the flow was built with on
+    /// every name of the file (`KeyboardProjectTables.agree`).
+    mutating func rebind(to tables: KeyboardProjectTables) {
+        project = tables
     }
 
     enum Level { case full, atoms, flat }
