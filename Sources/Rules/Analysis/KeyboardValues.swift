@@ -256,6 +256,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
     /// Continues `state` up to `upperBound` (the loop does not depend on where the range
     /// ends, so a scan resumed to a later end finds what one scan to that end finds).
     func advance(_ state: inout Scan, to upperBound: Int, level: Level, base: inout ChainBase?) {
+        // Read once: every token of the scan asks it several questions.
+        let source = self.source
         let end = min(upperBound, source.code.count)
         while state.index < end {
             let index = state.index
@@ -421,18 +423,23 @@ struct KeyboardValueEvaluator: FileIndexReader {
     }
 
     func accessorKey(_ index: Int, afterPeriod: Bool) -> KeyboardUserInfoKey? {
-        let hash = source.nameHash(index)
-        if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
-        if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
-        // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
-        if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index) == nil,
-           let type = outline.enclosingType(at: index), results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
-            return key
+        // Asked for every name a value reads: without accessors or frame properties (most
+        // files in pass 1) the name's hash is not needed.
+        if !accessors.isEmpty || !frameProperties.isEmpty {
+            let hash = source.nameHash(index)
+            if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
+            if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
+            // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
+            if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index) == nil,
+               let type = outline.enclosingType(at: index),
+               results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+                return key
+            }
         }
-        if afterPeriod, let scope = outline.executableScope(at: index),
+        if afterPeriod, !flow.infoParameters.isEmpty, let member = source.wordIndex(index, in: Self.infoMembers),
+           let scope = outline.executableScope(at: index),
            let parameters = flow.infoParameters[outline.functionBody(ofScope: scope)],
-           parameters.contains(source.nameHash(index - 2)),
-           let member = source.wordIndex(index, in: Self.infoMembers) {
+           parameters.contains(source.nameHash(index - 2)) {
             return Self.infoKeys[member]
         }
         return nil

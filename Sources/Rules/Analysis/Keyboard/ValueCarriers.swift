@@ -101,6 +101,8 @@ extension KeyboardValueEvaluator {
     /// `self.`): a computed property's result, or what keyboard handlers stored in a stored
     /// property, read from a keyboard handler or a computed property.
     func memberValue(_ index: Int) -> KeyboardValue? {
+        // Nothing is read off an empty carrier: no name to resolve.
+        guard !carriers.computed.isEmpty || !carriers.stored.isEmpty else { return nil }
         let hash = source.nameHash(index)
         guard results.memberNames.contains(hash), let type = outline.enclosingType(at: index) else { return nil }
         let name = Outline.OwnedName(owner: type, name: hash)
@@ -119,7 +121,8 @@ extension KeyboardValueEvaluator {
     /// value of a type of this file (`let keyboard = KeyboardInfo(…)` … `keyboard.height`).
     func computedValue(ofMemberAt index: Int) -> KeyboardValue? {
         let base = index - 2
-        guard source.kind(base) == .identifier, source.kind(base - 1) != .period,
+        guard !carriers.computed.isEmpty, results.computedNames.contains(source.nameHash(index)),
+              source.kind(base) == .identifier, source.kind(base - 1) != .period,
               let value = constants.binding(referencedBy: base)?.value, source.kind(value.lowerBound) == .identifier,
               source.kind(value.lowerBound + 1) == .leftParen,
               let types = constants.typesBySimpleName[source.text(at: value.lowerBound)] else { return nil }
@@ -141,7 +144,7 @@ extension KeyboardValueEvaluator {
 
     /// What the call whose callee is `index` returns, when it means one function of the file.
     func returnedValue(ofCallAt index: Int) -> KeyboardValue? {
-        guard let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
+        guard !carriers.returned.isEmpty, let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
         return carriers.returned[function]
     }
 
