@@ -100,10 +100,9 @@ extension KeyboardValueEvaluator {
     /// What the name at `index` carries as a member of the enclosing type (bare or after
     /// `self.`): a computed property's result, or what keyboard handlers stored in a stored
     /// property, read from a keyboard handler or a computed property.
-    func memberValue(_ index: Int) -> KeyboardValue? {
+    func memberValue(_ index: Int, hash: UInt64) -> KeyboardValue? {
         // Nothing is read off an empty carrier: no name to resolve.
         guard !carriers.computed.isEmpty || !carriers.stored.isEmpty else { return nil }
-        let hash = source.nameHash(index)
         guard results.memberNames.contains(hash), let type = outline.enclosingType(at: index) else { return nil }
         let name = Outline.OwnedName(owner: type, name: hash)
         if let property = results.computedByName[name] {
@@ -119,15 +118,15 @@ extension KeyboardValueEvaluator {
 
     /// What the computed property named at `index` gives when its base is a local holding a
     /// value of a type of this file (`let keyboard = KeyboardInfo(…)` … `keyboard.height`).
-    func computedValue(ofMemberAt index: Int) -> KeyboardValue? {
+    func computedValue(ofMemberAt index: Int, hash: UInt64) -> KeyboardValue? {
         let base = index - 2
-        guard !carriers.computed.isEmpty, results.computedNames.contains(source.nameHash(index)),
+        guard !carriers.computed.isEmpty, results.computedNames.contains(hash),
               source.kind(base) == .identifier, source.kind(base - 1) != .period,
               let value = constants.binding(referencedBy: base)?.value, source.kind(value.lowerBound) == .identifier,
               source.kind(value.lowerBound + 1) == .leftParen,
               let types = constants.typesBySimpleName[source.text(at: value.lowerBound)] else { return nil }
         for type in types {
-            if let property = results.computedByName[Outline.OwnedName(owner: type, name: source.nameHash(index))] {
+            if let property = results.computedByName[Outline.OwnedName(owner: type, name: hash)] {
                 return carriers.computed[property]
             }
         }
@@ -151,11 +150,10 @@ extension KeyboardValueEvaluator {
     /// What a method or computed property of another file named at `index` gives, when this
     /// file declares nothing of that name: its traits, read at `index` (the geometry was read
     /// in the other file, which reports it there).
-    func projectResult(at index: Int) -> KeyboardValue? {
-        guard !projectResults.isEmpty, let traits = projectResults[source.nameHash(index)],
+    func projectResult(at index: Int, hash: UInt64) -> KeyboardValue? {
+        guard !projectResults.isEmpty, let traits = projectResults[hash],
               source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
-              outline.functions(named: source.nameHash(index)).isEmpty,
-              !results.computedNames.contains(source.nameHash(index))
+              outline.functions(named: hash).isEmpty, !results.computedNames.contains(hash)
         else { return nil }
         var value = KeyboardValue(traits: traits.subtracting([.screenSpace, .frameBegin]), origin: index)
         value.geometry = index
