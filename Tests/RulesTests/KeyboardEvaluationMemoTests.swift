@@ -98,7 +98,7 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
     func testTablesAgreeOnlyOnTheFileNames() {
         let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: handlerFile)))
         let own = collectFacts(model)
-        let names = KeyboardEvaluationNames(model.fileIndex)
+        let names = KeyboardEvaluationNames(model.fileIndex, ResultExpressions(model.source, model.fileIndex.outline))
         let alone = KeyboardProjectTables(ProjectFacts(merging: [own]))
         let unrelated = KeyboardProjectTables(ProjectFacts(merging: [facts("Unrelated.swift", unrelatedFile), own]))
         let accessors = KeyboardProjectTables(ProjectFacts(merging: [facts("Accessors.swift", accessorFile), own]))
@@ -111,7 +111,8 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
         // The helper's facts are results and arguments of names the file does not declare.
         XCTAssertTrue(alone.agree(with: helper, on: names))
         let helperModel = FileModel(Lexer.tokenize(SourceFile(path: "Helper.swift", text: helperFile)))
-        let helperNames = KeyboardEvaluationNames(helperModel.fileIndex)
+        let helperNames = KeyboardEvaluationNames(
+            helperModel.fileIndex, ResultExpressions(helperModel.source, helperModel.fileIndex.outline))
         let helperAlone = KeyboardProjectTables(ProjectFacts(merging: [collectFacts(helperModel)]))
         XCTAssertFalse(helperAlone.agree(with: KeyboardProjectTables(ProjectFacts(merging: [own])), on: helperNames),
                        "the handler file passes a frame to adjust(for:)")

@@ -61,7 +61,8 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             evaluator = nil
         }
         self.facts = facts
-        self.project = project.including(facts)
+        // Without keyboard values the facts are those `merged` holds already.
+        self.project = model.mentionsKeyboard ? project.including(facts) : merged
         // The facts hold this file's own phases; rules also see those other files give.
         self.observers = model.observers.seedingPhases(from: self.project, outline)
         // Accessory and scroll view inset facts are read off the finished analysis; a project

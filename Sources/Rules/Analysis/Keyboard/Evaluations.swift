@@ -70,7 +70,8 @@ struct KeyboardEvaluationNames: Sendable {
     /// evaluator never asks the project's results about them.
     let declaredResults: NameHashTable<Void>
 
-    init(_ fileIndex: FileIndex) {
+    /// `results`: the file's (an evaluator of it holds them).
+    init(_ fileIndex: FileIndex, _ results: ResultExpressions) {
         let source = fileIndex.source, outline = fileIndex.outline
         var identifiers = NameHashTable<Void>()
         for index in source.code.indices where source.code[index].kind == .identifier {
@@ -79,7 +80,7 @@ struct KeyboardEvaluationNames: Sendable {
         var functions = NameHashTable<Void>()
         for function in outline.functions { functions.insert(function.nameHash) }
         var declaredResults = functions
-        for name in ResultExpressions(source, outline).computedNames.keys { declaredResults.insert(name) }
+        for name in results.computedNames.keys { declaredResults.insert(name) }
         self.identifiers = identifiers
         self.functions = functions
         self.declaredResults = declaredResults
@@ -152,7 +153,7 @@ final class KeyboardEvaluationMemo: @unchecked Sendable {
     func evaluation(of model: FileModel, with tables: KeyboardProjectTables) -> KeyboardEvaluation {
         pthread_mutex_lock(mutex)
         let known = latest
-        if known != nil, names == nil { names = KeyboardEvaluationNames(model.fileIndex) }
+        if let known, names == nil { names = KeyboardEvaluationNames(model.fileIndex, known.evaluator.results) }
         let names = self.names
         pthread_mutex_unlock(mutex)
         if let known, let names, known.tables.agree(with: tables, on: names) {
