@@ -12,15 +12,13 @@ import Lexer
 /// file, the flow is a function of what these tables answer for the names the evaluator asks
 /// them about, and of nothing else outside the file.
 struct KeyboardProjectTables: Sendable {
-    var accessors = NameHashTable<KeyboardUserInfoKey>()
-    var heightAccessors = NameHashTable<Void>()
-    var frameProperties = NameHashTable<KeyboardUserInfoKey>()
+    let accessors: NameHashTable<KeyboardUserInfoKey>
+    let heightAccessors: NameHashTable<Void>
+    let frameProperties: NameHashTable<KeyboardUserInfoKey>
     /// What methods and computed properties of other files give (`FileFacts.keyboardResults`).
-    var results = NameHashTable<KeyboardValue.Traits>()
+    let results: NameHashTable<KeyboardValue.Traits>
     /// What calls in other files pass to functions of this name (`FileFacts.keyboardArguments`).
-    var arguments = NameHashTable<[KeyboardArgumentFact]>()
-
-    init() {}
+    let arguments: NameHashTable<[KeyboardArgumentFact]>
 
     init(_ project: ProjectFacts) {
         accessors = project.accessorHashes

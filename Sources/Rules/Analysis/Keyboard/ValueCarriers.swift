@@ -99,7 +99,7 @@ struct ResultExpressions: Sendable {
 extension KeyboardValueEvaluator {
     /// What the name at `index` carries as a member of the enclosing type (bare or after
     /// `self.`): a computed property's result, or what keyboard handlers stored in a stored
-    /// property, read from a keyboard handler or a computed property.
+    /// property, read from a keyboard handler or a computed property. `hash`: the name's.
     func memberValue(_ index: Int, hash: UInt64) -> KeyboardValue? {
         // Nothing is read off an empty carrier: no name to resolve.
         guard !carriers.computed.isEmpty || !carriers.stored.isEmpty else { return nil }
@@ -118,6 +118,7 @@ extension KeyboardValueEvaluator {
 
     /// What the computed property named at `index` gives when its base is a local holding a
     /// value of a type of this file (`let keyboard = KeyboardInfo(…)` … `keyboard.height`).
+    /// `hash`: the name's.
     func computedValue(ofMemberAt index: Int, hash: UInt64) -> KeyboardValue? {
         let base = index - 2
         guard !carriers.computed.isEmpty, results.computedNames.contains(hash),
@@ -143,13 +144,14 @@ extension KeyboardValueEvaluator {
 
     /// What the call whose callee is `index` returns, when it means one function of the file.
     func returnedValue(ofCallAt index: Int) -> KeyboardValue? {
-        guard !carriers.returned.isEmpty, let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
+        guard !carriers.returned.isEmpty, let call = fileIndex.call(at: index),
+              let function = fileIndex.function(calledBy: call) else { return nil }
         return carriers.returned[function]
     }
 
     /// What a method or computed property of another file named at `index` gives, when this
     /// file declares nothing of that name: its traits, read at `index` (the geometry was read
-    /// in the other file, which reports it there).
+    /// in the other file, which reports it there). `hash`: the name's.
     func projectResult(at index: Int, hash: UInt64) -> KeyboardValue? {
         guard !projectResults.isEmpty, let traits = projectResults[hash],
               source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
