@@ -29,14 +29,13 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
 
     let accessorFile = """
     extension Notification {
-        var keyboardEndFrame: CGRect? {
-            (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue
-        }
+        var keyboardEndFrame: CGRect? { userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect }
     }
     struct KeyboardInfo {
-        let endFrame: CGRect
+        var endFrame: CGRect = .zero
         init(_ note: Notification) {
-            endFrame = (note.userInfo![UIResponder.keyboardFrameEndUserInfoKey] as! NSValue).cgRectValue
+            let info = note.userInfo ?? [:]
+            self.endFrame = info[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
         }
     }
     """

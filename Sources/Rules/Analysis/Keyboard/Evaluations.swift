@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Lexer
 
 /// The project's name tables a keyboard value flow reads (`ProjectFacts`' accessors, height
@@ -131,36 +124,25 @@ struct KeyboardEvaluation: Sendable {
 /// is the flow of pass 2 and is not built again. Shared by every analysis of the model,
 /// possibly on several threads: a lock guards it.
 final class KeyboardEvaluationMemo: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = PThreadLock()
     private var latest: KeyboardEvaluation?
     /// Built when first needed: the first evaluation of a model has nothing to compare with.
     private var names: KeyboardEvaluationNames?
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
     /// The evaluation of `model`'s file with `tables`: the latest one when its tables agree
     /// with `tables` on the file's names, else a new one, which becomes the latest.
     func evaluation(of model: FileModel, with tables: KeyboardProjectTables) -> KeyboardEvaluation {
-        pthread_mutex_lock(mutex)
-        let known = latest
-        if let known, names == nil { names = KeyboardEvaluationNames(model.fileIndex, known.evaluator.results) }
-        let names = self.names
-        pthread_mutex_unlock(mutex)
-        if let known, let names, known.tables.agree(with: tables, on: names) {
-            return known.rebound(to: tables)
+        let known = lock.withLock { () -> (evaluation: KeyboardEvaluation, names: KeyboardEvaluationNames)? in
+            guard let latest = self.latest else { return nil }
+            let names = self.names ?? KeyboardEvaluationNames(model.fileIndex, latest.evaluator.results)
+            self.names = names
+            return (latest, names)
+        }
+        if let known, known.evaluation.tables.agree(with: tables, on: known.names) {
+            return known.evaluation.rebound(to: tables)
         }
         let built = KeyboardEvaluation(model, tables: tables)
-        pthread_mutex_lock(mutex)
-        latest = built
-        pthread_mutex_unlock(mutex)
+        lock.withLock { latest = built }
         return built
     }
 }
