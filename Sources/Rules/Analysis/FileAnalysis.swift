@@ -43,35 +43,26 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
         var facts = model.facts
         var merged = project.including(facts)
         if model.mentionsKeyboard {
-            func evaluate(_ project: ProjectFacts) -> KeyboardValueEvaluator {
-                var evaluator = KeyboardValueEvaluator(
-                    fileIndex: fileIndex, handlerAtToken: model.handlerAtToken, accessors: project.accessorHashes,
-                    heightAccessors: project.heightAccessorHashes, frameProperties: project.framePropertyHashes,
-                    projectResults: project.resultTraitHashes, projectArguments: project.keyboardArguments,
-                    constants: model.constants)
-                evaluator.build(chainLinks: model.chainLinks, relayLinks: model.relayLinks)
-                return evaluator
-            }
-            var evaluator = evaluate(merged)
+            var evaluation = model.keyboardEvaluations.evaluation(of: model, with: KeyboardProjectTables(merged))
             // Facts that need values (wrapper properties, height accessors) feed back into this
             // file's own flow once.
-            facts.keyboardFrameProperties = FactCollector.frameProperties(source, outline, fileIndex.assignments, evaluator)
-            facts.keyboardHeightAccessors = FactCollector.heightAccessors(
-                source, outline, facts.keyboardAccessors, evaluator)
+            facts.keyboardFrameProperties = evaluation.frameProperties
+            facts.keyboardHeightAccessors = evaluation.heightAccessors
             let knownProperties = merged.keyboardFrameProperties
             if facts.keyboardFrameProperties.keys.contains(where: { knownProperties[$0] == nil })
                 || !facts.keyboardHeightAccessors.isSubset(of: merged.keyboardHeightAccessors) {
                 merged = merged.replacing(facts)
-                evaluator = evaluate(merged)
+                evaluation = model.keyboardEvaluations.evaluation(of: model, with: KeyboardProjectTables(merged))
             }
-            facts.keyboardResults = evaluator.resultFacts()
-            facts.keyboardArguments = evaluator.argumentFacts()
-            self.evaluator = evaluator
+            facts.keyboardResults = evaluation.results
+            facts.keyboardArguments = evaluation.arguments
+            self.evaluator = evaluation.evaluator
         } else {
             evaluator = nil
         }
         self.facts = facts
-        self.project = project.including(facts)
+        // Without keyboard values the facts are those `merged` holds already.
+        self.project = model.mentionsKeyboard ? project.including(facts) : merged
         // The facts hold this file's own phases; rules also see those other files give.
         self.observers = model.observers.seedingPhases(from: self.project, outline)
         // Accessory and scroll view inset facts are read off the finished analysis; a project

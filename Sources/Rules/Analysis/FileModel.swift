@@ -48,6 +48,9 @@ public final class FileModel: @unchecked Sendable {
     let localClosureCalls: [ClosureID: [Int]]
     /// Innermost handler of each code token (-1: none), reachable code only.
     let handlerAtToken: [Int32]
+    /// The file's latest keyboard value flow, which later analyses of the model reuse when
+    /// the project tells them nothing new about its names.
+    let keyboardEvaluations = KeyboardEvaluationMemo()
 
     /// The types whose facts the file's analysis reads from the project whatever the rules
     /// ask (the lifecycle phases other files give the methods of its observing types, see

@@ -135,33 +135,38 @@ struct KeyboardValueFlow: Sendable {
 struct KeyboardValueEvaluator: FileIndexReader {
     let fileIndex: FileIndex
     let handlerAtToken: [Int32]
-    let accessors: NameHashTable<KeyboardUserInfoKey>
-    let heightAccessors: NameHashTable<Void>
-    let frameProperties: NameHashTable<KeyboardUserInfoKey>
+    /// What the project says about names (see `KeyboardProjectTables.agree`): the flow
+    /// depends on nothing else outside the file.
+    private(set) var project: KeyboardProjectTables
     let constants: ConstantResolver
     let results: ResultExpressions
     let screenWideGetters: ScreenWideGetters
-    /// What methods and computed properties of other files give (`ProjectFacts.keyboardResults`).
-    let projectResults: NameHashTable<KeyboardValue.Traits>
-    /// What calls in other files pass to functions of this name (`ProjectFacts.keyboardArguments`).
-    let projectArguments: NameHashTable<[KeyboardArgumentFact]>
+    /// Whether the file's bytes hold a safe-area marker: without one no name of it names the
+    /// safe area (`KeyboardVocabulary.namesSafeArea`), which is asked about most names read.
+    let mayNameSafeArea: Bool
     var flow = KeyboardValueFlow()
     var carriers = KeyboardValueCarriers()
 
-    init(fileIndex: FileIndex, handlerAtToken: [Int32], accessors: NameHashTable<KeyboardUserInfoKey>,
-         heightAccessors: NameHashTable<Void>, frameProperties: NameHashTable<KeyboardUserInfoKey>,
-         projectResults: NameHashTable<KeyboardValue.Traits> = NameHashTable(),
-         projectArguments: NameHashTable<[KeyboardArgumentFact]> = NameHashTable(), constants: ConstantResolver) {
+    var accessors: NameHashTable<KeyboardUserInfoKey> { project.accessors }
+    var heightAccessors: NameHashTable<Void> { project.heightAccessors }
+    var frameProperties: NameHashTable<KeyboardUserInfoKey> { project.frameProperties }
+    var projectResults: NameHashTable<KeyboardValue.Traits> { project.results }
+    var projectArguments: NameHashTable<[KeyboardArgumentFact]> { project.arguments }
+
+    init(fileIndex: FileIndex, handlerAtToken: [Int32], project: KeyboardProjectTables, constants: ConstantResolver) {
         self.fileIndex = fileIndex
         self.handlerAtToken = handlerAtToken
-        self.accessors = accessors
-        self.heightAccessors = heightAccessors
-        self.frameProperties = frameProperties
-        self.projectResults = projectResults
-        self.projectArguments = projectArguments
+        self.project = project
         self.constants = constants
         results = ResultExpressions(fileIndex.source, fileIndex.outline)
         screenWideGetters = ScreenWideGetters(fileIndex.source, fileIndex.outline, results)
+        mayNameSafeArea = KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: fileIndex.source.file.bytes)
+    }
+
+    /// Reads `tables` from now on: tables that agree with those the flow was built with on
+    /// every name of the file (`KeyboardProjectTables.agree`).
+    mutating func rebind(to tables: KeyboardProjectTables) {
+        project = tables
     }
 
     enum Level { case full, atoms, flat }
@@ -255,6 +260,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
     /// Continues `state` up to `upperBound` (the loop does not depend on where the range
     /// ends, so a scan resumed to a later end finds what one scan to that end finds).
     func advance(_ state: inout Scan, to upperBound: Int, level: Level, base: inout ChainBase?) {
+        // Read once: every token of the scan asks it several questions.
+        let source = self.source
         let end = min(upperBound, source.code.count)
         while state.index < end {
             let index = state.index
@@ -278,6 +285,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
             }
             guard kind == .identifier else { continue }
             let afterPeriod = source.kind(index - 1) == .period
+            // The name's hash, computed once for the several tables asked about it.
+            let hash = source.nameHash(index)
             if state.value.screenAPI == nil {
                 state.value.screenAPI = ScreenWideAPI.at(index, source).map(\.range.lowerBound) ?? screenWideGetter(usedAt: index)
             }
@@ -298,16 +307,16 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 state.index = close + 1
                 continue
             }
-            if let key = KeyboardVocabulary.userInfoKey(source, at: index) ?? constants.userInfoKey(namedAt: index) {
+            if let key = KeyboardVocabulary.userInfoKey(source, at: index) ?? constants.userInfoKey(namedAt: index, hash: hash) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
             } else if afterPeriod, let key = KeyboardVocabulary.messageMember(source, at: index), isInHandler(index) {
                 state.value.merge(KeyboardValue(traits: Self.traits(of: key), origin: index))
-            } else if let result = projectResult(at: index) {
+            } else if let result = projectResult(at: index, hash: hash) {
                 // Before accessors: what the other file computed is more than which key it read.
                 state.value.merge(result)
-            } else if let key = accessorKey(index, afterPeriod: afterPeriod) {
+            } else if let key = accessorKey(index, hash: hash, afterPeriod: afterPeriod) {
                 var value = KeyboardValue(traits: Self.traits(of: key), origin: index)
-                if heightAccessors.contains(source.nameHash(index)) {
+                if heightAccessors.contains(hash) {
                     // The accessor reads the height itself: report its uses at the call.
                     value.traits.insert(.height)
                     value.geometry = index
@@ -315,15 +324,15 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     value.heightMember = index
                 }
                 state.value.merge(value)
-            } else if afterPeriod, source.isWord(index - 2, "self"), let member = memberValue(index) {
+            } else if afterPeriod, source.isWord(index - 2, "self"), let member = memberValue(index, hash: hash) {
                 state.value.merge(member)
-            } else if afterPeriod, let member = computedValue(ofMemberAt: index) {
+            } else if afterPeriod, let member = computedValue(ofMemberAt: index, hash: hash) {
                 state.value.merge(member)
             } else if afterPeriod {
                 if level == .full, source.wordIndex(index, in: Self.geometryMembers) != nil
                     || source.isWord(index, "intersection") {
                     geometry(at: index, into: &state.value, base: &base)
-                } else if KeyboardVocabulary.includesSafeArea(source, at: index) {
+                } else if KeyboardVocabulary.includesSafeArea(source, at: index, fileMayNameSafeArea: mayNameSafeArea) {
                     state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
                     // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
@@ -342,9 +351,9 @@ struct KeyboardValueEvaluator: FileIndexReader {
                 // A name, not an argument label (`cond ? overlap : 0` reads `overlap`).
                 if let returned = returnedValue(ofCallAt: index) {
                     state.value.merge(returned)
-                } else if let named = lookup(index) ?? memberValue(index) {
+                } else if let named = entry(named: index, hash: hash)?.value ?? memberValue(index, hash: hash) {
                     state.value.merge(named)
-                } else if KeyboardVocabulary.includesSafeArea(source, at: index) {
+                } else if KeyboardVocabulary.includesSafeArea(source, at: index, fileMayNameSafeArea: mayNameSafeArea) {
                     state.value.traits.insert(.safeArea)
                 } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)
@@ -419,43 +428,50 @@ struct KeyboardValueEvaluator: FileIndexReader {
         }
     }
 
-    func accessorKey(_ index: Int, afterPeriod: Bool) -> KeyboardUserInfoKey? {
-        let hash = source.nameHash(index)
-        if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
-        if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
-        // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
-        if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index) == nil,
-           let type = outline.enclosingType(at: index), results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
-            return key
+    /// The keyboard key the accessor, wrapper frame property or info-parameter member named
+    /// at `index` (whose name hashes to `hash`) reads.
+    func accessorKey(_ index: Int, hash: UInt64, afterPeriod: Bool) -> KeyboardUserInfoKey? {
+        // Asked for every name a value reads: without accessors or frame properties (most
+        // files in pass 1) the name's hash is not needed.
+        if !accessors.isEmpty || !frameProperties.isEmpty {
+            if afterPeriod || source.kind(index + 1) == .leftParen, let key = accessors[hash] { return key }
+            if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
+            // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
+            if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index, hash: hash) == nil,
+               let type = outline.enclosingType(at: index),
+               results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+                return key
+            }
         }
-        if afterPeriod, let scope = outline.executableScope(at: index),
+        if afterPeriod, !flow.infoParameters.isEmpty, let member = source.wordIndex(index, in: Self.infoMembers),
+           let scope = outline.executableScope(at: index),
            let parameters = flow.infoParameters[outline.functionBody(ofScope: scope)],
-           parameters.contains(source.nameHash(index - 2)),
-           let member = source.wordIndex(index, in: Self.infoMembers) {
+           parameters.contains(source.nameHash(index - 2)) {
             return Self.infoKeys[member]
         }
         return nil
-    }
-
-    /// The keyboard value a name refers to at `index`.
-    func lookup(_ index: Int) -> KeyboardValue? {
-        entry(named: index)?.value
     }
 
     /// The latest write visible at `index` of what the name at `index` refers to: the local
     /// binding or parameter the binding resolver gives, else a property written in the same
     /// handler.
     func entry(named index: Int) -> KeyboardValueFlow.Entry? {
-        guard !flow.writtenNames.isEmpty, flow.writtenNames.contains(source.nameHash(index)) else { return nil }
+        entry(named: index, hash: source.nameHash(index))
+    }
+
+    /// `entry(named:)` of the name at `index`, whose hash is `hash`.
+    func entry(named index: Int, hash: UInt64) -> KeyboardValueFlow.Entry? {
+        guard !flow.writtenNames.isEmpty, flow.writtenNames.contains(hash) else { return nil }
         if let declaration = fileIndex.declaration(referencedBy: index) {
             return latest(flow.locals[declaration], before: index, inHandlerOnly: false)
         }
-        return propertyEntry(named: index)
+        return propertyEntry(named: index, hash: hash)
     }
 
-    /// The latest write of the property named at `index` in the same handler before it.
-    func propertyEntry(named index: Int) -> KeyboardValueFlow.Entry? {
-        latest(flow.propertyWrites[source.nameHash(index)], before: index, inHandlerOnly: true)
+    /// The latest write of the property named at `index` (whose name hashes to `hash`) in
+    /// the same handler before it.
+    func propertyEntry(named index: Int, hash: UInt64) -> KeyboardValueFlow.Entry? {
+        latest(flow.propertyWrites[hash], before: index, inHandlerOnly: true)
     }
 
     /// The last of `entries` before `index` whose scope holds it (and, for properties, in the
@@ -590,7 +606,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     let mayNotRun = outline.scope(at: assignment.op) != scope
                     if assignment.isCompound || mayNotRun,
                        let previous = (local.map { latest(flow.locals[$0], before: name, inHandlerOnly: false) }
-                                       ?? propertyEntry(named: name))?.value {
+                                       ?? propertyEntry(named: name, hash: source.nameHash(name)))?.value {
                         if value == nil { value = previous } else { value!.merge(previous) }
                     }
                     if let local {

@@ -156,8 +156,10 @@ public enum KeyboardVocabulary {
     /// safe area, or a scroll view's `adjustedContentInset` (its `contentInset` plus what the
     /// system adds for the safe area). Code that turned the adjustment off (`.never`) asks
     /// `namesSafeArea` instead: there the two insets are equal, and neither holds the safe area.
-    static func includesSafeArea(_ source: TokenizedSource, at index: Int) -> Bool {
-        namesSafeArea(source, at: index) || source.isWord(index, "adjustedContentInset")
+    /// `fileMayNameSafeArea` false (the file's bytes hold no `safeAreaMarkers`) spares
+    /// reading the name for them.
+    static func includesSafeArea(_ source: TokenizedSource, at index: Int, fileMayNameSafeArea: Bool = true) -> Bool {
+        (fileMayNameSafeArea && namesSafeArea(source, at: index)) || source.isWord(index, "adjustedContentInset")
     }
 
     /// Whether `bytes` contains one of `markers`: a cheap pre-check run before any tokens

@@ -140,7 +140,13 @@ final class ConstantResolver: Sendable {
     /// (`static let endFrameKey = UIResponder.keyboardFrameEndUserInfoKey`). A constant that
     /// holds what was read with a key (`let value = info[key]`) is not a key.
     func userInfoKey(namedAt index: Int) -> KeyboardUserInfoKey? {
-        guard source.kind(index) == .identifier, plainChainConstantNames.contains(source.nameHash(index)),
+        userInfoKey(namedAt: index, hash: source.nameHash(index))
+    }
+
+    /// `userInfoKey(namedAt:)` of the name at `index`, whose hash is `hash`.
+    func userInfoKey(namedAt index: Int, hash: UInt64) -> KeyboardUserInfoKey? {
+        guard !plainChainConstantNames.isEmpty, source.kind(index) == .identifier,
+              plainChainConstantNames.contains(hash),
               let value = constantValue(endingAt: index), isPlainChain(value) else { return nil }
         return KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1)
     }

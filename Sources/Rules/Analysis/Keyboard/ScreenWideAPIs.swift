@@ -120,7 +120,9 @@ extension KeyboardValueEvaluator {
     /// The screen-wide API token of the getter used at `index`, if it names one (a bare
     /// name a local binding shadows does not).
     func screenWideGetter(usedAt index: Int) -> Int? {
-        guard let getter = screenWideGetters.getter(usedAt: index, source, outline) else { return nil }
+        // Asked for every name a value reads: most files declare no such getter.
+        guard !screenWideGetters.byName.isEmpty,
+              let getter = screenWideGetters.getter(usedAt: index, source, outline) else { return nil }
         if source.kind(index - 1) != .period, constants.binding(referencedBy: index) != nil { return nil }
         return getter.api
     }

@@ -99,9 +99,10 @@ struct ResultExpressions: Sendable {
 extension KeyboardValueEvaluator {
     /// What the name at `index` carries as a member of the enclosing type (bare or after
     /// `self.`): a computed property's result, or what keyboard handlers stored in a stored
-    /// property, read from a keyboard handler or a computed property.
-    func memberValue(_ index: Int) -> KeyboardValue? {
-        let hash = source.nameHash(index)
+    /// property, read from a keyboard handler or a computed property. `hash`: the name's.
+    func memberValue(_ index: Int, hash: UInt64) -> KeyboardValue? {
+        // Nothing is read off an empty carrier: no name to resolve.
+        guard !carriers.computed.isEmpty || !carriers.stored.isEmpty else { return nil }
         guard results.memberNames.contains(hash), let type = outline.enclosingType(at: index) else { return nil }
         let name = Outline.OwnedName(owner: type, name: hash)
         if let property = results.computedByName[name] {
@@ -117,14 +118,16 @@ extension KeyboardValueEvaluator {
 
     /// What the computed property named at `index` gives when its base is a local holding a
     /// value of a type of this file (`let keyboard = KeyboardInfo(…)` … `keyboard.height`).
-    func computedValue(ofMemberAt index: Int) -> KeyboardValue? {
+    /// `hash`: the name's.
+    func computedValue(ofMemberAt index: Int, hash: UInt64) -> KeyboardValue? {
         let base = index - 2
-        guard source.kind(base) == .identifier, source.kind(base - 1) != .period,
+        guard !carriers.computed.isEmpty, results.computedNames.contains(hash),
+              source.kind(base) == .identifier, source.kind(base - 1) != .period,
               let value = constants.binding(referencedBy: base)?.value, source.kind(value.lowerBound) == .identifier,
               source.kind(value.lowerBound + 1) == .leftParen,
               let types = constants.typesBySimpleName[source.text(at: value.lowerBound)] else { return nil }
         for type in types {
-            if let property = results.computedByName[Outline.OwnedName(owner: type, name: source.nameHash(index))] {
+            if let property = results.computedByName[Outline.OwnedName(owner: type, name: hash)] {
                 return carriers.computed[property]
             }
         }
@@ -141,18 +144,18 @@ extension KeyboardValueEvaluator {
 
     /// What the call whose callee is `index` returns, when it means one function of the file.
     func returnedValue(ofCallAt index: Int) -> KeyboardValue? {
-        guard let call = fileIndex.call(at: index), let function = fileIndex.function(calledBy: call) else { return nil }
+        guard !carriers.returned.isEmpty, let call = fileIndex.call(at: index),
+              let function = fileIndex.function(calledBy: call) else { return nil }
         return carriers.returned[function]
     }
 
     /// What a method or computed property of another file named at `index` gives, when this
     /// file declares nothing of that name: its traits, read at `index` (the geometry was read
-    /// in the other file, which reports it there).
-    func projectResult(at index: Int) -> KeyboardValue? {
-        guard !projectResults.isEmpty, let traits = projectResults[source.nameHash(index)],
+    /// in the other file, which reports it there). `hash`: the name's.
+    func projectResult(at index: Int, hash: UInt64) -> KeyboardValue? {
+        guard !projectResults.isEmpty, let traits = projectResults[hash],
               source.kind(index - 1) == .period || fileIndex.callAtCallee[index] != nil,
-              outline.functions(named: source.nameHash(index)).isEmpty,
-              !results.computedNames.contains(source.nameHash(index))
+              outline.functions(named: hash).isEmpty, !results.computedNames.contains(hash)
         else { return nil }
         var value = KeyboardValue(traits: traits.subtracting([.screenSpace, .frameBegin]), origin: index)
         value.geometry = index

@@ -1,0 +1,148 @@
+import Lexer
+
+/// The project's name tables a keyboard value flow reads (`ProjectFacts`' accessors, height
+/// accessors, wrapper frame properties, results and arguments of other files). Given the
+/// file, the flow is a function of what these tables answer for the names the evaluator asks
+/// them about, and of nothing else outside the file.
+struct KeyboardProjectTables: Sendable {
+    let accessors: NameHashTable<KeyboardUserInfoKey>
+    let heightAccessors: NameHashTable<Void>
+    let frameProperties: NameHashTable<KeyboardUserInfoKey>
+    /// What methods and computed properties of other files give (`FileFacts.keyboardResults`).
+    let results: NameHashTable<KeyboardValue.Traits>
+    /// What calls in other files pass to functions of this name (`FileFacts.keyboardArguments`).
+    let arguments: NameHashTable<[KeyboardArgumentFact]>
+
+    init(_ project: ProjectFacts) {
+        accessors = project.accessorHashes
+        heightAccessors = project.heightAccessorHashes
+        frameProperties = project.framePropertyHashes
+        results = project.resultTraitHashes
+        arguments = project.keyboardArguments
+    }
+
+    /// Whether the two give the same answer to every question a file's evaluator asks: the
+    /// accessor, height accessor, frame property and result of each name of the file
+    /// (`names.identifiers`; a result only for names the file declares no function or
+    /// computed property of, which the evaluator looks up before the result), and the
+    /// arguments passed to each of its functions (`names.functions`). A name the file never
+    /// spells cannot be asked about, so tables that differ only elsewhere in the project
+    /// build the same flow.
+    func agree(with other: KeyboardProjectTables, on names: KeyboardEvaluationNames) -> Bool {
+        let identifiers = names.identifiers, declared = names.declaredResults
+        return Self.agree(accessors, other.accessors, on: { identifiers.contains($0) }, ==)
+            && Self.agree(heightAccessors, other.heightAccessors, on: { identifiers.contains($0) }, { _, _ in true })
+            && Self.agree(frameProperties, other.frameProperties, on: { identifiers.contains($0) }, ==)
+            && Self.agree(results, other.results, on: { identifiers.contains($0) && !declared.contains($0) }, ==)
+            && Self.agree(arguments, other.arguments, on: { names.functions.contains($0) }, ==)
+    }
+
+    /// Whether `first` and `second` hold the same keys with equal values among the keys
+    /// `isAsked` accepts.
+    private static func agree<Value>(
+        _ first: NameHashTable<Value>, _ second: NameHashTable<Value>, on isAsked: (UInt64) -> Bool,
+        _ equal: (Value, Value) -> Bool
+    ) -> Bool {
+        for (key, value) in zip(first.keys, first.values) where isAsked(key) {
+            guard let other = second[key], equal(value, other) else { return false }
+        }
+        for key in second.keys where isAsked(key) && !first.contains(key) { return false }
+        return true
+    }
+}
+
+/// The names of a file its keyboard value evaluator can look up in `KeyboardProjectTables`.
+struct KeyboardEvaluationNames: Sendable {
+    /// Every identifier of the file.
+    let identifiers: NameHashTable<Void>
+    /// The file's functions.
+    let functions: NameHashTable<Void>
+    /// Names of the file's functions and of its computed properties with a result: the
+    /// evaluator never asks the project's results about them.
+    let declaredResults: NameHashTable<Void>
+
+    /// `results`: the file's (an evaluator of it holds them).
+    init(_ fileIndex: FileIndex, _ results: ResultExpressions) {
+        let source = fileIndex.source, outline = fileIndex.outline
+        var identifiers = NameHashTable<Void>()
+        for index in source.code.indices where source.code[index].kind == .identifier {
+            identifiers.insert(source.nameHash(index))
+        }
+        var functions = NameHashTable<Void>()
+        for function in outline.functions { functions.insert(function.nameHash) }
+        var declaredResults = functions
+        for name in results.computedNames.keys { declaredResults.insert(name) }
+        self.identifiers = identifiers
+        self.functions = functions
+        self.declaredResults = declaredResults
+    }
+}
+
+/// A built keyboard value flow and the facts read off it, for one set of project tables.
+struct KeyboardEvaluation: Sendable {
+    private(set) var tables: KeyboardProjectTables
+    private(set) var evaluator: KeyboardValueEvaluator
+    /// `FactCollector.frameProperties` and `heightAccessors` with this flow.
+    let frameProperties: [String: KeyboardUserInfoKey]
+    let heightAccessors: Set<String>
+    /// `KeyboardValueEvaluator.resultFacts` and `argumentFacts`.
+    let results: [String: KeyboardValue.Traits]
+    let arguments: [KeyboardArgumentFact]
+
+    /// Builds the flow of `model`'s file with `tables`.
+    init(_ model: FileModel, tables: KeyboardProjectTables) {
+        let fileIndex = model.fileIndex
+        var evaluator = KeyboardValueEvaluator(
+            fileIndex: fileIndex, handlerAtToken: model.handlerAtToken, project: tables, constants: model.constants)
+        evaluator.build(chainLinks: model.chainLinks, relayLinks: model.relayLinks)
+        self.init(evaluator, tables: tables, model: model)
+    }
+
+    private init(_ evaluator: KeyboardValueEvaluator, tables: KeyboardProjectTables, model: FileModel) {
+        let source = model.source, outline = model.fileIndex.outline
+        self.tables = tables
+        self.evaluator = evaluator
+        frameProperties = FactCollector.frameProperties(source, outline, model.fileIndex.assignments, evaluator)
+        heightAccessors = FactCollector.heightAccessors(source, outline, model.facts.keyboardAccessors, evaluator)
+        results = evaluator.resultFacts()
+        arguments = evaluator.argumentFacts()
+    }
+
+    /// The same evaluation as seen through `tables`, which agree with those it was built
+    /// with on every name the file's evaluator asks about.
+    func rebound(to tables: KeyboardProjectTables) -> KeyboardEvaluation {
+        var copy = self
+        copy.evaluator.rebind(to: tables)
+        copy.tables = tables
+        return copy
+    }
+}
+
+/// The latest keyboard evaluation built for one `FileModel`. Pass 2 checks a file with the
+/// project's tables, pass 1 built its flow with the file's own: when the tables agree on the
+/// file's names (most files name no accessor or helper of another file), the flow of pass 1
+/// is the flow of pass 2 and is not built again. Shared by every analysis of the model,
+/// possibly on several threads: a lock guards it.
+final class KeyboardEvaluationMemo: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var latest: KeyboardEvaluation?
+    /// Built when first needed: the first evaluation of a model has nothing to compare with.
+    private var names: KeyboardEvaluationNames?
+
+    /// The evaluation of `model`'s file with `tables`: the latest one when its tables agree
+    /// with `tables` on the file's names, else a new one, which becomes the latest.
+    func evaluation(of model: FileModel, with tables: KeyboardProjectTables) -> KeyboardEvaluation {
+        let known = lock.withLock { () -> (evaluation: KeyboardEvaluation, names: KeyboardEvaluationNames)? in
+            guard let latest = self.latest else { return nil }
+            let names = self.names ?? KeyboardEvaluationNames(model.fileIndex, latest.evaluator.results)
+            self.names = names
+            return (latest, names)
+        }
+        if let known, known.evaluation.tables.agree(with: tables, on: known.names) {
+            return known.evaluation.rebound(to: tables)
+        }
+        let built = KeyboardEvaluation(model, tables: tables)
+        lock.withLock { latest = built }
+        return built
+    }
+}

@@ -1,0 +1,138 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// A model's later analyses reuse the keyboard value flow of an earlier one when the project
+/// tables agree on the file's names: what they reuse must be what a fresh analysis builds.
+final class KeyboardEvaluationMemoTests: XCTestCase {
+    /// Reads keyboard values through an accessor, a wrapper property and a helper of other
+    /// files, and passes a frame to a function of another file.
+    let handlerFile = """
+    final class Screen: UIViewController {
+        @IBOutlet var scrollView: UIScrollView!
+        var bottom: NSLayoutConstraint!
+        @objc func keyboardWillShow(_ note: Notification) {
+            let frame = note.keyboardEndFrame ?? .zero
+            let info = KeyboardInfo(note)
+            let height = info.endFrame.height
+            bottom.constant = frame.height
+            let end = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+            scrollView.adjust(for: end)
+            let duration = note.userInfo?[UIResponder.keyboardAnimationDurationUserInfoKey] as? Double ?? 0.25
+            UIView.animate(withDuration: duration) { self.view.layoutIfNeeded() }
+            update(lift: overlap(of: frame))
+        }
+        func overlap(of frame: CGRect) -> CGFloat { view.bounds.maxY - frame.minY }
+        func update(lift: CGFloat) { scrollView.contentInset.bottom = lift }
+    }
+    """
+
+    let accessorFile = """
+    extension Notification {
+        var keyboardEndFrame: CGRect? { userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect }
+    }
+    struct KeyboardInfo {
+        var endFrame: CGRect = .zero
+        init(_ note: Notification) {
+            let info = note.userInfo ?? [:]
+            self.endFrame = info[UIResponder.keyboardFrameEndUserInfoKey] as? CGRect ?? .zero
+        }
+    }
+    """
+
+    let unrelatedFile = """
+    extension Notification {
+        var otherEndFrame: CGRect? {
+            (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue
+        }
+    }
+    final class Other: UIViewController {
+        @objc func keyboardWillHide(_ note: Notification) {
+            let frame = note.otherEndFrame ?? .zero
+            resize(to: frame)
+        }
+    }
+    """
+
+    let helperFile = """
+    extension UIScrollView {
+        func adjust(for keyboardFrame: CGRect) { contentInset.bottom = keyboardFrame.height }
+    }
+    """
+
+    func facts(_ path: String, _ text: String) -> FileFacts {
+        collectFacts(Lexer.tokenize(SourceFile(path: path, text: text)))
+    }
+
+    /// Pass 1 on a model, then pass 2 on the same model with the project: its keyboard values
+    /// and facts are those of a fresh model's analysis, whether the project names anything of
+    /// the file or not.
+    func testReusedFlowIsTheFreshFlow() {
+        let others = [
+            [],
+            [facts("Unrelated.swift", unrelatedFile)],
+            [facts("Accessors.swift", accessorFile)],
+            [facts("Helper.swift", helperFile), facts("Unrelated.swift", unrelatedFile)],
+            [facts("Accessors.swift", accessorFile), facts("Helper.swift", helperFile)],
+        ]
+        for (position, other) in others.enumerated() {
+            for text in [handlerFile, accessorFile, unrelatedFile, helperFile] {
+                let file = SourceFile(path: "Checked.swift", text: text)
+                let model = FileModel(Lexer.tokenize(file))
+                let own = collectFacts(model)
+                let project = ProjectFacts(merging: other + [own])
+                let reused = FileAnalysis(model, project: project)
+                let fresh = FileAnalysis(FileModel(Lexer.tokenize(file)), project: project)
+                assertSameKeyboardAnalysis(reused, fresh, "project \(position)")
+                // And again, after the pass-2 flow became the model's latest.
+                assertSameKeyboardAnalysis(FileAnalysis(model, project: ProjectFacts(merging: [own])),
+                                           FileAnalysis(FileModel(Lexer.tokenize(file)), project: ProjectFacts(merging: [own])),
+                                           "own facts after project \(position)")
+            }
+        }
+    }
+
+    /// Tables agree when they differ only on names the file never spells, and not when they
+    /// differ on one it reads.
+    func testTablesAgreeOnlyOnTheFileNames() {
+        let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: handlerFile)))
+        let own = collectFacts(model)
+        let names = KeyboardEvaluationNames(model.fileIndex, ResultExpressions(model.source, model.fileIndex.outline))
+        let alone = KeyboardProjectTables(ProjectFacts(merging: [own]))
+        let unrelated = KeyboardProjectTables(ProjectFacts(merging: [facts("Unrelated.swift", unrelatedFile), own]))
+        let accessors = KeyboardProjectTables(ProjectFacts(merging: [facts("Accessors.swift", accessorFile), own]))
+        let helper = KeyboardProjectTables(ProjectFacts(merging: [facts("Helper.swift", helperFile), own]))
+        XCTAssertFalse(unrelated.accessors.isEmpty)
+        XCTAssertTrue(alone.agree(with: unrelated, on: names))
+        XCTAssertTrue(unrelated.agree(with: alone, on: names))
+        XCTAssertFalse(alone.agree(with: accessors, on: names), "the file reads keyboardEndFrame")
+        XCTAssertFalse(accessors.agree(with: alone, on: names))
+        // The helper's facts are results and arguments of names the file does not declare.
+        XCTAssertTrue(alone.agree(with: helper, on: names))
+        let helperModel = FileModel(Lexer.tokenize(SourceFile(path: "Helper.swift", text: helperFile)))
+        let helperNames = KeyboardEvaluationNames(
+            helperModel.fileIndex, ResultExpressions(helperModel.source, helperModel.fileIndex.outline))
+        let helperAlone = KeyboardProjectTables(ProjectFacts(merging: [collectFacts(helperModel)]))
+        XCTAssertFalse(helperAlone.agree(with: KeyboardProjectTables(ProjectFacts(merging: [own])), on: helperNames),
+                       "the handler file passes a frame to adjust(for:)")
+    }
+
+    func assertSameKeyboardAnalysis(_ reused: FileAnalysis, _ fresh: FileAnalysis, _ message: String,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(reused.evaluator?.flow.valueAt, fresh.evaluator?.flow.valueAt, message, file: file, line: line)
+        let reusedCarriers = reused.evaluator?.carriers, freshCarriers = fresh.evaluator?.carriers
+        XCTAssertEqual(reusedCarriers?.returned, freshCarriers?.returned, message, file: file, line: line)
+        XCTAssertEqual(reusedCarriers?.computed, freshCarriers?.computed, message, file: file, line: line)
+        XCTAssertEqual(reusedCarriers?.stored, freshCarriers?.stored, message, file: file, line: line)
+        XCTAssertEqual(reusedCarriers?.insetBottoms, freshCarriers?.insetBottoms, message, file: file, line: line)
+        XCTAssertEqual(reused.facts.keyboardFrameProperties, fresh.facts.keyboardFrameProperties, message, file: file, line: line)
+        XCTAssertEqual(reused.facts.keyboardHeightAccessors, fresh.facts.keyboardHeightAccessors, message, file: file, line: line)
+        XCTAssertEqual(reused.facts.keyboardResults, fresh.facts.keyboardResults, message, file: file, line: line)
+        XCTAssertEqual(reused.facts.keyboardArguments, fresh.facts.keyboardArguments, message, file: file, line: line)
+        // Every expression of the file evaluates the same afterwards.
+        for binding in reused.bindings {
+            guard let value = binding.value else { continue }
+            XCTAssertEqual(reused.keyboardValue(of: value), fresh.keyboardValue(of: value), message, file: file, line: line)
+        }
+    }
+}
