@@ -544,7 +544,9 @@ struct LintOptions: Sendable {
 
 /// `--timing`: where the time went, how fast, and which deployment target the rules saw.
 struct TimingReport {
+    /// Until the last file to report was found (pass 1 reads and scans files meanwhile).
     let discovery: Duration
+    /// From then to the end of pass 1, so that the phases add up to the run.
     let pass1: Duration
     let pass2: Duration
     let output: Duration

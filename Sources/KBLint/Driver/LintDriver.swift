@@ -258,7 +258,8 @@ struct LintDriver: Sendable {
         var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
         var superclassLookups = TypeNameLookups()
         for name in superclasses { superclassLookups.insertDeclaration(ofTypeName: name) }
-        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs).analysed
+        var candidates = AnalysisCandidates(firstPass)
+        work.analysed += analyseFiles(answering: superclassLookups, &firstPass, inputs, candidates: &candidates).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
@@ -299,7 +300,7 @@ struct LintDriver: Sendable {
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
             for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
-            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs)
+            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs, candidates: &candidates)
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
             project = ProjectFacts(merging: firstPass.compactMap(\.facts))
@@ -337,12 +338,20 @@ struct LintDriver: Sendable {
     /// twice through a symlink, a hard link): each file is checked and fixed once, under the
     /// path that reaches it without symlinks when there is one, else the first.
     static func laterPaths(toTheSameFile inputs: [LintInput], _ identities: [FileIdentity?]) -> Set<Int> {
+        // Nearly every file is reached once: only identities met twice get a group.
+        var firstIndex: [FileIdentity: Int] = [:]
+        firstIndex.reserveCapacity(identities.count)
         var groups: [FileIdentity: [Int]] = [:]
         for (index, identity) in identities.enumerated() {
-            if let identity { groups[identity, default: []].append(index) }
+            guard let identity else { continue }
+            if let first = firstIndex[identity] {
+                groups[identity, default: [first]].append(index)
+            } else {
+                firstIndex[identity] = index
+            }
         }
         var duplicates: Set<Int> = []
-        for group in groups.values where group.count > 1 {
+        for group in groups.values {
             let kept = group.first { FileSystem.resolvedPath(inputs[$0].target.absolutePath) == inputs[$0].target.absolutePath }
                 ?? group[0]
             duplicates.formUnion(group.filter { $0 != kept })
@@ -403,56 +412,83 @@ struct LintDriver: Sendable {
         let declaring: [UInt64]
     }
 
-    /// Analyses the files that pass 1 only scanned and that `lookups` need (see
-    /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
-    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
-    /// Returns the hashes of the type names whose facts changed (every type the analysed files
-    /// declare or extend) and how many files it analysed.
-    private func analyseFiles(
-        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput]
-    ) -> (completed: Set<UInt64>, analysed: Int) {
+    /// What `analyseFiles` picks files by: the files pass 1 only scanned that may name or
+    /// may declare each type name (in input order), and what the analysed files declare and
+    /// extend. Built once after pass 1 (not once per round: that is a pass over every file of
+    /// the project); a file analysed since stays in the lists, which callers filter by
+    /// `isScanned`.
+    private struct AnalysisCandidates {
         var namingFiles: [UInt64: [Int]] = [:]
         var declaringFiles: [UInt64: [Int]] = [:]
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
-        for (index, result) in firstPass.enumerated() {
-            if let scanned = result.scannedNames {
-                for name in scanned.named { namingFiles[name, default: []].append(index) }
-                for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
-            } else if let facts = result.facts {
-                for type in facts.types {
-                    let hash = FactScope.hash(ofTypeName: type.name)
-                    if type.name.utf8.contains(UInt8(ascii: ".")) {
-                        declaredNested.insert(hash)
-                    } else if type.isDeclared {
-                        declaredAtTopLevel.insert(hash)
-                    } else {
-                        extended.insert(hash)
-                    }
+
+        init(_ firstPass: [FirstPassResult]) {
+            for (index, result) in firstPass.enumerated() {
+                if let scanned = result.scannedNames {
+                    for name in scanned.named { namingFiles[name, default: []].append(index) }
+                    for name in scanned.declaring { declaringFiles[name, default: []].append(index) }
+                } else if let facts = result.facts {
+                    add(facts)
                 }
             }
         }
+
+        /// Records what an analysed file declares and extends.
+        mutating func add(_ facts: FileFacts) {
+            for type in facts.types {
+                let hash = FactScope.hash(ofTypeName: type.name)
+                if type.name.utf8.contains(UInt8(ascii: ".")) {
+                    declaredNested.insert(hash)
+                } else if type.isDeclared {
+                    declaredAtTopLevel.insert(hash)
+                } else {
+                    extended.insert(hash)
+                }
+            }
+        }
+    }
+
+    /// Analyses the files that pass 1 only scanned and that `lookups` need (see
+    /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
+    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
+    /// Returns the hashes of the type names whose facts changed (every type the analysed files
+    /// declare or extend) and how many files it analysed. `candidates` learns what the
+    /// analysed files declare once every level is done: within a call, the levels pick files
+    /// by what was analysed before it.
+    private func analyseFiles(
+        answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput],
+        candidates: inout AnalysisCandidates
+    ) -> (completed: Set<UInt64>, analysed: Int) {
+        // The files only scanned when the call began: every level picks from those, as one
+        // index built at the call's start would list them, then skips the ones an earlier
+        // level analysed.
+        let scannedAtStart = firstPass.map { $0.scannedNames != nil }
+        let isScanned = { (index: Int) in scannedAtStart[index] }
         /// The files that may declare `name` first. Once they are analysed, for a name only
         /// nested types have, a file that may extend it: one that does settles that `name`
         /// means the extended type, and more of them would add nothing a declaration says.
         func filesNeeded(forDeclarationOf name: UInt64) -> [Int] {
-            if let declaring = declaringFiles[name] { return declaring }
-            guard declaredNested.contains(name), !declaredAtTopLevel.contains(name), !extended.contains(name),
-                  let extending = namingFiles[name]?.first else { return [] }
+            let declaring = candidates.declaringFiles[name]?.filter(isScanned) ?? []
+            if !declaring.isEmpty { return declaring }
+            guard candidates.declaredNested.contains(name), !candidates.declaredAtTopLevel.contains(name),
+                  !candidates.extended.contains(name),
+                  let extending = candidates.namingFiles[name]?.first(where: isScanned) else { return [] }
             return [extending]
         }
         /// The files that may name every component of a qualified name.
         func filesNaming(every components: [UInt64]) -> [Int] {
-            let lists = components.map { namingFiles[$0] ?? [] }.sorted { $0.count < $1.count }
+            let lists = components.map { candidates.namingFiles[$0]?.filter(isScanned) ?? [] }.sorted { $0.count < $1.count }
             guard let shortest = lists.first, !shortest.isEmpty else { return [] }
             let others = lists.dropFirst().map(Set.init)
             return shortest.filter { file in others.allSatisfy { $0.contains(file) } }
         }
-        var round = Set(lookups.facts.flatMap { namingFiles[$0] ?? [] } + lookups.qualifiedFacts.flatMap(filesNaming(every:))
-            + lookups.declarations.flatMap(filesNeeded))
+        var round = Set(lookups.facts.flatMap { candidates.namingFiles[$0]?.filter(isScanned) ?? [] }
+            + lookups.qualifiedFacts.flatMap(filesNaming(every:)) + lookups.declarations.flatMap(filesNeeded))
         var completed: Set<UInt64> = []
         var analysed = 0
+        var newlyAnalysed: [FileFacts] = []
         var level = 0
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
@@ -474,6 +510,7 @@ struct LintDriver: Sendable {
             // Only once every file of this level counts as analysed: a superclass declared
             // in a file of the same level is not analysed again in the next.
             round = []
+            newlyAnalysed += facts.compactMap { $0 }
             for type in facts.lazy.compactMap({ $0 }).flatMap(\.types) {
                 completed.insert(FactScope.hash(ofTypeName: type.name))
                 guard let superclass = type.superclass else { continue }
@@ -483,6 +520,7 @@ struct LintDriver: Sendable {
                 }
             }
         }
+        for facts in newlyAnalysed { candidates.add(facts) }
         return (completed, analysed)
     }
 
