@@ -101,20 +101,23 @@ final class ProducedItems<Item: Sendable>: @unchecked Sendable {
 }
 
 /// Result storage for a number of results known only at the end. Every slot is written
-/// once, by the worker that claimed its index.
+/// once, by the worker that claimed its index. Slots come in chunks, so that storing never
+/// moves the results stored before (under the lock the other workers wait for).
 private final class GrowingResultSlots<Result: Sendable>: @unchecked Sendable {
+    private static var chunkSize: Int { 1024 }
     private let lock = PThreadLock()
-    private var slots: [Result?] = []
+    private var chunks: [[Result?]] = []
 
     func store(_ result: Result, at index: Int) {
+        let (chunk, offset) = index.quotientAndRemainder(dividingBy: Self.chunkSize)
         lock.withLock {
-            if index >= slots.count { slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count)) }
-            slots[index] = result
+            while chunks.count <= chunk { chunks.append(Array(repeating: nil, count: Self.chunkSize)) }
+            chunks[chunk][offset] = result
         }
     }
 
     func results(count: Int) -> [Result] {
-        lock.withLock { (0..<count).map { slots[$0]! } }
+        lock.withLock { (0..<count).map { chunks[$0 / Self.chunkSize][$0 % Self.chunkSize]! } }
     }
 }
 
