@@ -25,12 +25,12 @@ final class ParallelWorkTests: XCTestCase {
 
     func testProducedItemsAreMappedInTheOrderTheyCame() {
         for jobs in [1, 2, 5] {
-            for count in [0, 1, 200] {
+            for count in [0, 1, 2_500] {
                 let (items, results) = parallelMap(producing: { items in
                     for item in 0..<count {
                         items.add("item \(item)")
                         // Now and then slower than the workers, so that they wait for the next item.
-                        if item % 17 == 0 { usleep(300) }
+                        if item % 97 == 0 { usleep(300) }
                     }
                 }, jobs: jobs) { index, item in "\(index): \(item)" }
                 XCTAssertEqual(items, (0..<count).map { "item \($0)" }, "jobs \(jobs)")
