@@ -29,10 +29,10 @@ func parallelMap<Result: Sendable>(
 
 /// `parallelMap` over items that `produce` adds one by one (a file walk): the workers map
 /// the first items while later ones are still being found. `produce` runs on the calling
-/// thread and `jobs` workers beside it take the items in the order they were added; the
-/// results come in that order, so the output never depends on scheduling. With one job the
-/// items are all produced first, then mapped on the calling thread, so that `--jobs 1`
-/// stays on one thread. Returns the items with their results.
+/// thread, which is one of the `jobs`: `jobs - 1` workers beside it take the items in the
+/// order they were added, and it joins them once it has added the last. The results come in
+/// that order, so the output never depends on scheduling. With one job the items are all
+/// produced first, then mapped, on the calling thread. Returns the items with their results.
 func parallelMap<Item: Sendable, Result: Sendable>(
     producing produce: (ProducedItems<Item>) -> Void, jobs: Int, _ work: @Sendable (Int, Item) -> Result
 ) -> (items: [Item], results: [Result]) {
@@ -41,20 +41,15 @@ func parallelMap<Item: Sendable, Result: Sendable>(
     @Sendable func mapClaimedItems(_ work: @Sendable (Int, Item) -> Result) {
         while let (index, item) = items.claimNext() { results.store(work(index, item), at: index) }
     }
-    if jobs <= 1 {
+    // A worker waits only for the producer, which never waits for a worker: the workers
+    // cannot stall it however the thread pool schedules them.
+    withoutActuallyEscaping(work) { work in
+        let workers = DispatchGroup()
+        for _ in 1..<max(1, jobs) { DispatchQueue.global().async(group: workers) { mapClaimedItems(work) } }
         produce(items)
         items.finish()
         mapClaimedItems(work)
-    } else {
-        // A worker waits only for the producer, which never waits for a worker: the workers
-        // cannot stall it however the thread pool schedules them.
-        withoutActuallyEscaping(work) { work in
-            let workers = DispatchGroup()
-            for _ in 0..<jobs { DispatchQueue.global().async(group: workers) { mapClaimedItems(work) } }
-            produce(items)
-            items.finish()
-            workers.wait()
-        }
+        workers.wait()
     }
     return (items.all, results.results(count: items.count))
 }
