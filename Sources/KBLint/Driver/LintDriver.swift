@@ -264,10 +264,13 @@ struct LintDriver: Sendable {
         betweenPasses?()
         let middle = clock.now
 
-        let inputsByPath = Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
+        // Made on the first finding that points into another file: most runs have none.
+        let inputsByPath = MadeOnFirstUse { [inputs] in
+            Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         // Another input's bytes as this run reads them: from the index with --staged.
         let relatedFile: RelatedFileLookup = { [self] path in
-            guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
+            guard let other = inputsByPath.value[path], let bytes = try? read(other) else { return nil }
             return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
         }
         func check(_ indices: [Int], in project: ProjectFacts, progress: ProgressIndicator?) -> [FileOutcome] {
@@ -645,6 +648,24 @@ struct LintDriver: Sendable {
     /// Writes the fixed file unless it changed on disk since it was read.
     func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
         try FileReplacement.replace(target.absolutePath, shownAs: target.path, expecting: original, with: bytes)
+    }
+}
+
+/// A value made by the first job that asks for it; the others wait for it.
+final class MadeOnFirstUse<Value: Sendable>: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var made: Value?
+    private let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+
+    var value: Value {
+        lock.withLock {
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
     }
 }
 
