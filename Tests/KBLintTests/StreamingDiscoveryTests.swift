@@ -91,13 +91,16 @@ final class StreamingDiscoveryTests: XCTestCase {
             (["--file-list", "list.txt"], "kblint: error: missing.swift: no such file or directory\n" + broken("App/SharedLink/loop/")),
             (["Nested/Deep"], ""),
             (["Vendor/SLink.swift", "Shared"], broken("Shared/loop/")),
+            (["--use-stdin", "--stdin-path", "App/Screens/A.swift"], ""),
         ]
+        let standardInput = Array("let forbidden = 3\n".utf8)
         for run in runs {
-            let plain = runTool(["--reporter", "xcode", "--jobs", "1"] + run.arguments, in: tree.path)
+            let plain = runTool(["--reporter", "xcode", "--jobs", "1"] + run.arguments, in: tree.path, standardInput: standardInput)
             XCTAssertFalse(plain.standardOutput.isEmpty, "\(run.arguments)")
             XCTAssertTrue(plain.standardError.hasSuffix(run.errors), "\(run.arguments): \(plain.standardError)")
             for jobs in ["2", "4"] {
-                let streamed = runTool(["--reporter", "xcode", "--jobs", jobs] + run.arguments, in: tree.path)
+                let streamed = runTool(
+                    ["--reporter", "xcode", "--jobs", jobs] + run.arguments, in: tree.path, standardInput: standardInput)
                 XCTAssertEqual(streamed.standardOutput, plain.standardOutput, "\(run.arguments), jobs \(jobs)")
                 XCTAssertEqual(streamed.standardError, plain.standardError, "\(run.arguments), jobs \(jobs)")
                 XCTAssertEqual(streamed.status, plain.status, "\(run.arguments), jobs \(jobs)")
