@@ -1,4 +1,5 @@
 @testable import KBLint
+import Foundation
 import XCTest
 
 final class ParallelWorkTests: XCTestCase {
@@ -19,6 +20,22 @@ final class ParallelWorkTests: XCTestCase {
     func testParallelMapKeepsTheOrderOfTheIndices() {
         for jobs in [1, 2, 5] {
             XCTAssertEqual(parallelMap(count: 100, jobs: jobs) { $0 * 3 }, (0..<100).map { $0 * 3 })
+        }
+    }
+
+    func testProducedItemsAreMappedInTheOrderTheyCame() {
+        for jobs in [1, 2, 5] {
+            for count in [0, 1, 2_500] {
+                let (items, results) = parallelMap(producing: { items in
+                    for item in 0..<count {
+                        items.add("item \(item)")
+                        // Now and then slower than the workers, so that they wait for the next item.
+                        if item % 97 == 0 { usleep(300) }
+                    }
+                }, jobs: jobs) { index, item in "\(index): \(item)" }
+                XCTAssertEqual(items, (0..<count).map { "item \($0)" }, "jobs \(jobs)")
+                XCTAssertEqual(results, (0..<count).map { "\($0): item \($0)" }, "jobs \(jobs)")
+            }
         }
     }
 

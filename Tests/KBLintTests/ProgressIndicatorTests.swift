@@ -14,6 +14,18 @@ final class ProgressIndicatorTests: XCTestCase {
         XCTAssertTrue(terminal.text.hasSuffix("\r\u{1B}[K"))
     }
 
+    /// While discovery is still finding files, the count has no total.
+    func testCountsWithoutATotalUntilTheFilesAreAllFound() throws {
+        let terminal = CapturedOutput(isTerminal: true)
+        let progress = try XCTUnwrap(ProgressIndicator(sink: terminal, total: nil, phase: "p", delay: .zero))
+        progress.fileFinished()
+        XCTAssertEqual(terminal.text, "\r\u{1B}[Kp: 1 files")
+        progress.setTotal(2)
+        progress.fileFinished()
+        XCTAssertTrue(terminal.text.hasSuffix("\r\u{1B}[Kp: 2/2 files"), terminal.text)
+        XCTAssertNil(ProgressIndicator(sink: terminal, total: 0, phase: "p", delay: .zero))
+    }
+
     func testShortRunsAndPipesStayQuiet() throws {
         XCTAssertNil(ProgressIndicator(sink: CapturedOutput(isTerminal: false), total: 3, phase: "p", delay: .zero))
         let terminal = CapturedOutput(isTerminal: true)

@@ -1,3 +1,4 @@
+import Rules
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -66,27 +66,34 @@ struct LintCommand {
             return .failure
         }
 
-        let found = lintInputs(options, resolver: resolver, root: root, lastListing: lastListing)
-        if let fatal = found.fatalError {
+        let selection: InputSelection
+        do {
+            selection = try selectInputs(options, resolver: resolver, root: root)
+        } catch {
             // Nothing was selected (git failed): no report would mean anything.
-            tool.reportError(fatal)
+            tool.reportError(error.message)
             return .failure
         }
-        let inputs = found.inputs
-        var errors = found.errors
-        let discovered = clock.now
 
         // Lint, with the facts of the rest of the project unless the paths searched cover it.
+        // Pass 1 reads the files while discovery finds them.
         var driver = LintDriver(
             jobs: options.jobs, fixMode: options.fixMode,
             knownRuleIDs: Set(tool.knownRuleIDs),
             closeMatches: { word, candidates in Spelling.closestMatches(to: word, among: candidates) },
             progressSink: tool.standardError.isTerminal ? tool.standardError : nil)
         driver.keepsResultsUntilExit = tool.exitsAfterRun
-        let projectRoot = ProjectRoot.find(
-            containing: inputs.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
-        let outcome = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing).lint(
-            inputs, projectRoot: projectRoot.flatMap { ProjectRoot.isCovered($0, by: found.searched) ? nil : $0 })
+        var found = DiscoveredInputs(plans: [], errors: [])
+        var discovered = started
+        let outcome = ProjectLint(driver: driver, resolver: resolver, lastListing: lastListing).lint { feed in
+            found = discoverInputs(selection, options, resolver: resolver, lastListing: lastListing, report: feed.report)
+            discovered = clock.now
+            let projectRoot = ProjectRoot.find(
+                containing: feed.reported.map(\.target.absolutePath), fileSystem: DiskFileSystem(lastListing: lastListing))
+            return projectRoot.flatMap { ProjectRoot.isCovered($0, by: found.searched) ? nil : $0 }
+        }
+        let inputs = outcome.inputs
+        var errors = found.errors
         let linted = clock.now
 
         for file in outcome.files { errors += file.errors.map(\.description) }
@@ -171,9 +178,103 @@ struct LintCommand {
     func lintInputs(
         _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration, lastListing: LastListing
     ) -> (inputs: [LintInput], plans: [FilePlan], errors: [String], searched: [String], fatalError: String?) {
-        let cwd = tool.currentDirectory
+        let selection: InputSelection
+        do {
+            selection = try selectInputs(options, resolver: resolver, root: root)
+        } catch {
+            return ([], [], [], [], error.message)
+        }
         var inputs: [LintInput] = []
+        let found = discoverInputs(selection, options, resolver: resolver, lastListing: lastListing) { inputs.append($0) }
+        return (inputs, found.plans, found.errors, found.searched, nil)
+    }
+
+    /// What a run lints, chosen before any folder is walked, with the errors met choosing it
+    /// (an unreadable file list).
+    struct InputSelection {
+        enum Files {
+            case standardInput(LintTarget, bytes: [UInt8])
+            /// The staged files with their bytes in the index (`--staged`).
+            case staged([(target: LintTarget, bytes: [UInt8])])
+            /// The paths to search; `selectedByGit`: git chose them (`--since`), not the user.
+            case paths([String], selectedByGit: Bool)
+        }
+
+        let files: Files
         var errors: [String] = []
+    }
+
+    /// Why nothing can be linted: git cannot select files, standard input cannot be read.
+    struct SelectionFailure: Error {
+        let message: String
+    }
+
+    /// Reads standard input, asks git, reads the file list: everything a run needs before it
+    /// walks folders.
+    func selectInputs(
+        _ options: LintOptions, resolver: ConfigurationResolver, root: Configuration
+    ) throws(SelectionFailure) -> InputSelection {
+        let cwd = tool.currentDirectory
+        if options.useStdin {
+            let bytes: [UInt8]
+            do {
+                bytes = try tool.readStandardInput()
+            } catch {
+                throw SelectionFailure(message: "standard input: \(error.reason)")
+            }
+            let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
+            let target = LintTarget(path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute)
+            return InputSelection(files: .standardInput(target, bytes: bytes))
+        }
+        let selection: GitSelection?
+        do {
+            selection = try gitSelection(options) { absolute in
+                !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+            }
+        } catch {
+            throw SelectionFailure(message: error.description)
+        }
+        switch selection {
+        case .staged(let files):
+            return InputSelection(files: .staged(files))
+        case .changed(let files):
+            // git chose the files, perhaps none: no file list, no default paths.
+            return InputSelection(files: .paths(files, selectedByGit: true))
+        case nil:
+            var paths = options.paths
+            var errors: [String] = []
+            if let fileList = options.fileList {
+                do {
+                    paths += try readFileList(fileList)
+                } catch {
+                    errors.append(error.description)
+                }
+            } else if paths.isEmpty {
+                paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
+            }
+            return InputSelection(files: .paths(paths, selectedByGit: false), errors: errors)
+        }
+    }
+
+    /// What `discoverInputs` found besides the inputs.
+    struct DiscoveredInputs {
+        /// The distinct plans of the inputs.
+        var plans: [FilePlan]
+        /// The selection's errors, then discovery's, then each broken configuration's once.
+        var errors: [String]
+        /// The paths searched (absolute).
+        var searched: [String] = []
+    }
+
+    /// Reports each file `selection` names or holds with its plan, in order, as discovery
+    /// finds it (pass 1 reads it meanwhile). Files whose configuration is broken are left
+    /// out; the error says why.
+    func discoverInputs(
+        _ selection: InputSelection, _ options: LintOptions, resolver: ConfigurationResolver, lastListing: LastListing,
+        report: (LintInput) -> Void
+    ) -> DiscoveredInputs {
+        let cwd = tool.currentDirectory
+        var configurationErrors: [String] = []
         var seenConfigurationErrors: Set<String> = []
         // Files under the same configuration share one plan (its rule list and options are
         // copy-on-write storage): a plan per file made memory grow with the number of files.
@@ -197,68 +298,38 @@ struct LintCommand {
                 previous = (target.absolutePath, shared)
                 return shared
             } catch {
-                if seenConfigurationErrors.insert(error.description).inserted { errors.append(error.description) }
+                if seenConfigurationErrors.insert(error.description).inserted { configurationErrors.append(error.description) }
                 return nil
             }
         }
-        if options.useStdin {
-            let bytes: [UInt8]
-            do {
-                bytes = try tool.readStandardInput()
-            } catch {
-                return ([], [], [], [], "standard input: \(error.reason)")
-            }
-            let absolute = LexicalPath.absolute(options.stdinPath ?? "<stdin>", relativeTo: cwd)
-            let target = LintTarget(
-                path: LexicalPath.display(absolute, relativeTo: cwd), absolutePath: absolute)
+        switch selection.files {
+        case .standardInput(let target, let bytes):
             let excluded = options.forceExclude
-                && !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
+                && !((try? resolver.configuration(forFileAt: target.absolutePath).shouldLint(target.absolutePath)) ?? true)
             if !excluded, let plan = planFor(target) {
-                inputs.append(LintInput(target: target, plan: plan, preloaded: bytes))
+                report(LintInput(target: target, plan: plan, preloaded: bytes))
             }
-            return (inputs, Array(planBySource.values), errors, [], nil)
-        }
-        let selection: GitSelection?
-        do {
-            selection = try gitSelection(options) { absolute in
-                !((try? resolver.configuration(forFileAt: absolute).shouldLint(absolute)) ?? true)
-            }
-        } catch {
-            return ([], [], [], [], error.description)
-        }
-        if case .staged(let files) = selection {
+            return DiscoveredInputs(plans: Array(planBySource.values), errors: selection.errors + configurationErrors)
+        case .staged(let files):
             for file in files {
                 if let plan = planFor(file.target) {
-                    inputs.append(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
+                    report(LintInput(target: file.target, plan: plan, preloaded: file.bytes))
                 }
             }
-            return (inputs, Array(planBySource.values), errors, [], nil)
-        }
-        var paths = options.paths
-        if case .changed(let files) = selection {
-            // git chose the files, perhaps none: no file list, no default paths.
-            paths = files
-        } else if let fileList = options.fileList {
-            do {
-                paths += try readFileList(fileList)
-            } catch {
-                errors.append(error.description)
+            return DiscoveredInputs(plans: Array(planBySource.values), errors: selection.errors + configurationErrors)
+        case .paths(let paths, let selectedByGit):
+            var discovery = FileDiscovery(currentDirectory: cwd)
+            discovery.lastListing = lastListing
+            // Files git selected were not named by the user: 'excluded' applies to them.
+            discovery.forceExclude = options.forceExclude || selectedByGit
+            discovery.exclusion = ProjectLint.exclusion(resolver)
+            let discoveryErrors = discovery.discover(paths) { target in
+                if let plan = planFor(target) { report(LintInput(target: target, plan: plan)) }
             }
-        } else if paths.isEmpty {
-            paths = root.included.isEmpty ? ["."] : root.included.map(\.searchRoot)
+            return DiscoveredInputs(
+                plans: Array(planBySource.values), errors: selection.errors + discoveryErrors.map(\.description) + configurationErrors,
+                searched: paths.map { LexicalPath.absolute($0, relativeTo: cwd) })
         }
-        var discovery = FileDiscovery(currentDirectory: cwd)
-        discovery.lastListing = lastListing
-        // Files git selected were not named by the user: 'excluded' applies to them.
-        discovery.forceExclude = options.forceExclude || selection != nil
-        discovery.exclusion = ProjectLint.exclusion(resolver)
-        let (targets, discoveryErrors) = discovery.discover(paths)
-        errors += discoveryErrors.map(\.description)
-        inputs.reserveCapacity(targets.count)
-        for target in targets {
-            if let plan = planFor(target) { inputs.append(LintInput(target: target, plan: plan)) }
-        }
-        return (inputs, Array(planBySource.values), errors, paths.map { LexicalPath.absolute($0, relativeTo: cwd) }, nil)
     }
 
     /// What a plan follows from: the configuration files that apply and the deployment target
@@ -473,7 +544,9 @@ struct LintOptions: Sendable {
 
 /// `--timing`: where the time went, how fast, and which deployment target the rules saw.
 struct TimingReport {
+    /// Until the last file to report was found (pass 1 reads and scans files meanwhile).
     let discovery: Duration
+    /// From then to the end of pass 1, so that the phases add up to the run.
     let pass1: Duration
     let pass2: Duration
     let output: Duration

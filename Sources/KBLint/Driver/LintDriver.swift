@@ -94,6 +94,41 @@ struct FileOutcome: Sendable {
     var lookups = TypeNameLookups()
 }
 
+/// The files of a run, handed to pass 1 as they are found (`LintDriver.run(discovering:)`):
+/// first the reported inputs, in order, then the fact sources. Used on the thread that
+/// produces the inputs only.
+final class InputFeed {
+    private let items: ProducedItems<(input: LintInput, isReported: Bool)>
+    /// The reported inputs added so far, in order.
+    private(set) var reported: [LintInput] = []
+    /// When the reported inputs ended (the first fact source came, or discovery returned):
+    /// no reported input may follow.
+    private var reportedEnd: ContinuousClock.Instant?
+
+    fileprivate init(_ items: ProducedItems<(input: LintInput, isReported: Bool)>) {
+        self.items = items
+    }
+
+    func report(_ input: LintInput) {
+        precondition(reportedEnd == nil, "a reported input after a fact source")
+        reported.append(input)
+        items.add((input, true))
+    }
+
+    /// A file read for its facts only: another file of the project of the reported inputs.
+    func addFactSource(_ source: FactSource) {
+        _ = endReported()
+        items.add((LintInput(target: source.target, plan: LintDriver.factsOnlyPlan, preloaded: source.preloaded), false))
+    }
+
+    /// When the last reported input came (now, unless a fact source came already).
+    fileprivate func endReported() -> ContinuousClock.Instant {
+        let end = reportedEnd ?? ContinuousClock.now
+        reportedEnd = end
+        return end
+    }
+}
+
 /// The two passes of a run over many files, in parallel, with output that does not depend on
 /// the number of jobs. Pass 1 keeps the facts of the files it analyses, and the models of
 /// files pass 2 checks up to `retainedModelBytes`, and holds the files it is to analyse up
@@ -131,10 +166,15 @@ struct LintDriver: Sendable {
     var heldBytesForAnalysis = 32 << 20
 
     /// The plan of files read for their facts only: no rule runs on them.
-    private static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
+    fileprivate static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
 
     struct Outcome: Sendable {
+        /// The reported inputs, in the order they were found.
+        var inputs: [LintInput]
+        /// The outcome of each of `inputs`.
         var files: [FileOutcome]
+        /// From the moment the last reported input was found to the end of pass 1: listing
+        /// the other files of the project counts here, discovery does not.
         var pass1: Duration
         var pass2: Duration
         var work = Work()
@@ -158,18 +198,38 @@ struct LintDriver: Sendable {
     /// project that are read for their facts only (never reported, checked or fixed).
     /// `Outcome.files` lists the outcomes of `reported`, in order.
     func run(_ reported: [LintInput], factSources: [FactSource] = []) -> Outcome {
+        run { feed in
+            for input in reported { feed.report(input) }
+            for source in factSources { feed.addFactSource(source) }
+        }
+    }
+
+    /// Lints the inputs `discover` reports with the facts of those and of the fact sources it
+    /// adds after them, reading and scanning each file as soon as it is added: pass 1 works
+    /// while discovery walks the tree. `discover` runs on the calling thread; the outcome
+    /// depends only on the inputs and their order, never on when they came.
+    func run(discovering discover: (InputFeed) -> Void) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
-        let inputs = reported + factSources.map { LintInput(target: $0.target, plan: Self.factsOnlyPlan, preloaded: $0.preloaded) }
-        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: inputs.count, phase: "kblint: collecting facts", started: start) }
+        let progress1 = progressSink.flatMap { ProgressIndicator(sink: $0, total: nil, phase: "kblint: collecting facts", started: start) }
         // Every file is read and scanned first; the files to analyse then go largest first, so
         // that no job is left with a large file at the end of the pass.
         let heldBytes = ByteBudget(heldBytesForAnalysis)
-        var scanned = parallelMap(count: inputs.count, jobs: jobs) { index -> ScannedFile in
-            let scanned = scan(inputs[index], isReported: index < reported.count, holdingBytesWithin: heldBytes)
+        var reported: [LintInput] = []
+        var reportedEnd = start
+        let (fed, scannedFiles) = parallelMap(producing: { items in
+            let feed = InputFeed(items)
+            discover(feed)
+            reportedEnd = feed.endReported()
+            reported = feed.reported
+            progress1?.setTotal(items.count)
+        }, jobs: jobs) { _, item -> ScannedFile in
+            let scanned = scan(item.input, isReported: item.isReported, holdingBytesWithin: heldBytes)
             if !scanned.needsAnalysis { progress1?.fileFinished() }
             return scanned
         }
+        var scanned = scannedFiles
+        let inputs = fed.map(\.input)
         var firstPass = scanned.map(\.result)
         let toAnalyse = scanned.indices.filter { scanned[$0].needsAnalysis }.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
         let pending = TakeOnceSlots(scanned.map(\.heldBytes))
@@ -195,7 +255,7 @@ struct LintDriver: Sendable {
         progress1?.finish()
         let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
-        let checked = (0..<reported.count).filter { firstPass[$0].needsSecondPass }
+        let checked = reported.indices.filter { firstPass[$0].needsSecondPass }
         // Rules walk up the superclasses of the types they check in nearly every file, and the
         // analyses of the checked files look up some of their types: the files those lookups
         // need are analysed now rather than after the checks that make them.
@@ -210,10 +270,13 @@ struct LintDriver: Sendable {
         betweenPasses?()
         let middle = clock.now
 
-        let inputsByPath = Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
+        // Made on the first finding that points into another file: most runs have none.
+        let inputsByPath = MadeOnFirstUse { [inputs] in
+            Dictionary(inputs.map { ($0.target.path, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         // Another input's bytes as this run reads them: from the index with --staged.
         let relatedFile: RelatedFileLookup = { [self] path in
-            guard let other = inputsByPath[path], let bytes = try? read(other) else { return nil }
+            guard let other = inputsByPath.value[path], let bytes = try? read(other) else { return nil }
             return (SourceFile(path: other.target.path, bytes: bytes), other.target.path)
         }
         func check(_ indices: [Int], in project: ProjectFacts, progress: ProgressIndicator?) -> [FileOutcome] {
@@ -230,7 +293,7 @@ struct LintDriver: Sendable {
             return inOrder
         }
         let progress2 = progressSink.flatMap { ProgressIndicator(sink: $0, total: checked.count, phase: "kblint: linting", started: start) }
-        var outcomes = (0..<reported.count).map { index -> FileOutcome in
+        var outcomes = reported.indices.map { index -> FileOutcome in
             // Pass 1 saw that nothing can be reported or fixed here: not read again.
             var outcome = FileOutcome()
             outcome.bytes = firstPass[index].bytes
@@ -259,7 +322,9 @@ struct LintDriver: Sendable {
         } else {
             releaseInParallel(&firstPass, jobs: jobs)
         }
-        return Outcome(files: outcomes, pass1: middle - start, pass2: clock.now - middle, work: work)
+        return Outcome(
+            inputs: reported, files: outcomes, pass1: middle - reportedEnd,
+            pass2: clock.now - middle, work: work)
     }
 
     /// What pass 1 keeps of a file: its facts, or the type names it may declare when it was
@@ -282,12 +347,20 @@ struct LintDriver: Sendable {
     /// twice through a symlink, a hard link): each file is checked and fixed once, under the
     /// path that reaches it without symlinks when there is one, else the first.
     static func laterPaths(toTheSameFile inputs: [LintInput], _ identities: [FileIdentity?]) -> Set<Int> {
+        // Nearly every file is reached once: only identities met twice get a group.
+        var firstIndex: [FileIdentity: Int] = [:]
+        firstIndex.reserveCapacity(identities.count)
         var groups: [FileIdentity: [Int]] = [:]
         for (index, identity) in identities.enumerated() {
-            if let identity { groups[identity, default: []].append(index) }
+            guard let identity else { continue }
+            if let first = firstIndex[identity] {
+                groups[identity, default: [first]].append(index)
+            } else {
+                firstIndex[identity] = index
+            }
         }
         var duplicates: Set<Int> = []
-        for group in groups.values where group.count > 1 {
+        for group in groups.values {
             let kept = group.first { FileSystem.resolvedPath(inputs[$0].target.absolutePath) == inputs[$0].target.absolutePath }
                 ?? group[0]
             duplicates.formUnion(group.filter { $0 != kept })
@@ -572,6 +645,24 @@ struct LintDriver: Sendable {
     /// Writes the fixed file unless it changed on disk since it was read.
     func write(_ bytes: [UInt8], over target: LintTarget, expecting original: [UInt8]) throws(FileError) {
         try FileReplacement.replace(target.absolutePath, shownAs: target.path, expecting: original, with: bytes)
+    }
+}
+
+/// A value made by the first job that asks for it; the others wait for it.
+final class MadeOnFirstUse<Value: Sendable>: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var made: Value?
+    private let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+
+    var value: Value {
+        lock.withLock {
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Rules
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,95 @@ func parallelMap<Result: Sendable>(
         }
     }
     return slots.results()
+}
+
+/// `parallelMap` over items that `produce` adds one by one (a file walk): the workers map
+/// the first items while later ones are still being found. `produce` runs on the calling
+/// thread, which is one of the `jobs`: `jobs - 1` workers beside it take the items in the
+/// order they were added, and it joins them once it has added the last. The results come in
+/// that order, so the output never depends on scheduling. With one job the items are all
+/// produced first, then mapped, on the calling thread. Returns the items with their results.
+func parallelMap<Item: Sendable, Result: Sendable>(
+    producing produce: (ProducedItems<Item>) -> Void, jobs: Int, _ work: @Sendable (Int, Item) -> Result
+) -> (items: [Item], results: [Result]) {
+    let items = ProducedItems<Item>()
+    let results = GrowingResultSlots<Result>()
+    @Sendable func mapClaimedItems(_ work: @Sendable (Int, Item) -> Result) {
+        while let (index, item) = items.claimNext() { results.store(work(index, item), at: index) }
+    }
+    // A worker waits only for the producer, which never waits for a worker: the workers
+    // cannot stall it however the thread pool schedules them.
+    withoutActuallyEscaping(work) { work in
+        let workers = DispatchGroup()
+        for _ in 1..<max(1, jobs) { DispatchQueue.global().async(group: workers) { mapClaimedItems(work) } }
+        produce(items)
+        items.finish()
+        mapClaimedItems(work)
+        workers.wait()
+    }
+    return (items.all, results.results(count: items.count))
+}
+
+/// The items a producer adds for `parallelMap(producing:)`, which workers claim in order,
+/// each once, waiting while the producer is still finding the next one.
+final class ProducedItems<Item: Sendable>: @unchecked Sendable {
+    private let condition = PThreadCondition()
+    private var items: [Item] = []
+    private var claimed = 0
+    private var isFinished = false
+
+    /// Hands `item` to the workers.
+    func add(_ item: Item) {
+        condition.withLock {
+            items.append(item)
+            condition.signal()
+        }
+    }
+
+    /// The items added so far.
+    var all: [Item] { condition.withLock { items } }
+
+    var count: Int { condition.withLock { items.count } }
+
+    /// No more items come: waiting workers stop once the items are all claimed.
+    fileprivate func finish() {
+        condition.withLock {
+            isFinished = true
+            condition.broadcast()
+        }
+    }
+
+    /// The next unclaimed item and its index, once it has been added; nil when the producer
+    /// finished and every item is claimed.
+    fileprivate func claimNext() -> (Int, Item)? {
+        condition.withLock {
+            while claimed == items.count, !isFinished { condition.wait() }
+            guard claimed < items.count else { return nil }
+            defer { claimed += 1 }
+            return (claimed, items[claimed])
+        }
+    }
+}
+
+/// Result storage for a number of results known only at the end. Every slot is written
+/// once, by the worker that claimed its index. Slots come in chunks, so that storing never
+/// moves the results stored before (under the lock the other workers wait for).
+private final class GrowingResultSlots<Result: Sendable>: @unchecked Sendable {
+    private static var chunkSize: Int { 1024 }
+    private let lock = PThreadLock()
+    private var chunks: [[Result?]] = []
+
+    func store(_ result: Result, at index: Int) {
+        let (chunk, offset) = index.quotientAndRemainder(dividingBy: Self.chunkSize)
+        lock.withLock {
+            while chunks.count <= chunk { chunks.append(Array(repeating: nil, count: Self.chunkSize)) }
+            chunks[chunk][offset] = result
+        }
+    }
+
+    func results(count: Int) -> [Result] {
+        lock.withLock { (0..<count).map { chunks[$0 / Self.chunkSize][$0 % Self.chunkSize]! } }
+    }
 }
 
 /// Releases `items` on `jobs` threads and leaves `items` empty. Freeing large object graphs
@@ -105,27 +195,39 @@ private final class ResultSlots<Result: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A pthread mutex: available on every platform kblint builds on, without Foundation.
-final class PThreadLock: @unchecked Sendable {
+/// A pthread mutex with a condition variable: threads wait inside `withLock` until another
+/// signals that what they wait for changed.
+final class PThreadCondition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
-
-    func lock() { pthread_mutex_lock(mutex) }
-
-    func unlock() { pthread_mutex_unlock(mutex) }
 
     func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// Inside `withLock`: releases the lock until signalled (or spuriously woken: callers
+    /// wait in a loop over their condition), then holds it again.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Inside `withLock`: wakes one waiting thread.
+    func signal() { pthread_cond_signal(condition) }
+
+    /// Inside `withLock`: wakes every waiting thread.
+    func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -28,32 +28,31 @@ struct ProjectLint {
     /// Lints `inputs` (reported, in order) with the facts of every file of the project at
     /// `projectRoot` (absolute; nil: the facts of `inputs` alone). `contents` replaces the
     /// bytes of project files by absolute path (unsaved editor buffers); the inputs carry
-    /// their own bytes (`LintInput.preloaded`) and are never read twice. Listing the
-    /// project's files counts as pass 1 in the outcome's times.
+    /// their own bytes (`LintInput.preloaded`) and are never read twice.
     func lint(_ inputs: [LintInput], projectRoot: String?, contents: [String: [UInt8]] = [:]) -> LintDriver.Outcome {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let sources = projectRoot.map { factSources(under: $0, besides: inputs, contents: contents) } ?? []
-        let listed = clock.now
-        var outcome = driver.run(inputs, factSources: sources)
-        outcome.pass1 += listed - start
-        return outcome
-    }
-
-    /// The project's files other than `inputs`, with their replaced contents.
-    func factSources(under root: String, besides inputs: [LintInput], contents: [String: [UInt8]] = [:]) -> [FactSource] {
-        let linted = Set(inputs.map(\.target.absolutePath))
-        return projectFiles(under: root).compactMap { target in
-            linted.contains(target.absolutePath) ? nil : FactSource(target: target, preloaded: contents[target.absolutePath])
+        lint(contents: contents) { feed in
+            for input in inputs { feed.report(input) }
+            return projectRoot
         }
     }
 
-    /// The Swift files under `root` that a run on `root` would lint.
-    func projectFiles(under root: String) -> [LintTarget] {
-        var discovery = FileDiscovery(currentDirectory: resolver.currentDirectory)
-        discovery.lastListing = lastListing
-        discovery.exclusion = Self.exclusion(resolver)
-        return discovery.discover([root]).targets
+    /// Lints the inputs `discover` reports, as it finds them, with the facts of every file of
+    /// the project at the folder it returns once it has reported them all (absolute; nil:
+    /// the facts of the inputs alone). Listing the project's other files counts as pass 1 in
+    /// the outcome's times.
+    func lint(contents: [String: [UInt8]] = [:], discovering discover: (InputFeed) -> String?) -> LintDriver.Outcome {
+        driver.run { feed in
+            guard let projectRoot = discover(feed) else { return }
+            let linted = Set(feed.reported.map(\.target.absolutePath))
+            var discovery = FileDiscovery(currentDirectory: resolver.currentDirectory)
+            discovery.lastListing = lastListing
+            discovery.exclusion = Self.exclusion(resolver)
+            _ = discovery.discover([projectRoot]) { target in
+                if !linted.contains(target.absolutePath) {
+                    feed.addFactSource(FactSource(target: target, preloaded: contents[target.absolutePath]))
+                }
+            }
+        }
     }
 
     /// Configuration's exclusion test for a folder's entries, as discovery asks for it:

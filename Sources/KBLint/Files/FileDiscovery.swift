@@ -25,6 +25,14 @@ struct FileDiscovery {
     /// The files to lint under `paths`, and one error per path that cannot be read (the other
     /// paths are still searched).
     func discover(_ paths: [String]) -> (targets: [LintTarget], errors: [FileError]) {
+        var targets: [LintTarget] = []
+        let errors = discover(paths) { targets.append($0) }
+        return (targets, errors)
+    }
+
+    /// Hands each file to lint under `paths` to `found` as soon as the walk meets it, in the
+    /// order `discover(_:)` lists them; returns one error per path that cannot be read.
+    func discover(_ paths: [String], found: (LintTarget) -> Void) -> [FileError] {
         var walk = Walk(pathsMayOverlap: paths.count > 1)
         for path in paths {
             let absolute = LexicalPath.absolute(path, relativeTo: currentDirectory)
@@ -43,16 +51,16 @@ struct FileDiscovery {
             case .directory:
                 if isExcluded(true) { continue }
                 walk.visited = []
-                self.walk(absolute, identity: status.identity, &walk)
+                self.walk(absolute, identity: status.identity, &walk, found: found)
             case .regular, .other:
                 // Non-regular files (FIFOs, devices) are reported when read, not here.
                 if isExcluded(false) { continue }
                 if walk.seen.insert(absolute).inserted {
-                    walk.targets.append(target(absolute))
+                    found(target(absolute))
                 }
             }
         }
-        return (walk.targets, walk.errors)
+        return walk.errors
     }
 
     /// What a run of `discover` has gathered so far.
@@ -65,14 +73,13 @@ struct FileDiscovery {
         var seen: Set<String> = []
         /// The folders walked from the current path.
         var visited: Set<FileIdentity> = []
-        var targets: [LintTarget] = []
         var errors: [FileError] = []
     }
 
     /// Walks `folder` unless it was walked already. `identity` is known when the folder was
     /// reached through `stat` (a named path, a symlink); a folder listed as one is identified
     /// by its listing instead, which saves a `stat` per folder.
-    private func walk(_ folder: String, identity: FileIdentity?, _ walk: inout Walk) {
+    private func walk(_ folder: String, identity: FileIdentity?, _ walk: inout Walk, found: (LintTarget) -> Void) {
         // A folder reached twice (a symlink to an ancestor or a sibling) is walked once.
         if let identity, !walk.visited.insert(identity).inserted { return }
         let listing: FileSystem.DirectoryListing
@@ -110,11 +117,11 @@ struct FileDiscovery {
             switch kind {
             case .directory?:
                 if skippedFolders.contains(name) || isExcluded(child, true) { continue }
-                self.walk(child, identity: identity, &walk)
+                self.walk(child, identity: identity, &walk, found: found)
             case .regular?:
                 guard name.hasSuffix(".swift"), !isExcluded(child, false) else { continue }
                 if (!walk.pathsMayOverlap && name.utf8.allSatisfy { $0 < 0x80 }) || walk.seen.insert(child).inserted {
-                    walk.targets.append(target(child))
+                    found(target(child))
                 }
             case .other?, nil:
                 continue

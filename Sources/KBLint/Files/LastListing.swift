@@ -1,3 +1,5 @@
+import Rules
+
 /// The folder listing discovery took last, shared with the configuration lookup that
 /// follows it: discovery lists a folder, then asks for the configuration of its entries,
 /// which looks at the same entries (`.kblint.yml`, the project files naming the deployment

@@ -1,3 +1,5 @@
+import Rules
+
 /// Configuration lookup for `--staged`: files git tracks are read as the index holds them
 /// (what the commit will contain: `.kblint.yml`, the baseline, the project files naming the
 /// deployment target), not as the work tree has them, which may hold unstaged edits. Paths

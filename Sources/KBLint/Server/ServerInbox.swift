@@ -1,3 +1,4 @@
+import Rules
 import Dispatch
 
 /// What the reading thread hands the server's loop, in arrival order.

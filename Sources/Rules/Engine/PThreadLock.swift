@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A pthread mutex: available on every platform kblint builds on, without Foundation. Public
-/// for the tool layer's parallel work.
+/// A pthread mutex: available on every platform kblint builds on, without Foundation. The one
+/// lock of both layers: the analysis's per-model memo and the tool layer's parallel work.
 public final class PThreadLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -20,6 +20,10 @@ public final class PThreadLock: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+
+    public func unlock() { pthread_mutex_unlock(mutex) }
 
     public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         pthread_mutex_lock(mutex)
