@@ -1,4 +1,5 @@
 @testable import KBLint
+import Rules
 import Foundation
 import XCTest
 

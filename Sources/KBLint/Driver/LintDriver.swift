@@ -239,8 +239,12 @@ struct LintDriver: Sendable {
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
             // A file gone since it was read adds no facts; pass 2 reports it.
-            guard let bytes = pending.take(at: index) ?? (try? read(inputs[index])) else { return FileAnalysed() }
-            let model = FileModel(Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)))
+            let held = pending.take(at: index)
+            guard let bytes = held ?? (try? read(inputs[index])) else { return FileAnalysed() }
+            // The scan's markers hold for the bytes it scanned, not for bytes read again.
+            let model = FileModel(
+                Lexer.tokenize(SourceFile(path: inputs[index].target.path, bytes: bytes)),
+                catalogueMarkers: held == nil ? nil : firstPass[index].markers)
             let checked = firstPass[index].needsSecondPass
             let kept = checked && modelBudget.reserve(bytes.count)
             return FileAnalysed(
@@ -339,6 +343,8 @@ struct LintDriver: Sendable {
         /// The hash of the bytes read, when fixing: pass 2 re-derives the file's facts when
         /// the file no longer holds them.
         var digest: UInt64?
+        /// Which of `FileChecker.catalogueMarkers` the bytes read hold (nil when not read).
+        var markers: MarkerSet.Mask?
         /// The file's model, kept for pass 2 (which builds it again when the file changed).
         var model: FileModel?
     }
@@ -383,6 +389,7 @@ struct LintDriver: Sendable {
         let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
         let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, scan: scan)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
+        result.markers = scan.markers
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
            let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
             result.scannedNames = ScannedTypeNames(named: Self.distinct(named), declaring: Self.distinct(declaring))
@@ -570,7 +577,9 @@ struct LintDriver: Sendable {
         let checker = plan.checker.suppressing(knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
 
         var project = project
-        let file = SourceFile(path: input.target.path, bytes: original)
+        // The kept model's file when it was built from these bytes: its line table is made.
+        let file = FileChecker.model(model, ifBuiltFrom: input.target.path, bytes: original)?.file
+            ?? SourceFile(path: input.target.path, bytes: original)
         // The file changed since pass 1 (an editor, another run's fixes): fixes must be
         // computed from facts of the bytes they edit, or they would add what is there already.
         if let digest = firstPass.digest, digest != Self.digest(original) {

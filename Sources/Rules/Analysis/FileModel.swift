@@ -58,12 +58,20 @@ public final class FileModel: @unchecked Sendable {
     /// before the check spares the check a second run once they are (`TypeNameLookups`).
     public var typesItsAnalysisLooksUp: [String] { observers.typesSeededFromProject(fileIndex.outline) }
 
+    /// Which of `FileChecker.catalogueMarkers` the bytes hold, when whoever built the model
+    /// had them already (pass 1 scans every file): a check of the same bytes then needs no
+    /// scan of its own.
+    let catalogueMarkers: MarkerSet.Mask?
+
     /// The bytes the model was built from.
     public var file: SourceFile { fileIndex.source.file }
     /// The tokens the model was built from.
     public var source: TokenizedSource { fileIndex.source }
 
-    public init(_ source: TokenizedSource) {
+    /// `catalogueMarkers`: `FileChecker.catalogueMarkers.present(in:)` of `source`'s bytes, if
+    /// known.
+    public init(_ source: TokenizedSource, catalogueMarkers: MarkerSet.Mask? = nil) {
+        self.catalogueMarkers = catalogueMarkers
         let fileIndex = FileIndex(source)
         self.fileIndex = fileIndex
         let outline = fileIndex.outline

@@ -130,11 +130,11 @@ public struct FileChecker: Sendable {
     /// `model`, when given, is the file's model from an earlier pass: it is used when it was
     /// built from exactly `file`'s bytes, and built again otherwise.
     public func check(_ file: SourceFile, project: ProjectFacts, model: FileModel? = nil) -> [Diagnostic] {
-        let present = Self.catalogueMarkers.present(in: file.bytes)
+        let model = Self.model(model, ifBuiltFrom: file)
+        let present = model?.catalogueMarkers ?? Self.catalogueMarkers.present(in: file.bytes)
         let candidates = candidates(for: file.bytes, present: present)
         var diagnostics: [Diagnostic] = []
         if !candidates.isEmpty || present.intersects(Self.directiveMask) {
-            let model = Self.model(model, ifBuiltFrom: file)
             let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
@@ -159,10 +159,15 @@ public struct FileChecker: Sendable {
     /// are compared with `memcmp`: element by element, comparing a large file's bytes cost
     /// more than building its model saved.
     public static func model(_ model: FileModel?, ifBuiltFrom file: SourceFile) -> FileModel? {
-        guard let model, model.file.path == file.path, model.file.bytes.count == file.bytes.count else { return nil }
+        self.model(model, ifBuiltFrom: file.path, bytes: file.bytes)
+    }
+
+    /// `model` when it was built from the file at `path` holding exactly `bytes`, else nil.
+    public static func model(_ model: FileModel?, ifBuiltFrom path: String, bytes: [UInt8]) -> FileModel? {
+        guard let model, model.file.path == path, model.file.bytes.count == bytes.count else { return nil }
         let equal = model.file.bytes.withUnsafeBufferPointer { built in
-            file.bytes.withUnsafeBufferPointer { given in
-                built.isEmpty || memcmp(built.baseAddress!, given.baseAddress!, built.count) == 0
+            bytes.withUnsafeBufferPointer { given in
+                built.baseAddress == given.baseAddress || memcmp(built.baseAddress!, given.baseAddress!, built.count) == 0
             }
         }
         return equal ? model : nil
