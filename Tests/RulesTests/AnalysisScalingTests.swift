@@ -217,8 +217,7 @@ final class AnalysisScalingTests: XCTestCase {
             let source = Lexer.tokenize(SourceFile(path: "A.swift", text: sample))
             let outline = Outline(source)
             let found = FactCollector.scanTypeBodies(
-                source, outline, enabled: true, importsGuidePackage: false,
-                aliases: KeyboardLayoutGuideAliases(FileIndex(source)))
+                source, outline, mayNameSafeArea: true, aliases: KeyboardLayoutGuideAliases(FileIndex(source)))
             let reference = referenceTypeBodies(source, outline)
             XCTAssertEqual(found.mentionsSafeArea, reference.0, sample)
             XCTAssertEqual(found.guideUses.map { $0.map(\.range) }, reference.1, sample)

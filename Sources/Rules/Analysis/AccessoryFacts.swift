@@ -220,7 +220,10 @@ extension FileAnalysis {
     /// `translatesAutoresizingMaskIntoConstraints = false`: the accessory takes the height
     /// its constraints or intrinsic size ask for.
     func isSelfSizingSetting(_ assignment: Assignment) -> Bool {
-        guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
+        // The chain's last name is a token of the left side: most assignments hold none of
+        // the three names, and are passed over without building the chain.
+        guard !assignment.isCompound, assignment.lhs.contains(where: { source.wordIndex($0, in: Self.selfSizingNames) != nil }),
+              let last = chainNames(assignment.lhs).last else { return false }
         if source.isWord(last, "autoresizingMask") {
             return assignment.rhs.contains { source.isWord($0, "flexibleHeight") }
         }
@@ -232,6 +235,9 @@ extension FileAnalysis {
         }
         return false
     }
+
+    /// The members whose setting `isSelfSizingSetting` recognises.
+    static let selfSizingNames = WordList(["autoresizingMask", "allowsSelfSizing", "translatesAutoresizingMaskIntoConstraints"])
 }
 
 /// UIKit classes that matter to responder rules.

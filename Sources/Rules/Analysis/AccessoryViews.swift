@@ -266,7 +266,10 @@ extension FileAnalysis {
     /// annotation's type name.
     func viewTypeName(ofProperty id: PropertyID) -> String? {
         let property = outline[id]
-        if let initializer = property.initializer {
+        // One token that is no name (`0`, `nil`, `true`) constructs nothing: no call spans
+        // it, and only a name is followed further.
+        if let initializer = property.initializer,
+           initializer.count != 1 || source.kind(initializer.lowerBound) == .identifier {
             for found in accessorySources(of: initializer) {
                 if case .construction = found.kind { return source.text(at: found.token) }
             }

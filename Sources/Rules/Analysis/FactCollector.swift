@@ -101,14 +101,17 @@ enum FactCollector {
         let path = source.file.path
         // Byte pre-checks: the token scans below look for names most files never contain.
         let bytes = source.file.bytes
-        let mentionsKeyboard = fileIndex.mentionsKeyboard
-        let scansTypeBodies = mentionsKeyboard || KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: bytes)
-        let importsGuidePackage = mentionsKeyboard && (0..<source.code.count).contains {
+        let mayNameSafeArea = KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: bytes)
+        // Both `keyboardLayoutGuide` (the only source of guide uses and aliases) and the
+        // `KeyboardLayoutGuide` package hold these bytes.
+        let mentionsGuide = fileIndex.mentionsKeyboard && KeyboardVocabulary.mayContain(["eyboardLayoutGuide"], in: bytes)
+        let importsGuidePackage = mentionsGuide && (0..<source.code.count).contains {
             source.isWord($0, "import") && source.isWord($0 + 1, "KeyboardLayoutGuide")
         }
         facts.importsKeyboardLayoutGuidePackage = importsGuidePackage
-        var byName: [String: TypeFacts] = [:]
-        var order: [String] = []
+        // Declarations and extensions of one type merged, in order of first appearance.
+        var types: [TypeFacts] = []
+        var positionByName: [String: Int] = [:]
         var declaresGuide = [Bool](repeating: false, count: outline.types.count)
         var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
         var becomesFirstResponder = [Bool](repeating: false, count: outline.types.count)
@@ -132,8 +135,8 @@ enum FactCollector {
             }
         }
         let bodies = scanTypeBodies(
-            source, outline, enabled: scansTypeBodies, importsGuidePackage: importsGuidePackage,
-            aliases: mentionsKeyboard ? KeyboardLayoutGuideAliases(fileIndex) : nil)
+            source, outline, mayNameSafeArea: mayNameSafeArea,
+            aliases: mentionsGuide && !importsGuidePackage ? KeyboardLayoutGuideAliases(fileIndex) : nil)
         for (typeIndex, type) in outline.types.enumerated() {
             var typeFacts = TypeFacts(name: type.qualifiedName)
             typeFacts.isDeclared = type.kind != .extension
@@ -153,10 +156,14 @@ enum FactCollector {
             typeFacts.keyboardLayoutGuideUses = bodies.guideUses[typeIndex]
             typeFacts.followsUndockedKeyboard = bodies.followsUndocked[typeIndex]
             typeFacts.usesEdgeAwareGuideConstraints = bodies.edgeAware[typeIndex]
-            if byName[type.qualifiedName] == nil { order.append(type.qualifiedName) }
-            byName[type.qualifiedName, default: TypeFacts(name: type.qualifiedName)].merge(typeFacts)
+            if let position = positionByName[type.qualifiedName] {
+                types[position].merge(typeFacts)
+            } else {
+                positionByName[type.qualifiedName] = types.count
+                types.append(TypeFacts.alone(typeFacts))
+            }
         }
-        facts.types = order.compactMap { byName[$0] }
+        facts.types = types
 
         for assignment in assignments {
             let names = ExpressionBounds.chainNames(source, assignment.lhs)
@@ -203,9 +210,10 @@ enum FactCollector {
     /// edge-aware `setConstraints` among them. One pass over the tokens with a stack of the types around the cursor:
     /// a scan per type was quadratic in the nesting depth, and one property pass per type
     /// quadratic in the number of types (generated files declare thousands).
+    /// `mayNameSafeArea` false (the bytes hold no `safeAreaMarkers`) skips the safe area;
+    /// `aliases` nil (no guide uses to look for) skips the guide.
     static func scanTypeBodies(
-        _ source: TokenizedSource, _ outline: Outline, enabled: Bool, importsGuidePackage: Bool,
-        aliases: KeyboardLayoutGuideAliases?
+        _ source: TokenizedSource, _ outline: Outline, mayNameSafeArea: Bool, aliases: KeyboardLayoutGuideAliases?
     ) -> TypeBodyFacts {
         let count = outline.types.count
         var found = TypeBodyFacts(
@@ -214,7 +222,7 @@ enum FactCollector {
             followsUndocked: [[FactLocation]](repeating: [], count: count),
             edgeAware: [Bool](repeating: false, count: count))
         let codeCount = source.code.count
-        guard enabled, count > 0, codeCount > 0 else { return found }
+        guard mayNameSafeArea || aliases != nil, count > 0, codeCount > 0 else { return found }
         let extents = outline.types.map { $0.extent.clamped(to: 0..<codeCount) }
         // Outer types first where two start together, so that the stack nests.
         let order = extents.indices.filter { !extents[$0].isEmpty }.sorted {
@@ -229,7 +237,7 @@ enum FactCollector {
                 next += 1
             }
             guard source.kind(index) == .identifier else { continue }
-            if KeyboardVocabulary.namesSafeArea(source, at: index) {
+            if mayNameSafeArea, KeyboardVocabulary.namesSafeArea(source, at: index) {
                 // Every open type whose extent holds the token; one already marked had its
                 // outer types marked with it.
                 for type in open.reversed() where extents[type].contains(index) {
@@ -237,7 +245,7 @@ enum FactCollector {
                     found.mentionsSafeArea[type] = true
                 }
             }
-            guard !importsGuidePackage, let aliases, aliases.refersToKeyboardLayoutGuide(source, at: index),
+            guard let aliases, aliases.refersToKeyboardLayoutGuide(source, at: index),
                   source.kind(index + 1) == .period,
                   source.wordIndex(index + 2, in: guideMembers) != nil,
                   let type = outline.enclosingType(at: index)?.rawValue, type < count, extents[type].contains(index)

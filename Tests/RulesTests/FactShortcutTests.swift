@@ -1,0 +1,122 @@
+import XCTest
+import Lexer
+@testable import Rules
+
+/// The pass-1 fact collectors skip work whose result cannot matter; each test compares the
+/// shortcut against the plain computation on varied code.
+final class FactShortcutTests: XCTestCase {
+    func testViewTypeNamesMatchFollowingEveryInitializer() {
+        let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "Views.swift", text: """
+        final class Screen: UIViewController {
+            var count = 0
+            var missing: UIView? = nil
+            var flag = true
+            var title = ""
+            var inset: CGFloat = .zero
+            var list = [1, 2]
+            let bar = ComposerBar()
+            let other = Bar.init(frame: .zero)
+            lazy var configured: UIToolbar = { let bar = UIToolbar(); return bar }()
+            lazy var alias = bar
+            var typed: ChatBar! = makeBar()
+            var annotated: Module.Bar?
+            var wrapped = (Bar())
+            var forced = self.bar
+            func makeBar() -> ChatBar { ChatBar() }
+        }
+        """)))
+        let outline = analysis.outline
+        XCTAssertGreaterThan(outline.propertyIDs.count, 10)
+        for id in outline.propertyIDs {
+            let property = outline[id]
+            var expected: String?
+            if let initializer = property.initializer {
+                for found in analysis.accessorySources(of: initializer) {
+                    if case .construction = found.kind {
+                        expected = analysis.source.text(at: found.token)
+                        break
+                    }
+                }
+            }
+            XCTAssertEqual(analysis.viewTypeName(ofProperty: id), expected ?? analysis.annotatedTypeName(property.type),
+                           property.name)
+        }
+    }
+
+    func testSelfSizingSettingsMatchReadingEveryChain() {
+        let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "Sizing.swift", text: """
+        func setUp() {
+            bar.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+            bar.autoresizingMask = .flexibleWidth
+            self.allowsSelfSizing = true
+            allowsSelfSizing = false
+            view.translatesAutoresizingMaskIntoConstraints = false
+            bar.autoresizingMask.insert(.flexibleHeight)
+            table[autoresizingMask] = .flexibleHeight
+            bar.autoresizingMask! = .flexibleHeight
+            bar.height = 44
+            bar.autoresizingMask += .flexibleHeight
+        }
+        """)))
+        let source = analysis.source
+        XCTAssertGreaterThan(analysis.assignments.count, 8)
+        var recognised = 0
+        for assignment in analysis.assignments {
+            var expected = false
+            if !assignment.isCompound, let last = analysis.chainNames(assignment.lhs).last {
+                if source.isWord(last, "autoresizingMask") {
+                    expected = assignment.rhs.contains { source.isWord($0, "flexibleHeight") }
+                } else if source.isWord(last, "allowsSelfSizing") {
+                    expected = assignment.rhs.count == 1 && source.isWord(assignment.rhs.lowerBound, "true")
+                } else if source.isWord(last, "translatesAutoresizingMaskIntoConstraints") {
+                    expected = assignment.rhs.count == 1 && source.isWord(assignment.rhs.lowerBound, "false")
+                }
+            }
+            if expected { recognised += 1 }
+            XCTAssertEqual(analysis.isSelfSizingSetting(assignment), expected, source.text(spanning: assignment.lhs))
+        }
+        XCTAssertGreaterThanOrEqual(recognised, 3)
+    }
+
+    /// Type facts of a file equal a full scan of every type body for the safe area and the
+    /// guide, whatever the byte pre-checks let the collector skip.
+    func testTypeFactsMatchFullTypeBodyScans() {
+        let samples = [
+            "class A: UIView { func f() { keyboardLayoutGuide.topAnchor.constraint(equalTo: x).isActive = true } }",
+            "class A: UIView { let inset = safeAreaInsets.bottom }\nextension A { func g() {} }",
+            "class A: UIViewController { func f() { let guide = view.keyboardLayoutGuide\n guide.followsUndockedKeyboard = true } }",
+            "import KeyboardLayoutGuide\nclass A: UIView { func f() { _ = keyboardLayoutGuide.topAnchor } }",
+            "class Keyboard { let height = 0 }\nstruct B { let a = bottomLayoutGuide.length }",
+            "class A { func f() { _ = safeAreaLayoutGuide } }\nclass A {}",
+            "",
+        ]
+        for sample in samples {
+            let source = Lexer.tokenize(SourceFile(path: "A.swift", text: sample))
+            let fileIndex = FileIndex(source)
+            var facts = FileFacts(path: "A.swift")
+            FactCollector.collectTypes(fileIndex, into: &facts)
+            let importsGuidePackage = sample.contains("import KeyboardLayoutGuide")
+            let full = FactCollector.scanTypeBodies(
+                source, fileIndex.outline, mayNameSafeArea: true,
+                aliases: importsGuidePackage ? nil : KeyboardLayoutGuideAliases(fileIndex))
+            var expected: [String: (safeArea: Bool, uses: [Range<Int>], undocked: Int)] = [:]
+            for (position, type) in fileIndex.outline.types.enumerated() {
+                let known = expected[type.qualifiedName] ?? (false, [], 0)
+                expected[type.qualifiedName] = (
+                    known.safeArea || full.mentionsSafeArea[position],
+                    known.uses + full.guideUses[position].map(\.range),
+                    known.undocked + full.followsUndocked[position].count)
+            }
+            var firstAppearances: [String] = []
+            for type in fileIndex.outline.types where !firstAppearances.contains(type.qualifiedName) {
+                firstAppearances.append(type.qualifiedName)
+            }
+            XCTAssertEqual(facts.types.map(\.name), firstAppearances, sample)
+            for type in facts.types {
+                XCTAssertEqual(type.mentionsSafeArea, expected[type.name]?.safeArea, sample)
+                XCTAssertEqual(type.keyboardLayoutGuideUses.map(\.range), expected[type.name]?.uses, sample)
+                XCTAssertEqual(type.followsUndockedKeyboard.count, expected[type.name]?.undocked, sample)
+            }
+        }
+    }
+}
