@@ -98,6 +98,51 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(phases("deinit"), [.teardown])
     }
 
+    /// Files with no lifecycle method and no observing type skip the calls between methods:
+    /// their phases, with or without seeds from other files, and the lifecycle calls they
+    /// report must be those the whole graph gives.
+    func testLifecycleGraphWithoutCallsAnswersLikeTheWholeGraph() {
+        let sources = [
+            "struct Plain { func draw() { layout(); helper() } func layout() { helper() } }",
+            "extension Screen { func refresh() { reload() } func reload() { fetch() } }",
+            """
+            final class Store {
+                var cancellable: AnyCancellable?
+                func stop() { tearDown() }
+                func tearDown() { cancellable?.cancel() }
+            }
+            """,
+            """
+            extension ChatViewController {
+                func start() { watch() }
+                func watch() { NotificationCenter.default.addObserver(self, selector: #selector(tap), name: .b, object: nil) }
+            }
+            """,
+            """
+            final class ProfileViewController: UIViewController {
+                override func viewWillAppear(_ animated: Bool) { startObserving(); elsewhere() }
+                private func startObserving() { register() }
+                private func register() {}
+            }
+            """,
+            "func free() { helper() }",
+        ]
+        for text in sources {
+            let fileIndex = FileIndex(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+            let builder = ObserverAnalysisBuilder(fileIndex)
+            let built = builder.build()
+            let whole = builder.lifecycleGraph(LifecycleGraph(ownPhasesIn: fileIndex.outline))
+            XCTAssertEqual(built.lifecycle.phases, whole.phases, text)
+            XCTAssertEqual(built.lifecycle.phasesOfCallsLeavingFile, whole.phasesOfCallsLeavingFile, text)
+            // Other files seed only the methods of observing types; the first method's phase
+            // reaches its helpers only along the calls.
+            guard !built.cancelledNames.isEmpty || !built.registered.isEmpty,
+                  let first = fileIndex.outline.functionIDs.first else { continue }
+            XCTAssertEqual(built.lifecycle.propagated(seeds: [first: [.didAppear]]),
+                           whole.propagated(seeds: [first: [.didAppear]]), text)
+        }
+    }
+
     func testLocalCentersAndCrossFileFacts() {
         let base = analyze("""
         class BaseViewController: UIViewController {

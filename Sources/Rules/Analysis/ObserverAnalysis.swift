@@ -207,10 +207,12 @@ struct ObserverAnalysis: Sendable {
     /// file extending `String`).
     func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
         var seeds: [FunctionID: Set<LifecyclePhase>] = [:]
-        for (id, owner) in methodsOfObservingTypes(outline) {
-            guard let phases = project.observerFacts(of: outline[owner].qualifiedName).lifecycleCalls[outline[id].nameHash]
-            else { continue }
-            seeds[id] = phases
+        for (typeName, methods) in methodsOfObservingTypes(outline) {
+            let calls = project.observerFacts(of: typeName).lifecycleCalls
+            guard !calls.isEmpty else { continue }
+            for id in methods {
+                if let phases = calls[outline[id].nameHash] { seeds[id] = phases }
+            }
         }
         guard !seeds.isEmpty else { return self }
         var seeded = self
@@ -221,25 +223,28 @@ struct ObserverAnalysis: Sendable {
     /// The qualified names of the types whose observer facts `seedingPhases` looks up, in
     /// no particular order, each once: they follow from the file alone.
     func typesSeededFromProject(_ outline: Outline) -> [String] {
-        var names: Set<String> = []
-        for (_, owner) in methodsOfObservingTypes(outline) { names.insert(outline[owner].qualifiedName) }
-        return Array(names)
+        Array(methodsOfObservingTypes(outline).keys)
     }
 
-    /// The methods of the types that register, remove or cancel observers here, with their
-    /// types.
-    private func methodsOfObservingTypes(_ outline: Outline) -> [(method: FunctionID, type: TypeID)] {
+    /// The methods of the types that register, remove or cancel observers here, by the
+    /// types' qualified names (types without methods are left out).
+    fileprivate func methodsOfObservingTypes(_ outline: Outline) -> [String: [FunctionID]] {
         var observing = Set(cancelledNames.keys)
-        for place in registered.map({ ($0.type, $0.method) }) + removals.map({ ($0.type, $0.method) }) {
-            if let type = place.0 { observing.insert(outline[type].qualifiedName) }
-            if let owner = place.1.flatMap({ outline[$0].owner }) { observing.insert(outline[owner].qualifiedName) }
+        func insert(type: TypeID?, method: FunctionID?) {
+            if let type { observing.insert(outline[type].qualifiedName) }
+            if let owner = method.flatMap({ outline[$0].owner }) { observing.insert(outline[owner].qualifiedName) }
         }
-        guard !observing.isEmpty else { return [] }
-        return zip(outline.functionIDs, outline.functions).compactMap { id, function in
-            guard function.kind == .function, let owner = function.owner, observing.contains(outline[owner].qualifiedName)
-            else { return nil }
-            return (id, owner)
+        for registration in registered { insert(type: registration.type, method: registration.method) }
+        for removal in removals { insert(type: removal.type, method: removal.method) }
+        guard !observing.isEmpty else { return [:] }
+        // Each type declaration's name is looked up once, not once per method.
+        let isObserving = outline.types.map { observing.contains($0.qualifiedName) }
+        var methods: [String: [FunctionID]] = [:]
+        for (id, function) in zip(outline.functionIDs, outline.functions) where function.kind == .function {
+            guard let owner = function.owner, isObserving[owner.rawValue] else { continue }
+            methods[outline[owner].qualifiedName, default: []].append(id)
         }
+        return methods
     }
 }
 
@@ -405,10 +410,18 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             cancelledNames[typeName, default: [:]][source.nameHash(last), default: []]
                 .append(method(containing: assignment.op))
         }
-        return ObserverAnalysis(
-            registered: registered, removals: removals, subscriptions: subscriptions,
-            tasks: notificationTasks(registered),
-            removedNames: removedNames, cancelledNames: cancelledNames, lifecycle: lifecycleGraph())
+        let tasks = notificationTasks(registered)
+        func analysis(_ lifecycle: LifecycleGraph) -> ObserverAnalysis {
+            ObserverAnalysis(
+                registered: registered, removals: removals, subscriptions: subscriptions, tasks: tasks,
+                removedNames: removedNames, cancelledNames: cancelledNames, lifecycle: lifecycle)
+        }
+        let withoutCalls = analysis(LifecycleGraph(ownPhasesIn: outline))
+        // Phases start at lifecycle methods and, seeded from other files, at the methods of
+        // the types observing here: without either, no method has a phase for calls to carry.
+        guard !withoutCalls.lifecycle.ownPhases.isEmpty || !withoutCalls.methodsOfObservingTypes(outline).isEmpty
+        else { return withoutCalls }
+        return analysis(lifecycleGraph(withoutCalls.lifecycle))
     }
 
     /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
@@ -813,13 +826,10 @@ struct ObserverAnalysisBuilder: FileIndexReader {
 
     func typeName(_ type: TypeID?) -> String? { type.map { outline[$0].qualifiedName } }
 
-    /// Which methods of the file run in which lifecycle phase by their own name, and the calls
-    /// on `self` between methods of one type that carry a phase on to helpers.
-    func lifecycleGraph() -> LifecycleGraph {
-        var graph = LifecycleGraph()
-        for (id, function) in zip(outline.functionIDs, outline.functions) where function.owner != nil {
-            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { graph.ownPhases[id] = [phase] }
-        }
+    /// `ownPhases` (`LifecycleGraph(ownPhasesIn:)`) with the calls on `self` between methods
+    /// of one type that carry a phase on to helpers.
+    func lifecycleGraph(_ ownPhases: LifecycleGraph) -> LifecycleGraph {
+        var graph = ownPhases
         // Calls from methods to methods of the same type name, on self or unqualified; those
         // that mean no method of the type here may mean one its code in another file declares.
         // Read in place: most calls are not on `self` or name no function of the file.
@@ -860,6 +870,15 @@ struct LifecycleGraph: Sendable {
     var callsLeavingFile: [(caller: FunctionID, typeName: String, name: UInt64)] = []
     /// Method → the phases it runs in, from this file alone.
     var phases: [FunctionID: Set<LifecyclePhase>] = [:]
+
+    /// The methods of the file that run in a lifecycle phase by their own name, without the
+    /// calls that carry phases on.
+    init(ownPhasesIn outline: Outline) {
+        for (id, function) in zip(outline.functionIDs, outline.functions) where function.owner != nil {
+            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { ownPhases[id] = [phase] }
+        }
+        phases = ownPhases
+    }
 
     /// `ownPhases` and `seeds` (phases from calls in other files), carried along `callers`.
     func propagated(seeds: [FunctionID: Set<LifecyclePhase>]) -> [FunctionID: Set<LifecyclePhase>] {
