@@ -98,6 +98,29 @@ final class ObserverAnalysisTests: XCTestCase {
         XCTAssertEqual(phases("deinit"), [.teardown])
     }
 
+    /// A phase is carried through `Limits.lifecycleHelperLevels` levels of helpers, however
+    /// the methods are ordered, in every analysis of the same code.
+    func testLifecyclePhasesGoAsManyLevelsWhateverTheOrder() {
+        let helpers = ["first", "second", "third", "fourth", "fifth"]
+        for order in [helpers, helpers.reversed(), ["third", "first", "fifth", "second", "fourth"]] {
+            var methods = ""
+            for name in order {
+                let next = helpers.firstIndex(of: name).map { $0 + 1 < helpers.count ? helpers[$0 + 1] + "()" : "" } ?? ""
+                methods += "    private func \(name)() { \(next) }\n"
+            }
+            let code = "final class ChatViewController: UIViewController {\n"
+                + "    override func viewDidLoad() { super.viewDidLoad(); first() }\n" + methods + "}\n"
+            for _ in 0..<8 {
+                let analysis = analyze(code)
+                let reached = helpers.filter { name in
+                    let function = analysis.outline.functionIDs.first { analysis.outline[$0].name == name }
+                    return !analysis.observers.phases(ofMethod: function).isEmpty
+                }
+                XCTAssertEqual(reached, Array(helpers.prefix(Limits.lifecycleHelperLevels)), code)
+            }
+        }
+    }
+
     /// Files with no lifecycle method and no observing type skip the calls between methods:
     /// their phases, with or without seeds from other files, and the lifecycle calls they
     /// report must be those the whole graph gives.

@@ -884,11 +884,14 @@ struct LifecycleGraph: Sendable {
     func propagated(seeds: [FunctionID: Set<LifecyclePhase>]) -> [FunctionID: Set<LifecyclePhase>] {
         var phases = ownPhases
         for (method, seeded) in seeds { phases[method, default: []].formUnion(seeded) }
+        // Each level reads the phases of the level before: updating in place would carry a
+        // phase further or not depending on the order of `callers`, which varies by process.
         for _ in 0..<Limits.lifecycleHelperLevels {
+            let previous = phases
             var changed = false
             for (target, list) in callers {
-                var union = phases[target] ?? []
-                for caller in list { union.formUnion(phases[caller] ?? []) }
+                var union = previous[target] ?? []
+                for caller in list { union.formUnion(previous[caller] ?? []) }
                 if union != (phases[target] ?? []) {
                     phases[target] = union
                     changed = true
