@@ -365,10 +365,20 @@ struct LintDriver: Sendable {
                 firstIndex[identity] = index
             }
         }
+        // Whether a folder is its own resolved path, once per folder: resolving every file's
+        // whole path (a `readlink` per component) made a tree of hard-linked copies slow.
+        var folderIsResolved: [String: Bool] = [:]
+        func isReachedWithoutSymlinks(_ path: String) -> Bool {
+            let name = LexicalPath.lastComponent(of: path)
+            guard let folder = LexicalPath.parent(of: path), !name.isEmpty, name != ".", name != ".." else {
+                return FileSystem.resolvedPath(path) == path
+            }
+            if folderIsResolved[folder] == nil { folderIsResolved[folder] = FileSystem.resolvedPath(folder) == folder }
+            return folderIsResolved[folder]! && FileSystem.existsAndIsNoSymbolicLink(path)
+        }
         var duplicates: Set<Int> = []
         for group in groups.values {
-            let kept = group.first { FileSystem.resolvedPath(inputs[$0].target.absolutePath) == inputs[$0].target.absolutePath }
-                ?? group[0]
+            let kept = group.first { isReachedWithoutSymlinks(inputs[$0].target.absolutePath) } ?? group[0]
             duplicates.formUnion(group.filter { $0 != kept })
         }
         return duplicates

@@ -59,6 +59,13 @@ enum FileSystem {
         return PathEncoding.lstatFile(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
+    /// Whether something is at `path` and it is not a symlink (the path's last component
+    /// resolves to itself).
+    static func existsAndIsNoSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return PathEncoding.lstatFile(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFLNK
+    }
+
     /// The bytes of a regular file.
     static func readFile(_ path: String) throws(FileError) -> [UInt8] {
         try readFileAndIdentity(path).bytes
