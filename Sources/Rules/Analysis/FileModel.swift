@@ -56,7 +56,7 @@ public final class FileModel: @unchecked Sendable {
     /// ask (the lifecycle phases other files give the methods of its observing types, see
     /// `ObserverAnalysis.seedingPhases`): a driver that has the files holding them analysed
     /// before the check spares the check a second run once they are (`TypeNameLookups`).
-    public var typesItsAnalysisLooksUp: [String] { observers.typesSeededFromProject(fileIndex.outline) }
+    public var typesItsAnalysisLooksUp: [String] { observers.typesSeededFromProject }
 
     /// Which of `FileChecker.catalogueMarkers` the bytes hold, when whoever built the model
     /// had them already (pass 1 scans every file): a check of the same bytes then needs no

@@ -171,6 +171,9 @@ struct ObserverAnalysis: Sendable {
     /// Per type name: name hashes of values that are cancelled or emptied (`task?.cancel()`,
     /// `cancellables.removeAll()`, `bag = []`), with the method that does it.
     let cancelledNames: [String: [UInt64: [FunctionID?]]]
+    /// The methods of the types that register, remove or cancel observers here, by the types'
+    /// qualified names (types without methods are left out).
+    let methodsOfObservingTypes: [String: [FunctionID]]
     /// Which methods run in which lifecycle phases, from this file's code.
     let lifecycle: LifecycleGraph
     /// Method → the lifecycle phases it runs in, directly or as a helper called from
@@ -179,7 +182,7 @@ struct ObserverAnalysis: Sendable {
 
     init(registered: [RegisteredObserver], removals: [ObserverRemoval], subscriptions: [KeyboardSubscription],
          tasks: [NotificationTask], removedNames: [String: Set<UInt64>], cancelledNames: [String: [UInt64: [FunctionID?]]],
-         lifecycle: LifecycleGraph) {
+         lifecycle: LifecycleGraph, methodsOfObservingTypes: [String: [FunctionID]]) {
         self.registered = registered
         self.removals = removals
         self.subscriptions = subscriptions
@@ -187,6 +190,7 @@ struct ObserverAnalysis: Sendable {
         self.removedNames = removedNames
         self.cancelledNames = cancelledNames
         self.lifecycle = lifecycle
+        self.methodsOfObservingTypes = methodsOfObservingTypes
         phasesOfMethod = lifecycle.phases
     }
 
@@ -207,7 +211,7 @@ struct ObserverAnalysis: Sendable {
     /// file extending `String`).
     func seedingPhases(from project: ProjectFacts, _ outline: Outline) -> ObserverAnalysis {
         var seeds: [FunctionID: Set<LifecyclePhase>] = [:]
-        for (typeName, methods) in methodsOfObservingTypes(outline) {
+        for (typeName, methods) in methodsOfObservingTypes {
             let calls = project.observerFacts(of: typeName).lifecycleCalls
             guard !calls.isEmpty else { continue }
             for id in methods {
@@ -222,13 +226,13 @@ struct ObserverAnalysis: Sendable {
 
     /// The qualified names of the types whose observer facts `seedingPhases` looks up, in
     /// no particular order, each once: they follow from the file alone.
-    func typesSeededFromProject(_ outline: Outline) -> [String] {
-        Array(methodsOfObservingTypes(outline).keys)
-    }
+    var typesSeededFromProject: [String] { Array(methodsOfObservingTypes.keys) }
 
-    /// The methods of the types that register, remove or cancel observers here, by the
-    /// types' qualified names (types without methods are left out).
-    fileprivate func methodsOfObservingTypes(_ outline: Outline) -> [String: [FunctionID]] {
+    /// `methodsOfObservingTypes` of a file's registrations, removals and cancellations.
+    static func methodsOfObservingTypes(
+        registered: [RegisteredObserver], removals: [ObserverRemoval], cancelledNames: [String: [UInt64: [FunctionID?]]],
+        _ outline: Outline
+    ) -> [String: [FunctionID]] {
         var observing = Set(cancelledNames.keys)
         func insert(type: TypeID?, method: FunctionID?) {
             if let type { observing.insert(outline[type].qualifiedName) }
@@ -410,18 +414,16 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             cancelledNames[typeName, default: [:]][source.nameHash(last), default: []]
                 .append(method(containing: assignment.op))
         }
-        let tasks = notificationTasks(registered)
-        func analysis(_ lifecycle: LifecycleGraph) -> ObserverAnalysis {
-            ObserverAnalysis(
-                registered: registered, removals: removals, subscriptions: subscriptions, tasks: tasks,
-                removedNames: removedNames, cancelledNames: cancelledNames, lifecycle: lifecycle)
-        }
-        let withoutCalls = analysis(LifecycleGraph(ownPhasesIn: outline))
+        let observingMethods = ObserverAnalysis.methodsOfObservingTypes(
+            registered: registered, removals: removals, cancelledNames: cancelledNames, outline)
+        var lifecycle = LifecycleGraph(ownPhasesIn: outline)
         // Phases start at lifecycle methods and, seeded from other files, at the methods of
         // the types observing here: without either, no method has a phase for calls to carry.
-        guard !withoutCalls.lifecycle.ownPhases.isEmpty || !withoutCalls.methodsOfObservingTypes(outline).isEmpty
-        else { return withoutCalls }
-        return analysis(lifecycleGraph(withoutCalls.lifecycle))
+        if !lifecycle.ownPhases.isEmpty || !observingMethods.isEmpty { lifecycle = lifecycleGraph(lifecycle) }
+        return ObserverAnalysis(
+            registered: registered, removals: removals, subscriptions: subscriptions, tasks: notificationTasks(registered),
+            removedNames: removedNames, cancelledNames: cancelledNames, lifecycle: lifecycle,
+            methodsOfObservingTypes: observingMethods)
     }
 
     /// Tasks whose closure holds a keyboard `notifications(named:)` loop.
