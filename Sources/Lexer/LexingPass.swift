@@ -124,8 +124,10 @@ struct LexingPass {
 
     // MARK: - Emitting
 
+    /// The default is `TokenFlags()`, not `[]`: the array literal leaves a release of the
+    /// empty array in every inlined emit.
     @inline(__always)
-    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, _ extra: TokenFlags = []) {
+    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, _ extra: TokenFlags = TokenFlags()) {
         let isComment = kind.isComment
         var flags = extra
         let gap = start > lastEnd
@@ -354,7 +356,7 @@ struct LexingPass {
         // `/**` opens documentation, but `/**/` does not.
         let isDoc = byte(start + 2, is: UInt8(ascii: "*")) && start + 3 < count
             && bytes[start + 3] != UInt8(ascii: "/")
-        emit(isDoc ? .commentDocBlock : .commentBlock, start, index, depth > 0 ? .unterminated : [])
+        emit(isDoc ? .commentDocBlock : .commentBlock, start, index, depth > 0 ? .unterminated : TokenFlags())
         if sawNewline { newlineSinceCode = true }
         position = index
     }

@@ -152,7 +152,7 @@ public struct Token: Sendable, Hashable {
     public var start: UInt32
     public var end: UInt32
 
-    public init(kind: TokenKind, start: Int, end: Int, flags: TokenFlags = []) {
+    public init(kind: TokenKind, start: Int, end: Int, flags: TokenFlags = TokenFlags()) {
         self.kind = kind
         self.flags = flags
         self.start = UInt32(truncatingIfNeeded: start)
