@@ -11,19 +11,17 @@ struct BracketTable {
     var setAside = SetAsideTokens()
 
     /// `live`, when given, says for each token whether an iOS build compiles it.
-    init(tokens: [Token], live: [Bool]? = nil) {
+    init(tokens all: UnsafeBufferPointer<Token>, live: [Bool]? = nil) {
         var partner: [Int32] = []
         var setAside = SetAsideTokens()
-        code = tokens.withUnsafeBufferPointer { all in
-            [Token](unsafeUninitializedCapacity: all.count) { code, codeCount in
+        code = [Token](unsafeUninitializedCapacity: all.count) { code, codeCount in
                 partner = [Int32](unsafeUninitializedCapacity: all.count) { partner, partnerCount in
-                    if let live {
-                        codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { live[$0] }
-                    } else {
-                        codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { _ in true }
-                    }
-                    partnerCount = codeCount
+                if let live {
+                    codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { live[$0] }
+                } else {
+                    codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { _ in true }
                 }
+                partnerCount = codeCount
             }
         }
         self.partner = partner

@@ -7,16 +7,32 @@
 /// open at the end of the file are flagged `unterminated`.
 public enum Lexer {
     public static func tokenize(_ file: SourceFile) -> TokenizedSource {
-        let (tokens, live) = file.bytes.withUnsafeBufferPointer { buffer -> ([Token], [Bool]?) in
+        let brackets = file.bytes.withUnsafeBufferPointer { buffer -> BracketTable in
             var pass = LexingPass(bytes: buffer)
             pass.run()
-            if !pass.angleCandidates.isEmpty {
-                GenericAngleResolution.resolve(&pass.tokens, candidates: pass.angleCandidates, bytes: buffer)
+            defer { pass.deallocateTokens() }
+            let lexed = UnsafeBufferPointer(pass.lexedTokens)
+            // The code view is built straight from the pass's tokens, unless generic brackets
+            // may cut operator tokens into pieces: that needs an array that can grow.
+            guard !pass.angleCandidates.isEmpty else {
+                return codeView(lexed, bytes: buffer, hasConditionalCompilation: pass.hasConditionalCompilation)
             }
-            guard pass.hasConditionalCompilation else { return (pass.tokens, nil) }
-            let live = pass.tokens.withUnsafeBufferPointer { ConditionalCompilation.liveTokens($0, bytes: buffer) }
-            return (pass.tokens, live)
+            var tokens = [Token](unsafeUninitializedCapacity: lexed.count) { copy, copied in
+                copied = copy.initialize(fromContentsOf: lexed)
+            }
+            GenericAngleResolution.resolve(&tokens, candidates: pass.angleCandidates, bytes: buffer)
+            return tokens.withUnsafeBufferPointer {
+                codeView($0, bytes: buffer, hasConditionalCompilation: pass.hasConditionalCompilation)
+            }
         }
-        return TokenizedSource(file: file, brackets: BracketTable(tokens: tokens, live: live))
+        return TokenizedSource(file: file, brackets: brackets)
+    }
+
+    /// The code view of the finished `tokens`; only a file with an `#if` can leave a branch out.
+    private static func codeView(
+        _ tokens: UnsafeBufferPointer<Token>, bytes: UnsafeBufferPointer<UInt8>, hasConditionalCompilation: Bool
+    ) -> BracketTable {
+        let live = hasConditionalCompilation ? ConditionalCompilation.liveTokens(tokens, bytes: bytes) : nil
+        return BracketTable(tokens: tokens, live: live)
     }
 }

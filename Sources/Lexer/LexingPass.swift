@@ -6,16 +6,14 @@ struct LexingPass {
     let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     var position = 0
-    /// Finished tokens.
-    var tokens: [Token] = []
-    /// Storage for tokens while lexing: appending to raw memory keeps the per-token cost to a
-    /// store and a capacity check, and the newest token's flags can still be set in place
-    /// when the next token shows that trivia follows it. `run` copies it into `tokens` and
-    /// frees it.
+    /// The tokens: appending to raw memory keeps the per-token cost to a store and a capacity
+    /// check, and the newest token's flags can still be set in place when the next token shows
+    /// that trivia follows it. `run` allocates it; whoever runs the pass reads the tokens
+    /// through `lexedTokens` and then calls `deallocateTokens`.
     var storage: UnsafeMutablePointer<Token>? = nil
     var storageCount = 0
     var storageCapacity = 0
-    /// Indices in `tokens` of lone `<` operators and of `<` split off operator names: the
+    /// Indices in `lexedTokens` of lone `<` operators and of `<` split off operator names: the
     /// only places where generic brackets can open.
     var angleCandidates: [Int] = []
     /// Whether an `#if` occurs: only then can a branch be left out of the code view.
@@ -72,13 +70,10 @@ struct LexingPass {
 
     // MARK: - Driver
 
+    /// Lexes the whole file into `lexedTokens`; runs once per pass.
     mutating func run() {
         storageCapacity = count / 4 + 16
         storage = UnsafeMutablePointer<Token>.allocate(capacity: storageCapacity)
-        defer {
-            storage?.deallocate()
-            storage = nil
-        }
         if count >= 2, bytes[0] == UInt8(ascii: "#"), bytes[1] == UInt8(ascii: "!") {
             var end = 2
             while end < count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
@@ -101,7 +96,18 @@ struct LexingPass {
         }
         if !frames.isEmpty { flagLastUnterminated() }
         frames.removeAll()
-        if let storage { tokens = Array(UnsafeBufferPointer(start: storage, count: storageCount)) }
+    }
+
+    /// The tokens `run` lexed, valid until `deallocateTokens`.
+    var lexedTokens: UnsafeMutableBufferPointer<Token> {
+        UnsafeMutableBufferPointer(start: storage, count: storageCount)
+    }
+
+    mutating func deallocateTokens() {
+        storage?.deallocate()
+        storage = nil
+        storageCount = 0
+        storageCapacity = 0
     }
 
     @inline(__always)

@@ -64,7 +64,7 @@ final class ScanFastPathTests: XCTestCase {
             let count = Int.random(in: 0...30, using: &generator)
             let tokens = (0..<count).map { Token(kind: kinds.randomElement(using: &generator)!, start: $0, end: $0 + 1) }
             let live: [Bool]? = Bool.random(using: &generator) ? tokens.map { _ in Bool.random(using: &generator) } : nil
-            let table = BracketTable(tokens: tokens, live: live)
+            let table = tokens.withUnsafeBufferPointer { BracketTable(tokens: $0, live: live) }
             let expected = plainBracketTable(tokens, live: live)
             XCTAssertEqual(table.code, expected.code)
             XCTAssertEqual(table.partner, expected.partner, "\(tokens.map(\.kind)) live \(String(describing: live))")
