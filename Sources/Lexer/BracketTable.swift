@@ -32,13 +32,18 @@ struct BracketTable {
     /// pairs their brackets into `partner` (-1 where there is no partner), collects the other
     /// tokens into `setAside` and returns how many code tokens there are. Both buffers hold at
     /// least `all.count` elements.
+    ///
+    /// Code tokens are copied a run at a time (a run ends at a token set aside), so that the
+    /// loop only looks at each token's kind.
     @inline(__always)
     private static func build(
         _ all: UnsafeBufferPointer<Token>, code: UnsafeMutableBufferPointer<Token>,
         partner: UnsafeMutableBufferPointer<Int32>, setAside: inout SetAsideTokens, isLive: (Int) -> Bool
     ) -> Int {
-        // Open brackets by code index, innermost last; there are never more than tokens.
-        let stack = UnsafeMutablePointer<Int32>.allocate(capacity: max(all.count, 1))
+        partner.initialize(repeating: -1)
+        // Open brackets, innermost last, each as its code index times 8 plus its family
+        // index; there are never more than tokens.
+        let stack = UnsafeMutablePointer<Int>.allocate(capacity: max(all.count, 1))
         defer { stack.deallocate() }
         var stackCount = 0
         // How many openers of each family are on the stack, so that a closer without a
@@ -47,20 +52,26 @@ struct BracketTable {
         return withUnsafeMutableBytes(of: &openCounts) { raw in
             let counts = raw.bindMemory(to: Int.self)
             var count = 0
+            // The tokens from `runStart` up to the current one are code tokens not copied yet.
+            var runStart = 0
+            func copyRun(upTo end: Int) {
+                guard end > runStart, let source = all.baseAddress, let target = code.baseAddress else { return }
+                (target + count).initialize(from: source + runStart, count: end - runStart)
+                count += end - runStart
+            }
             for index in 0..<all.count {
-                let token = all[index]
-                guard !token.kind.isComment, isLive(index) else {
-                    setAside.append(token, at: index)
+                let kind = all[index].kind
+                guard !kind.isComment, isLive(index) else {
+                    copyRun(upTo: index)
+                    setAside.append(all[index], at: index)
+                    runStart = index + 1
                     continue
                 }
-                let codeIndex = count
-                code.initializeElement(at: codeIndex, to: token)
-                partner.initializeElement(at: codeIndex, to: -1)
-                count += 1
-                let kindFamily = family(token.kind)
+                let kindFamily = family(kind)
                 if kindFamily == 0 { continue }
+                let codeIndex = count + index - runStart
                 if kindFamily > 0 {
-                    stack[stackCount] = Int32(truncatingIfNeeded: codeIndex)
+                    stack[stackCount] = codeIndex << 3 | (kindFamily - 1)
                     stackCount += 1
                     counts[kindFamily - 1] += 1
                     continue
@@ -70,16 +81,16 @@ struct BracketTable {
                 guard counts[wanted] > 0 else { continue }
                 while stackCount > 0 {
                     stackCount -= 1
-                    let top = stack[stackCount]
-                    let topFamily = family(code[Int(top)].kind) - 1
+                    let top = stack[stackCount] >> 3, topFamily = stack[stackCount] & 7
                     counts[topFamily] -= 1
                     if topFamily == wanted {
-                        partner[Int(top)] = Int32(truncatingIfNeeded: codeIndex)
-                        partner[codeIndex] = top
+                        partner[top] = Int32(truncatingIfNeeded: codeIndex)
+                        partner[codeIndex] = Int32(truncatingIfNeeded: top)
                         break
                     }
                 }
             }
+            copyRun(upTo: all.count)
             return count
         }
     }
