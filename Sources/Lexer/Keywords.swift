@@ -5,78 +5,80 @@
 /// `get`, `set`, `override`, `weak`, `async`, `await`, `some`, `any`, … — is an identifier
 /// whose meaning depends on where it stands; `isContextualKeyword` names those.
 enum KeywordTable {
-    /// Whether `length` bytes at `start` spell a reserved word.
-    static func isReserved(_ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    /// The flavor of the reserved word that `length` bytes at `start` spell, or nil when they
+    /// spell none: one classification answers both whether a name is reserved and how it
+    /// affects the next token.
+    static func reserved(_ start: UnsafePointer<UInt8>, _ length: Int) -> LexingPass.KeywordFlavor? {
         switch length {
-        case 1: return start[0] == 0x5F  // _
+        case 1: return start[0] == 0x5F ? .other : nil  // _
         case 2:
             return spells(start, "as") || spells(start, "do") || spells(start, "if")
-                || spells(start, "in") || spells(start, "is")
+                || spells(start, "in") || spells(start, "is") ? .other : nil
         case 3:
             switch start[0] {
-            case 0x41: return spells(start, "Any")
-            case 0x66: return spells(start, "for")
-            case 0x6C: return spells(start, "let")
-            case 0x6E: return spells(start, "nil")
-            case 0x74: return spells(start, "try")
-            case 0x76: return spells(start, "var")
-            default: return false
+            case 0x41: return spells(start, "Any") ? .expressionValue : nil
+            case 0x66: return spells(start, "for") ? .other : nil
+            case 0x6C: return spells(start, "let") ? .other : nil
+            case 0x6E: return spells(start, "nil") ? .expressionValue : nil
+            case 0x74: return spells(start, "try") ? .tryKeyword : nil
+            case 0x76: return spells(start, "var") ? .other : nil
+            default: return nil
             }
         case 4:
             switch start[0] {
-            case 0x53: return spells(start, "Self")
-            case 0x63: return spells(start, "case")
-            case 0x65: return spells(start, "else") || spells(start, "enum")
-            case 0x66: return spells(start, "func")
-            case 0x69: return spells(start, "init")
-            case 0x73: return spells(start, "self")
-            case 0x74: return spells(start, "true")
-            default: return false
+            case 0x53: return spells(start, "Self") ? .expressionValue : nil
+            case 0x63: return spells(start, "case") ? .other : nil
+            case 0x65: return spells(start, "else") || spells(start, "enum") ? .other : nil
+            case 0x66: return spells(start, "func") ? .funcKeyword : nil
+            case 0x69: return spells(start, "init") ? .other : nil
+            case 0x73: return spells(start, "self") ? .expressionValue : nil
+            case 0x74: return spells(start, "true") ? .expressionValue : nil
+            default: return nil
             }
         case 5:
             switch start[0] {
-            case 0x62: return spells(start, "break")
-            case 0x63: return spells(start, "catch") || spells(start, "class")
-            case 0x64: return spells(start, "defer")
-            case 0x66: return spells(start, "false")
-            case 0x67: return spells(start, "guard")
-            case 0x69: return spells(start, "inout")
-            case 0x73: return spells(start, "super")
-            case 0x74: return spells(start, "throw")
-            case 0x77: return spells(start, "where") || spells(start, "while")
-            default: return false
+            case 0x62: return spells(start, "break") ? .other : nil
+            case 0x63: return spells(start, "catch") || spells(start, "class") ? .other : nil
+            case 0x64: return spells(start, "defer") ? .other : nil
+            case 0x66: return spells(start, "false") ? .expressionValue : nil
+            case 0x67: return spells(start, "guard") ? .other : nil
+            case 0x69: return spells(start, "inout") ? .other : nil
+            case 0x73: return spells(start, "super") ? .expressionValue : nil
+            case 0x74: return spells(start, "throw") ? .other : nil
+            case 0x77: return spells(start, "where") || spells(start, "while") ? .other : nil
+            default: return nil
             }
         case 6:
             switch start[0] {
-            case 0x64: return spells(start, "deinit")
-            case 0x69: return spells(start, "import")
-            case 0x70: return spells(start, "public")
-            case 0x72: return spells(start, "repeat") || spells(start, "return")
-            case 0x73: return spells(start, "static") || spells(start, "struct") || spells(start, "switch")
-            case 0x74: return spells(start, "throws")
-            default: return false
+            case 0x64: return spells(start, "deinit") ? .other : nil
+            case 0x69: return spells(start, "import") ? .other : nil
+            case 0x70: return spells(start, "public") ? .other : nil
+            case 0x72: return spells(start, "repeat") || spells(start, "return") ? .other : nil
+            case 0x73: return spells(start, "static") || spells(start, "struct") || spells(start, "switch") ? .other : nil
+            case 0x74: return spells(start, "throws") ? .other : nil
+            default: return nil
             }
         case 7:
-            return spells(start, "default") || spells(start, "private")
+            return spells(start, "default") || spells(start, "private") ? .other : nil
         case 8:
             switch start[0] {
-            case 0x63: return spells(start, "continue")
-            case 0x69: return spells(start, "internal")
-            case 0x6F: return spells(start, "operator")
-            case 0x70: return spells(start, "protocol")
-            case 0x72: return spells(start, "rethrows")
-            default: return false
+            case 0x63: return spells(start, "continue") ? .other : nil
+            case 0x69: return spells(start, "internal") ? .other : nil
+            case 0x6F: return spells(start, "operator") ? .operatorKeyword : nil
+            case 0x70: return spells(start, "protocol") ? .other : nil
+            case 0x72: return spells(start, "rethrows") ? .other : nil
+            default: return nil
             }
         case 9:
-            return spells(start, "extension") || spells(start, "subscript") || spells(start, "typealias")
+            return spells(start, "extension") || spells(start, "subscript") || spells(start, "typealias") ? .other : nil
         case 11:
-            return spells(start, "fallthrough") || spells(start, "fileprivate")
+            return spells(start, "fallthrough") || spells(start, "fileprivate") ? .other : nil
         case 14:
-            return spells(start, "associatedtype")
+            return spells(start, "associatedtype") ? .other : nil
         case 15:
-            return spells(start, "precedencegroup")
+            return spells(start, "precedencegroup") ? .other : nil
         default:
-            return false
+            return nil
         }
     }
 

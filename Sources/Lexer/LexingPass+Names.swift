@@ -30,9 +30,12 @@ extension LexingPass {
     @inline(__always)
     mutating func lexIdentifier(from start: Int, afterFirst: Int) {
         let end = scanIdentifierContinuation(from: afterFirst)
-        var isKeyword = KeywordTable.isReserved(bytes.baseAddress! + start, end - start)
-        if isKeyword, isKeywordUsedAsName(start, end) { isKeyword = false }
-        emit(isKeyword ? .keyword : .identifier, start, end)
+        if let flavor = KeywordTable.reserved(bytes.baseAddress! + start, end - start),
+           !isKeywordUsedAsName(start, end, flavor: flavor) {
+            emit(.keyword, start, end, keyword: flavor)
+        } else {
+            emit(.identifier, start, end)
+        }
         position = end
     }
 
@@ -40,7 +43,7 @@ extension LexingPass {
     /// `node.as(…)`) or `@` (`@rethrows`), as an argument label (`f(for: x)`, `s[as: T.self]`,
     /// `} else: {`) or parameter name (`func f(in range: R)`, `_ protocol: Int32`); `self`,
     /// `Self`, `init` and `_` keep their keyword meaning.
-    func isKeywordUsedAsName(_ start: Int, _ end: Int) -> Bool {
+    func isKeywordUsedAsName(_ start: Int, _ end: Int, flavor: KeywordFlavor) -> Bool {
         let length = end - start
         if length == 1 { return false }
         if let base = bytes.baseAddress, length == 4 {
@@ -63,7 +66,7 @@ extension LexingPass {
             return colonFollows && !newlineSinceCode
         case .leftSquare:
             // A subscript label, but not a dictionary key such as `[true: 1]`.
-            return colonFollows && keywordFlavor(start, length) != .expressionValue
+            return colonFollows && flavor != .expressionValue
         default:
             return false
         }

@@ -52,7 +52,8 @@ struct LexingPass {
         var parenDepth: Int
     }
 
-    /// The few keywords whose identity changes how the next token lexes.
+    /// The few keywords whose identity changes how the next token lexes (`KeywordTable`
+    /// tells each reserved word's).
     enum KeywordFlavor {
         case none, expressionValue, funcKeyword, operatorKeyword, tryKeyword, other
     }
@@ -132,8 +133,12 @@ struct LexingPass {
 
     /// The default is `TokenFlags()`, not `[]`: the array literal leaves a release of the
     /// empty array in every inlined emit.
+    ///
+    /// `keyword` is the flavor of a `keyword` token (and `.none` for every other kind).
     @inline(__always)
-    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, _ extra: TokenFlags = TokenFlags()) {
+    mutating func emit(
+        _ kind: TokenKind, _ start: Int, _ end: Int, _ extra: TokenFlags = TokenFlags(), keyword: KeywordFlavor = .none
+    ) {
         let isComment = kind.isComment
         var flags = extra
         let gap = start > lastEnd
@@ -148,7 +153,7 @@ struct LexingPass {
         newlineSinceToken = false
         if !isComment {
             newlineSinceCode = false
-            noteCodeToken(kind, start, end)
+            noteCodeToken(kind, start, end, keyword: keyword)
         }
     }
 
@@ -156,24 +161,30 @@ struct LexingPass {
     /// previous kinds and whether a regex may follow; keywords, pound keywords, attribute
     /// names and tokens inside availability arguments take the longer way.
     @inline(__always)
-    mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int) {
+    mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int, keyword: KeywordFlavor) {
         preferRegexNext = false
         let before = previousKind
         previousPreviousKind = before
         previousKind = kind
-        if availabilityArmed || availabilityDepth > 0 || kind == .keyword || kind == .poundKeyword
+        if availabilityArmed || availabilityDepth > 0 || kind == .poundKeyword
             || (kind == .identifier && before == .atSign) {
-            noteUncommonCodeToken(kind, before, start, end)
+            noteUncommonCodeToken(kind, before, start, end, keyword: keyword)
             return
         }
-        previousAllowsRegex = Self.allowsRegex(after: kind)
-        previousKeyword = .none
+        if kind == .keyword {
+            previousAllowsRegex = keyword != .expressionValue
+        } else {
+            previousAllowsRegex = Self.allowsRegex(after: kind)
+        }
+        previousKeyword = keyword
     }
 
     /// `noteCodeToken` for the tokens that affect more than the previous kinds; out of line
     /// so that the common path stays small enough to inline into every emit.
     @inline(never)
-    mutating func noteUncommonCodeToken(_ kind: TokenKind, _ before: TokenKind?, _ start: Int, _ end: Int) {
+    mutating func noteUncommonCodeToken(
+        _ kind: TokenKind, _ before: TokenKind?, _ start: Int, _ end: Int, keyword: KeywordFlavor
+    ) {
         if availabilityArmed {
             availabilityArmed = false
             if kind == .leftParen { availabilityDepth = 1 }
@@ -189,9 +200,8 @@ struct LexingPass {
         }
         switch kind {
         case .keyword:
-            let flavor = keywordFlavor(start, end - start)
-            previousKeyword = flavor
-            previousAllowsRegex = flavor != .expressionValue
+            previousKeyword = keyword
+            previousAllowsRegex = keyword != .expressionValue
             return
         case .poundKeyword:
             // `#if`, `#elseif`, `#else`, `#endif` sequence expressions; `#available` and
@@ -227,27 +237,6 @@ struct LexingPass {
         case 20: return KeywordTable.spells(pointer, "_originallyDefinedIn")
         default: return false
         }
-    }
-
-    func keywordFlavor(_ start: Int, _ length: Int) -> KeywordFlavor {
-        guard let base = bytes.baseAddress else { return .other }
-        let pointer = base + start
-        switch length {
-        case 3:
-            if KeywordTable.spells(pointer, "nil") || KeywordTable.spells(pointer, "Any") { return .expressionValue }
-            if KeywordTable.spells(pointer, "try") { return .tryKeyword }
-        case 4:
-            if KeywordTable.spells(pointer, "true") || KeywordTable.spells(pointer, "self")
-                || KeywordTable.spells(pointer, "Self") { return .expressionValue }
-            if KeywordTable.spells(pointer, "func") { return .funcKeyword }
-        case 5:
-            if KeywordTable.spells(pointer, "false") || KeywordTable.spells(pointer, "super") { return .expressionValue }
-        case 8:
-            if KeywordTable.spells(pointer, "operator") { return .operatorKeyword }
-        default:
-            break
-        }
-        return .other
     }
 
     /// Flags the last token as running to the end of its line or file.

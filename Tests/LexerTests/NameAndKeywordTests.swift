@@ -26,6 +26,37 @@ final class NameAndKeywordTests: XCTestCase {
         ])
     }
 
+    /// Each reserved word's flavor, against the list of the words whose flavor is not
+    /// `other`; a word one byte longer, shorter or different is not reserved.
+    func testReservedWordFlavors() {
+        let reserved = ["associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+                        "init", "inout", "internal", "let", "operator", "private", "precedencegroup",
+                        "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
+                        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough",
+                        "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+                        "Any", "as", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_"]
+        let flavors: [String: LexingPass.KeywordFlavor] = [
+            "nil": .expressionValue, "Any": .expressionValue, "true": .expressionValue, "false": .expressionValue,
+            "self": .expressionValue, "Self": .expressionValue, "super": .expressionValue,
+            "func": .funcKeyword, "operator": .operatorKeyword, "try": .tryKeyword,
+        ]
+        func flavor(_ word: String) -> LexingPass.KeywordFlavor? {
+            Array(word.utf8).withUnsafeBufferPointer { KeywordTable.reserved($0.baseAddress!, $0.count) }
+        }
+        for word in reserved {
+            XCTAssertEqual(flavor(word), flavors[word] ?? .other, word)
+            XCTAssertNil(flavor(word + "x"), word)
+            XCTAssertNil(flavor("x" + word), word)
+            if word.count > 1 {
+                XCTAssertNil(flavor(String(word.dropLast())), word)
+                XCTAssertNil(flavor(String(word.dropFirst()) + "z"), word)
+            }
+        }
+        for word in ["get", "set", "some", "any", "await", "open", "nill", "Self_", "funcs"] {
+            XCTAssertNil(flavor(word), word)
+        }
+    }
+
     func testReservedWordsAreKeywords() {
         let reserved = ["associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
                         "init", "inout", "internal", "let", "open_", "operator", "private", "precedencegroup",
