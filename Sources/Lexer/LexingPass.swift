@@ -358,15 +358,13 @@ struct LexingPass {
 
     // MARK: - Tokens
 
+    /// Lexes the token at `position`. The switch has single bytes only, so that it compiles to
+    /// one jump table; the byte ranges (names, digits, non-ASCII) are told apart after it.
     @inline(__always)
     mutating func lexToken() {
         let start = position
         let c = bytes[start]
         switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
-            lexIdentifier(from: start, afterFirst: start + 1)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            lexNumber()
         case UInt8(ascii: "$"):
             position = scanIdentifierContinuation(from: start + 1)
             emit(.identifier, start, position)
@@ -417,26 +415,36 @@ struct LexingPass {
             } else {
                 lexOperator()
             }
-        case 0x80...0xFF:
-            let (scalar, length) = decodeScalar(bytes, at: start)
-            if length == 0 {
-                lexUnknownRun()
-            } else if CharacterClass.isIdentifierStart(scalar) {
-                lexIdentifier(from: start, afterFirst: start + length)
-            } else if CharacterClass.isOperatorStart(scalar) {
-                lexOperator()
-            } else if CharacterClass.isIdentifierContinuation(scalar) {
-                // A combining mark cannot start a name; keep the run together as one name.
-                lexIdentifier(from: start, afterFirst: start + length)
-            } else {
-                lexUnknownRun()
-            }
         default:
-            if CharacterClass.isASCIIOperator(c) {
+            if CharacterClass.isASCIIIdentifierStart(c) {
+                lexIdentifier(from: start, afterFirst: start + 1)
+            } else if CharacterClass.isDigit(c) {
+                lexNumber()
+            } else if c >= 0x80 {
+                lexNonASCII()
+            } else if CharacterClass.isASCIIOperator(c) {
                 lexOperator()
             } else {
                 lexUnknownRun()
             }
+        }
+    }
+
+    /// A name, an operator or unknown bytes, starting with a non-ASCII byte.
+    mutating func lexNonASCII() {
+        let start = position
+        let (scalar, length) = decodeScalar(bytes, at: start)
+        if length == 0 {
+            lexUnknownRun()
+        } else if CharacterClass.isIdentifierStart(scalar) {
+            lexIdentifier(from: start, afterFirst: start + length)
+        } else if CharacterClass.isOperatorStart(scalar) {
+            lexOperator()
+        } else if CharacterClass.isIdentifierContinuation(scalar) {
+            // A combining mark cannot start a name; keep the run together as one name.
+            lexIdentifier(from: start, afterFirst: start + length)
+        } else {
+            lexUnknownRun()
         }
     }
 
