@@ -43,13 +43,14 @@ final class NameAndKeywordTests: XCTestCase {
         func flavor(_ word: String) -> LexingPass.KeywordFlavor? {
             Array(word.utf8).withUnsafeBufferPointer { KeywordTable.reserved($0.baseAddress!, $0.count) }
         }
+        func expected(_ word: String) -> LexingPass.KeywordFlavor? {
+            reserved.contains(word) ? flavors[word] ?? .other : nil
+        }
         for word in reserved {
-            XCTAssertEqual(flavor(word), flavors[word] ?? .other, word)
-            XCTAssertNil(flavor(word + "x"), word)
-            XCTAssertNil(flavor("x" + word), word)
-            if word.count > 1 {
-                XCTAssertNil(flavor(String(word.dropLast())), word)
-                XCTAssertNil(flavor(String(word.dropFirst()) + "z"), word)
+            XCTAssertNotNil(expected(word))
+            for variant in [word, word + "s", "x" + word, String(word.dropLast()), String(word.dropFirst()) + "z"]
+            where !variant.isEmpty {
+                XCTAssertEqual(flavor(variant), expected(variant), variant)
             }
         }
         for word in ["get", "set", "some", "any", "await", "open", "nill", "Self_", "funcs"] {
