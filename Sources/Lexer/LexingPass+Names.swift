@@ -46,6 +46,19 @@ extension LexingPass {
     func isKeywordUsedAsName(_ start: Int, _ end: Int, flavor: KeywordFlavor) -> Bool {
         let length = end - start
         if length == 1 { return false }
+        // The tokens before tell most keywords apart first, without looking ahead.
+        switch previousKind {
+        case .period, .atSign, .leftParen, .comma, .leftSquare:
+            break
+        case .identifier, .keyword:
+            // A parameter name after its label: `(_ protocol: Int32)`, `(to protocol: String)`.
+            guard previousPreviousKind == .leftParen || previousPreviousKind == .comma else { return false }
+        case .rightBrace:
+            // A trailing-closure label: `} else: {`.
+            guard !newlineSinceCode else { return false }
+        default:
+            return false
+        }
         if let base = bytes.baseAddress, length == 4 {
             let pointer = base + start
             if KeywordTable.spells(pointer, "self") || KeywordTable.spells(pointer, "Self")
@@ -56,19 +69,13 @@ extension LexingPass {
         while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
         let colonFollows = byte(index, is: UInt8(ascii: ":")) && !byte(index + 1, is: UInt8(ascii: ":"))
         switch previousKind {
-        case .leftParen, .comma:
-            break
-        case .identifier, .keyword:
-            // A parameter name after its label: `(_ protocol: Int32)`, `(to protocol: String)`.
-            return colonFollows && (previousPreviousKind == .leftParen || previousPreviousKind == .comma)
-        case .rightBrace:
-            // A trailing-closure label: `} else: {`.
-            return colonFollows && !newlineSinceCode
+        case .identifier, .keyword, .rightBrace:
+            return colonFollows
         case .leftSquare:
             // A subscript label, but not a dictionary key such as `[true: 1]`.
             return colonFollows && flavor != .expressionValue
         default:
-            return false
+            break
         }
         if colonFollows { return true }
         guard index > end, index < count, CharacterClass.isASCIIIdentifierStart(bytes[index]) else { return false }
