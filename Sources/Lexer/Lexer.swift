@@ -11,7 +11,7 @@ public enum Lexer {
             var pass = LexingPass(bytes: buffer)
             pass.run()
             defer { pass.deallocateTokens() }
-            let lexed = UnsafeBufferPointer(pass.lexedTokens)
+            let lexed = pass.lexedTokens
             // The code view is built straight from the pass's tokens, unless generic brackets
             // may cut operator tokens into pieces: that needs an array that can grow.
             guard !pass.angleCandidates.isEmpty else {

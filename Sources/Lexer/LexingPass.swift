@@ -100,8 +100,8 @@ struct LexingPass {
     }
 
     /// The tokens `run` lexed, valid until `deallocateTokens`.
-    var lexedTokens: UnsafeMutableBufferPointer<Token> {
-        UnsafeMutableBufferPointer(start: storage, count: storageCount)
+    var lexedTokens: UnsafeBufferPointer<Token> {
+        UnsafeBufferPointer(start: storage, count: storageCount)
     }
 
     mutating func deallocateTokens() {
@@ -131,10 +131,10 @@ struct LexingPass {
 
     // MARK: - Emitting
 
-    /// The default is `TokenFlags()`, not `[]`: the array literal leaves a release of the
-    /// empty array in every inlined emit.
-    ///
-    /// `keyword` is the flavor of a `keyword` token (and `.none` for every other kind).
+    /// Appends a token of `kind` with the trivia flags its position implies plus `extra`.
+    /// `keyword` is the flavor of a `keyword` token and `.none` for every other kind. (`extra`
+    /// defaults to `TokenFlags()`: an empty array literal would leave a release of the empty
+    /// array in every inlined emit.)
     @inline(__always)
     mutating func emit(
         _ kind: TokenKind, _ start: Int, _ end: Int, _ extra: TokenFlags = TokenFlags(), keyword: KeywordFlavor = .none
@@ -158,8 +158,8 @@ struct LexingPass {
     }
 
     /// Records what the next token's lexing may depend on. Most tokens change only the
-    /// previous kinds and whether a regex may follow; keywords, pound keywords, attribute
-    /// names and tokens inside availability arguments take the longer way.
+    /// previous kinds, whether a regex may follow and the keyword flavor; pound keywords,
+    /// attribute names and tokens inside availability arguments take the longer way.
     @inline(__always)
     mutating func noteCodeToken(_ kind: TokenKind, _ start: Int, _ end: Int, keyword: KeywordFlavor) {
         preferRegexNext = false
