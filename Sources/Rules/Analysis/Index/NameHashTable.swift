@@ -117,10 +117,27 @@ extension NameHashTable where Value == Void {
 
 extension NameHashTable where Value == [Int] {
     /// The indices `0..<count` grouped by `key(index)`, each group in increasing order.
+    /// `key` is asked once per index.
     init(grouping count: Int, by key: (Int) -> UInt64) {
         // Room for half as many keys as indices: names mostly recur (calls of a file by
         // callee), so this rebuilds at most once without holding much unused room.
         self.init(minimumCapacity: count / 2)
-        for index in 0..<count { modify(key(index), default: []) { $0.append(index) } }
+        // Two passes: the group of each index and the size of each group first, so that
+        // every group is allocated once at its size rather than grown append by append.
+        var groupOfIndex = [Int32](repeating: 0, count: count)
+        var sizes: [Int] = []
+        for index in 0..<count {
+            let hash = key(index)
+            if let group = entry(of: hash) {
+                sizes[group] += 1
+                groupOfIndex[index] = Int32(truncatingIfNeeded: group)
+            } else {
+                append(hash, [])
+                sizes.append(1)
+                groupOfIndex[index] = Int32(truncatingIfNeeded: keys.count - 1)
+            }
+        }
+        for group in values.indices { values[group].reserveCapacity(sizes[group]) }
+        for index in 0..<count { values[Int(groupOfIndex[index])].append(index) }
     }
 }
