@@ -47,10 +47,12 @@ final class FileIndex: Sendable {
         let chainStarts = ChainStarts(source)
         var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
         matching.run()
+        // Each closure is changed in place (through the subscript it would be copied out
+        // and back once per field).
         for link in matching.closureCalls {
-            linked[link.closure].call = link.call
-            linked[link.closure].argumentLabel = link.label
-            linked[link.closure].isTrailing = link.trailing
+            linked.closures[link.closure.rawValue].call = link.call
+            linked.closures[link.closure.rawValue].argumentLabel = link.label
+            linked.closures[link.closure.rawValue].isTrailing = link.trailing
         }
         // A constant from here on: the closures below read it without copying it.
         let outline = linked
