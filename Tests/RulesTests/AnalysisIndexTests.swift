@@ -262,4 +262,29 @@ final class AnalysisIndexTests: XCTestCase {
         }
         XCTAssertGreaterThan(registered, 100)
     }
+    /// `MatchingBuilder.run` asks `recordCall` only about names followed by `(`, `<` or `{`:
+    /// it must find the calls (and closure arguments) that asking about every name finds.
+    func testCallsFoundWhenEveryNameIsAsked() {
+        let fragments = [
+            "f(a, b: 1)", "x.y(z) { w in }", "Array<Int>()", "g<T>", "h { }", "k\n(1)", "a.b.c", "func m(p: Int) {",
+            "}", "let v = n(", ")", "u.init(q)", "Task { }", "p(x:) { } label: { }", "[1, 2]", "(", "{", "o?.f(1)",
+        ]
+        var generator = ByteScanTests.Generator(state: 9)
+        for _ in 0..<300 {
+            let text = (0..<generator.next(20)).map { _ in fragments[generator.next(fragments.count)] }.joined(separator: " ")
+            let source = Lexer.tokenize(SourceFile(path: "A.swift", text: text))
+            let outline = Outline(source)
+            let chainStarts = ChainStarts(source)
+            var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+            matching.run()
+            var everyName = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+            for index in source.code.indices where source.kind(index) == .identifier
+                || (source.isWord(index, "init") && source.kind(index - 1) == .period) {
+                everyName.recordCall(index)
+            }
+            XCTAssertEqual(matching.calls.map(\.callee), everyName.calls.map(\.callee), text)
+            XCTAssertEqual(matching.calls.map(\.end), everyName.calls.map(\.end), text)
+            XCTAssertEqual(matching.closureCalls.map(\.closure), everyName.closureCalls.map(\.closure), text)
+        }
+    }
 }
