@@ -18,7 +18,7 @@ final class FileIndex: Sendable {
     /// Callee token → index in `calls`.
     let callAtCallee: TokenTable
     /// Indices in `calls` by the callee's name hash, in call order.
-    let callsByName: NameHashTable<[Int]>
+    let callsByName: NameGroups
     /// Binding indices by name hash, in token order.
     let bindingsByName: NameHashTable<[Int]>
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
@@ -64,7 +64,7 @@ final class FileIndex: Sendable {
         var callAtCallee = TokenTable(tokenCount: source.code.count)
         for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
         self.callAtCallee = callAtCallee
-        callsByName = NameHashTable(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
+        callsByName = NameGroups(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings = NameHashTable<[CaseBinding]>()
         let callSites = matching.calls
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
