@@ -231,4 +231,60 @@ final class AnalysisIndexTests: XCTestCase {
                                                         deploymentTarget: nil)
         XCTAssertEqual(screenSpace.count, 1, "the parameter carries the screen-space height")
     }
+    /// `RegistrationRecogniser.mayRegister` passes calls over without classifying them: none
+    /// of those may be a registration, on random code with registrations, wrappers, event
+    /// arguments and closures held in constants.
+    func testCallsPassedOverBeforeClassifyingRegisterNothing() {
+        let fragments = [
+            "let handler = { (n: Notification) in }", "let other = 1", "keyboard.on(.willShow, handler)",
+            "keyboard.on(.willHide, other)", "observe(.didShow, handler, 1)", "bar.on(.willShow) { _ in }",
+            "observe(willShowAction: { _ in })", "observe(willShowAction: handler)", "f(handler)", "g(.willHide)",
+            "h(a, .x)", "h(.x, a, b)", "k(x: .willShow, y: handler)",
+            "NotificationCenter.default.addObserver(self, selector: #selector(k), name: UIResponder.keyboardWillShowNotification, object: nil)",
+            "NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillHideNotification, object: nil, queue: nil, using: handler)",
+            "NotificationCenter.default.publisher(for: UIResponder.keyboardWillShowNotification)",
+            "func run() {", "}", "\n",
+        ]
+        var generator = ByteScanTests.Generator(state: 5)
+        var registered = 0
+        for _ in 0..<300 {
+            let text = (0..<generator.next(14)).map { _ in fragments[generator.next(fragments.count)] }.joined(separator: "\n")
+            let index = FileIndex(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+            let recogniser = RegistrationRecogniser(source: index.source, outline: index.outline, calls: index.calls,
+                                                    constants: index.constants)
+            for call in index.calls.indices {
+                let registration = recogniser.registration(index.calls[call], call)
+                if registration != nil { registered += 1 }
+                if !recogniser.mayRegister(call) {
+                    XCTAssertNil(registration, "call \(call) of: \(text)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(registered, 100)
+    }
+    /// `MatchingBuilder.run` asks `recordCall` only about names followed by `(`, `<` or `{`:
+    /// it must find the calls (and closure arguments) that asking about every name finds.
+    func testCallsFoundWhenEveryNameIsAsked() {
+        let fragments = [
+            "f(a, b: 1)", "x.y(z) { w in }", "Array<Int>()", "g<T>", "h { }", "k\n(1)", "a.b.c", "func m(p: Int) {",
+            "}", "let v = n(", ")", "u.init(q)", "Task { }", "p(x:) { } label: { }", "[1, 2]", "(", "{", "o?.f(1)",
+        ]
+        var generator = ByteScanTests.Generator(state: 9)
+        for _ in 0..<300 {
+            let text = (0..<generator.next(20)).map { _ in fragments[generator.next(fragments.count)] }.joined(separator: " ")
+            let source = Lexer.tokenize(SourceFile(path: "A.swift", text: text))
+            let outline = Outline(source)
+            let chainStarts = ChainStarts(source)
+            var matching = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+            matching.run()
+            var everyName = MatchingBuilder(source: source, outline: outline, chainStarts: chainStarts)
+            for index in source.code.indices where source.kind(index) == .identifier
+                || (source.isWord(index, "init") && source.kind(index - 1) == .period) {
+                everyName.recordCall(index)
+            }
+            XCTAssertEqual(matching.calls.map(\.callee), everyName.calls.map(\.callee), text)
+            XCTAssertEqual(matching.calls.map(\.end), everyName.calls.map(\.end), text)
+            XCTAssertEqual(matching.closureCalls.map(\.closure), everyName.closureCalls.map(\.closure), text)
+        }
+    }
 }

@@ -307,4 +307,45 @@ final class AnalysisOutlineTests: XCTestCase {
         let deepClosures = "func f() {" + String(repeating: "run {", count: 10_000) + String(repeating: "}", count: 10_001)
         XCTAssertEqual(analyze(deepClosures).outline.closures.count, 10_000)
     }
+    /// The innermost scope of every token, which the outline fills in between braces, is
+    /// what a walk that keeps the open scopes on a stack gives each token on its own:
+    /// braces their own scope, every other token the innermost one open. On random code,
+    /// unbalanced braces and brackets included.
+    func testScopeOfEveryTokenMatchesAScopeStackWalk() {
+        let fragments = [
+            "{", "{", "}", "}", "(", ")", "[", "]", "\n", "class A", "struct S: P", "func f(a: Int)", "init()",
+            "var x: Int", "let y = 1", "if x", "guard y else", "else", "while z", "repeat", "for i in s",
+            "switch k", "case .a:", "get", "set", "didSet", "run { a in", "foo(", "#if DEBUG\n", "#endif\n",
+            "do", "catch", "x.y", "return", "enum E", "extension A", "protocol P", "deinit", "subscript(i: Int)",
+        ]
+        var generator = ByteScanTests.Generator(state: 3)
+        for _ in 0..<400 {
+            let text = (0..<generator.next(60)).map { _ in fragments[generator.next(fragments.count)] }.joined(separator: " ")
+            let source = Lexer.tokenize(SourceFile(path: "A.swift", text: text))
+            let outline = Outline(source)
+            var scopeOfBrace: [Int: Int] = [:]
+            for (index, scope) in outline.scopes.enumerated() { scopeOfBrace[scope.open] = index }
+            var stack: [Int] = []
+            for index in source.code.indices {
+                var expected = -1
+                switch source.code[index].kind {
+                case .leftBrace:
+                    expected = scopeOfBrace[index]!
+                    stack.append(expected)
+                case .rightBrace:
+                    if let open = source.partnerIndex(index) {
+                        expected = scopeOfBrace[open]!
+                        if let position = stack.lastIndex(where: { outline.scopes[$0].open == open }) {
+                            stack.removeSubrange(position...)
+                        }
+                    } else {
+                        expected = stack.last ?? -1
+                    }
+                default:
+                    expected = stack.last ?? -1
+                }
+                XCTAssertEqual(outline.scope(at: index)?.rawValue ?? -1, expected, "token \(index) of: \(text)")
+            }
+        }
+    }
 }

@@ -117,6 +117,53 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
                        "the handler file passes a frame to adjust(for:)")
     }
 
+    /// A flow rebuilt for other tables on what an earlier evaluator read off the file alone
+    /// (result expressions, screen-wide getters, safe-area marker) is the flow a fresh
+    /// evaluator builds with those tables.
+    func testRebuildOnEarlierFileReadingsIsAFreshBuild() {
+        let screenFile = """
+        final class Chat: UIViewController {
+            static var mainWindow: UIWindow? { UIApplication.shared.windows.first }
+            var keyboardOverlap: CGFloat { 0 }
+            @objc func keyboardWillShow(_ note: Notification) {
+                let frame = note.keyboardEndFrame ?? .zero
+                let screen = Chat.mainWindow?.bounds ?? UIScreen.main.bounds
+                let lift = screen.height - frame.minY - view.safeAreaInsets.bottom
+                view.frame.origin.y = -lift
+                adjust(for: frame)
+            }
+            func adjust(for frame: CGRect) { additionalSafeAreaInsets.bottom = frame.height }
+        }
+        """
+        for text in [handlerFile, screenFile, unrelatedFile] {
+            let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: text)))
+            let own = collectFacts(model)
+            let earlier = KeyboardEvaluation(model, tables: KeyboardProjectTables(ProjectFacts(merging: [own])))
+            for others in [[facts("Accessors.swift", accessorFile)], [facts("Helper.swift", helperFile)], []] {
+                let tables = KeyboardProjectTables(ProjectFacts(merging: others + [own]))
+                let rebuilt = KeyboardEvaluation(model, tables: tables, earlier: earlier.evaluator)
+                let fresh = KeyboardEvaluation(model, tables: tables)
+                XCTAssertEqual(rebuilt.evaluator.flow.valueAt, fresh.evaluator.flow.valueAt)
+                XCTAssertEqual(rebuilt.evaluator.carriers.returned, fresh.evaluator.carriers.returned)
+                XCTAssertEqual(rebuilt.evaluator.carriers.computed, fresh.evaluator.carriers.computed)
+                XCTAssertEqual(rebuilt.evaluator.carriers.insetBottoms, fresh.evaluator.carriers.insetBottoms)
+                XCTAssertEqual(rebuilt.evaluator.mayNameSafeArea, fresh.evaluator.mayNameSafeArea)
+                XCTAssertEqual(Set(rebuilt.evaluator.screenWideGetters.byName.keys),
+                               Set(fresh.evaluator.screenWideGetters.byName.keys))
+                XCTAssertEqual(rebuilt.results, fresh.results)
+                XCTAssertEqual(rebuilt.arguments, fresh.arguments)
+                XCTAssertEqual(rebuilt.frameProperties, fresh.frameProperties)
+                XCTAssertEqual(rebuilt.heightAccessors, fresh.heightAccessors)
+                for binding in model.fileIndex.bindings {
+                    guard let value = binding.value else { continue }
+                    XCTAssertEqual(rebuilt.evaluator.value(of: value), fresh.evaluator.value(of: value))
+                }
+            }
+            XCTAssertFalse(text == screenFile && earlier.evaluator.screenWideGetters.byName.isEmpty,
+                           "the screen file declares a screen-wide getter")
+        }
+    }
+
     func assertSameKeyboardAnalysis(_ reused: FileAnalysis, _ fresh: FileAnalysis, _ message: String,
                                     file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(reused.evaluator?.flow.valueAt, fresh.evaluator?.flow.valueAt, message, file: file, line: line)

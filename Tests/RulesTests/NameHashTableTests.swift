@@ -54,6 +54,7 @@ final class NameHashTableTests: XCTestCase {
                 XCTAssertEqual(set.count, plainSet.count)
                 XCTAssertEqual(Set(table.keys), Set(dictionary.keys))
                 let byGrouping = NameHashTable(grouping: inserted.count) { inserted[$0] }
+                let groups = NameGroups(grouping: inserted.count) { inserted[$0] }
                 // Present keys and absent ones (other keys of every family).
                 let asked = inserted + keys((family + 1) % 4, 50, &generator) + keys((family + 2) % 4, 50, &generator)
                 for key in asked {
@@ -64,6 +65,7 @@ final class NameHashTableTests: XCTestCase {
                     XCTAssertEqual(set.contains(key), plainSet.contains(key))
                     XCTAssertEqual(grouped[key], plainGroups[key])
                     XCTAssertEqual(byGrouping[key], plainGroups[key])
+                    XCTAssertEqual(groups[key].map(Array.init), plainGroups[key])
                 }
             }
         }

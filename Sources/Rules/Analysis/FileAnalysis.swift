@@ -37,11 +37,26 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// Binds `model` to `project`: the keyboard values (which the project's accessors,
     /// wrapper properties, results and arguments decide), the facts that need them, and the
     /// observer phases other files give.
-    public init(_ model: FileModel, project: ProjectFacts = .empty) {
+    public convenience init(_ model: FileModel, project: ProjectFacts = .empty) {
+        self.init(model, project: project, forFactsOnly: false)
+    }
+
+    /// The file's facts as pass 1 gathers them: those of an analysis of `model` on its own.
+    static func facts(of model: FileModel) -> FileFacts {
+        FileAnalysis(model, project: .empty, forFactsOnly: true).facts
+    }
+
+    /// `forFactsOnly`: nothing but `facts` is read off the analysis (`facts(of:)`), so the
+    /// project facts are not layered again with what the analysis adds to the file's own and
+    /// the observers get no phases from them: `project` holds at most the facts the keyboard
+    /// values are evaluated with and `observers` are the model's. The accessory and scroll
+    /// view inset facts, read off the analysis, ask neither.
+    private init(_ model: FileModel, project: ProjectFacts, forFactsOnly: Bool) {
         self.model = model
         let fileIndex = model.fileIndex, source = fileIndex.source, outline = fileIndex.outline
         var facts = model.facts
-        var merged = project.including(facts)
+        // Only the keyboard values of an analysis for facts read the project.
+        var merged = forFactsOnly && !model.mentionsKeyboard ? project : project.including(facts)
         if model.mentionsKeyboard {
             var evaluation = model.keyboardEvaluations.evaluation(of: model, with: KeyboardProjectTables(merged))
             // Facts that need values (wrapper properties, height accessors) feed back into this
@@ -61,17 +76,22 @@ public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
             evaluator = nil
         }
         self.facts = facts
-        // Without keyboard values the facts are those `merged` holds already.
-        self.project = model.mentionsKeyboard ? project.including(facts) : merged
-        // The facts hold this file's own phases; rules also see those other files give.
-        self.observers = model.observers.seedingPhases(from: self.project, outline)
+        if forFactsOnly {
+            self.project = merged
+            self.observers = model.observers
+        } else {
+            // Without keyboard values the facts are those `merged` holds already.
+            self.project = model.mentionsKeyboard ? project.including(facts) : merged
+            // The facts hold this file's own phases; rules also see those other files give.
+            self.observers = model.observers.seedingPhases(from: self.project, outline)
+        }
         // Accessory and scroll view inset facts are read off the finished analysis; a project
         // that lacks this file's facts (pass 1, a file checked on top of the others) gets
         // them too.
         if !project.contains(path: source.file.path) {
             self.facts.accessories = AccessoryFacts(self)
             self.facts.scrollViewInsets = ScrollViewInsetFacts(self)
-            if !self.facts.accessories.isEmpty || !self.facts.scrollViewInsets.isEmpty {
+            if !forFactsOnly, !self.facts.accessories.isEmpty || !self.facts.scrollViewInsets.isEmpty {
                 self.project = project.including(self.facts)
             }
         }

@@ -163,6 +163,19 @@ struct KeyboardValueEvaluator: FileIndexReader {
         mayNameSafeArea = KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: fileIndex.source.file.bytes)
     }
 
+    /// A fresh evaluator of `other`'s file with `project`. What `other` read off the file
+    /// alone (its result expressions, screen-wide getters and safe-area marker) is the same
+    /// whatever the project says, and is not read again.
+    init(ofTheFileOf other: KeyboardValueEvaluator, project: KeyboardProjectTables) {
+        fileIndex = other.fileIndex
+        handlerAtToken = other.handlerAtToken
+        self.project = project
+        constants = other.constants
+        results = other.results
+        screenWideGetters = other.screenWideGetters
+        mayNameSafeArea = other.mayNameSafeArea
+    }
+
     /// Reads `tables` from now on: tables that agree with those the flow was built with on
     /// every name of the file (`KeyboardProjectTables.agree`).
     mutating func rebind(to tables: KeyboardProjectTables) {

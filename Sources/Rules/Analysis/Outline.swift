@@ -254,6 +254,8 @@ private struct OutlineBuilder {
     /// The control keyword (`if`, `guard`, …) whose body the last classified brace opens.
     var controlOfLastBlock: Int?
     var conditionalStack: [(token: Int, condition: Range<Int>)] = []
+    /// Tokens before this one have their scope in `outline.scopeOfToken` (`fillScopes`).
+    var scopesFilled = 0
 
     init(source: TokenizedSource) {
         self.source = source
@@ -274,14 +276,23 @@ private struct OutlineBuilder {
         outline.executableOfScope.reserveCapacity(braceCount)
         outline.functionBodyOfScope.reserveCapacity(braceCount)
         outline.methodOfScope.reserveCapacity(braceCount)
+        let code = self.code
         var index = 0
         while index < count {
-            let token = code[index]
-            switch token.kind {
+            switch code[index].kind {
             case .leftBrace:
+                fillScopes(upTo: index)
                 openBrace(index)
+                scopesFilled = index + 1
             case .rightBrace:
+                fillScopes(upTo: index)
                 closeBrace(index)
+                // A `}` with a partner has its scope from `openBrace`; one without lies in
+                // the scope still open.
+                if outline.scopeOfToken[index] == -1, let top = stack.last {
+                    outline.scopeOfToken[index] = Int32(top)
+                }
+                scopesFilled = index + 1
             case .leftParen, .leftSquare, .stringInterpolationStart:
                 if source.partnerIndex(index) != nil { depth += 1 }
             case .rightParen, .rightSquare, .stringInterpolationEnd:
@@ -301,11 +312,9 @@ private struct OutlineBuilder {
             default:
                 break
             }
-            if outline.scopeOfToken[index] == -1, let top = stack.last {
-                outline.scopeOfToken[index] = Int32(top)
-            }
             index += 1
         }
+        fillScopes(upTo: count)
         // Declarations are read in place: copying each would retain all its arrays.
         outline.functionsByName = NameHashTable(minimumCapacity: outline.functions.count)
         outline.functionsByOwnerAndName = NameHashTable(minimumCapacity: outline.functions.count)
@@ -331,6 +340,18 @@ private struct OutlineBuilder {
     }
 
     // MARK: Braces
+
+    /// Gives the tokens from `scopesFilled` up to `end` (exclusive) the innermost open scope.
+    /// Only braces open and close scopes, so the tokens between two braces share theirs:
+    /// they are filled when the next brace is reached, not one by one. Neither brace nor
+    /// anything `openBrace` sets lies in between.
+    mutating func fillScopes(upTo end: Int) {
+        if let top = stack.last, scopesFilled < end {
+            let scope = Int32(top)
+            for index in scopesFilled..<end { outline.scopeOfToken[index] = scope }
+        }
+        scopesFilled = max(scopesFilled, end)
+    }
 
     mutating func openBrace(_ index: Int) {
         let close = source.partnerIndex(index) ?? code.count

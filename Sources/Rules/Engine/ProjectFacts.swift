@@ -542,5 +542,5 @@ public func collectFacts(_ source: TokenizedSource) -> FileFacts {
 
 /// `collectFacts` of the file `model` was built from.
 public func collectFacts(_ model: FileModel) -> FileFacts {
-    FileAnalysis(model, project: .empty).facts
+    FileAnalysis.facts(of: model)
 }

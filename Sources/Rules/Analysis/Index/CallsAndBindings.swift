@@ -127,7 +127,12 @@ struct MatchingBuilder {
         while index < count {
             switch source.kind(index) {
             case .identifier:
-                recordCall(index)
+                // A call's name is followed by its arguments, generic arguments or trailing
+                // closure (`recordCall` needs one of them): other names are passed over here.
+                switch source.kind(index + 1) {
+                case .leftParen, .leftAngle, .leftBrace: recordCall(index)
+                default: break
+                }
             case .keyword:
                 if source.isWord(index, "init") {
                     if source.kind(index - 1) == .period { recordCall(index) }

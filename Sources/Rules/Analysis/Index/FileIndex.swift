@@ -18,7 +18,7 @@ final class FileIndex: Sendable {
     /// Callee token → index in `calls`.
     let callAtCallee: TokenTable
     /// Indices in `calls` by the callee's name hash, in call order.
-    let callsByName: NameHashTable<[Int]>
+    let callsByName: NameGroups
     /// Binding indices by name hash, in token order.
     let bindingsByName: NameHashTable<[Int]>
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
@@ -47,10 +47,12 @@ final class FileIndex: Sendable {
         let chainStarts = ChainStarts(source)
         var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
         matching.run()
+        // Each closure is changed in place (through the subscript it would be copied out
+        // and back once per field).
         for link in matching.closureCalls {
-            linked[link.closure].call = link.call
-            linked[link.closure].argumentLabel = link.label
-            linked[link.closure].isTrailing = link.trailing
+            linked.closures[link.closure.rawValue].call = link.call
+            linked.closures[link.closure.rawValue].argumentLabel = link.label
+            linked.closures[link.closure.rawValue].isTrailing = link.trailing
         }
         // A constant from here on: the closures below read it without copying it.
         let outline = linked
@@ -62,7 +64,7 @@ final class FileIndex: Sendable {
         var callAtCallee = TokenTable(tokenCount: source.code.count)
         for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
         self.callAtCallee = callAtCallee
-        callsByName = NameHashTable(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
+        callsByName = NameGroups(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
         var caseBindings = NameHashTable<[CaseBinding]>()
         let callSites = matching.calls
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are

@@ -117,10 +117,70 @@ extension NameHashTable where Value == Void {
 
 extension NameHashTable where Value == [Int] {
     /// The indices `0..<count` grouped by `key(index)`, each group in increasing order.
+    /// `key` is asked once per index.
     init(grouping count: Int, by key: (Int) -> UInt64) {
         // Room for half as many keys as indices: names mostly recur (calls of a file by
         // callee), so this rebuilds at most once without holding much unused room.
         self.init(minimumCapacity: count / 2)
-        for index in 0..<count { modify(key(index), default: []) { $0.append(index) } }
+        // Two passes: the group of each index and the size of each group first, so that
+        // every group is allocated once at its size rather than grown append by append.
+        var groupOfIndex = [Int32](repeating: 0, count: count)
+        var sizes: [Int] = []
+        for index in 0..<count {
+            let hash = key(index)
+            if let group = entry(of: hash) {
+                sizes[group] += 1
+                groupOfIndex[index] = Int32(truncatingIfNeeded: group)
+            } else {
+                append(hash, [])
+                sizes.append(1)
+                groupOfIndex[index] = Int32(truncatingIfNeeded: keys.count - 1)
+            }
+        }
+        for group in values.indices { values[group].reserveCapacity(sizes[group]) }
+        for index in 0..<count { values[Int(groupOfIndex[index])].append(index) }
+    }
+}
+
+/// Indices grouped by a name hash, each group in increasing order, all groups in one
+/// array: what `NameHashTable<[Int]>(grouping:by:)` answers, without an array per group.
+/// For tables with a group for most names of a file (calls by callee name).
+struct NameGroups: Sendable {
+    /// Per key: its group's number, groups numbered in the order their keys first come.
+    private let groupOfKey: NameHashTable<Int32>
+    /// Group `g` is `members[starts[g]..<starts[g + 1]]`.
+    private let starts: [Int32]
+    private let members: [Int]
+
+    /// The indices `0..<count` grouped by `key(index)`; `key` is asked once per index.
+    init(grouping count: Int, by key: (Int) -> UInt64) {
+        // Room for half as many keys as indices, as in `NameHashTable(grouping:by:)`.
+        var groupOfKey = NameHashTable<Int32>(minimumCapacity: count / 2)
+        var groupOfIndex = [Int32](repeating: 0, count: count)
+        var sizes: [Int32] = []
+        for index in 0..<count {
+            var group: Int32 = 0
+            groupOfKey.modify(key(index), default: Int32(truncatingIfNeeded: sizes.count)) { group = $0 }
+            if Int(group) == sizes.count { sizes.append(1) } else { sizes[Int(group)] += 1 }
+            groupOfIndex[index] = group
+        }
+        var starts = [Int32](repeating: 0, count: sizes.count + 1)
+        for group in sizes.indices { starts[group + 1] = starts[group] + sizes[group] }
+        // Each index goes to the next free place of its group, in increasing order.
+        var nextPlace = starts
+        var members = [Int](repeating: 0, count: count)
+        for index in 0..<count {
+            let group = Int(groupOfIndex[index])
+            members[Int(nextPlace[group])] = index
+            nextPlace[group] += 1
+        }
+        self.groupOfKey = groupOfKey
+        self.starts = starts
+        self.members = members
+    }
+
+    /// The indices whose key is `key`, in increasing order; nil when none.
+    subscript(key: UInt64) -> ArraySlice<Int>? {
+        groupOfKey[key].map { group in members[Int(starts[Int(group)])..<Int(starts[Int(group) + 1])] }
     }
 }

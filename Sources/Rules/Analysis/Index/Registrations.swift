@@ -50,12 +50,16 @@ struct RegistrationRecogniser {
     static let registeringCallees = WordList(["addObserver", "publisher", "notifications", "notification"])
 
     /// Whether call `index` can be a registration: it names a registering API, or it hands
-    /// over a closure (a literal, or a name that may hold one) as a wrapper's registration
-    /// does. Asked of every call, read in place before a call is copied out of `calls`.
+    /// over a closure as a wrapper's registration does: a literal, or a name that may hold
+    /// one next to an event argument (`.willShow`, two tokens; `wrapperRegistration` looks
+    /// at named closures only then). Asked of every call, read in place before a call is
+    /// copied out of `calls`.
     func mayRegister(_ index: Int) -> Bool {
         source.wordIndex(calls[index].callee, in: Self.registeringCallees) != nil
             || !calls[index].trailingClosures.isEmpty
-            || calls[index].arguments.contains { $0.closure != nil || $0.value.count == 1 }
+            || calls[index].arguments.contains { $0.closure != nil }
+            || (calls[index].arguments.contains { $0.value.count == 1 }
+                && calls[index].arguments.contains { $0.value.count == 2 && source.kind($0.value.lowerBound) == .period })
     }
 
     func registration(_ call: CallSite, _ index: Int) -> ObserverRegistration? {

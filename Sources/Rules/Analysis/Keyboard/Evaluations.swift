@@ -89,11 +89,12 @@ struct KeyboardEvaluation: Sendable {
     let results: [String: KeyboardValue.Traits]
     let arguments: [KeyboardArgumentFact]
 
-    /// Builds the flow of `model`'s file with `tables`.
-    init(_ model: FileModel, tables: KeyboardProjectTables) {
-        let fileIndex = model.fileIndex
-        var evaluator = KeyboardValueEvaluator(
-            fileIndex: fileIndex, handlerAtToken: model.handlerAtToken, project: tables, constants: model.constants)
+    /// Builds the flow of `model`'s file with `tables`; `earlier`, an evaluator of the same
+    /// model, gives what it read off the file alone.
+    init(_ model: FileModel, tables: KeyboardProjectTables, earlier: KeyboardValueEvaluator? = nil) {
+        var evaluator = earlier.map { KeyboardValueEvaluator(ofTheFileOf: $0, project: tables) }
+            ?? KeyboardValueEvaluator(
+                fileIndex: model.fileIndex, handlerAtToken: model.handlerAtToken, project: tables, constants: model.constants)
         evaluator.build(chainLinks: model.chainLinks, relayLinks: model.relayLinks)
         self.init(evaluator, tables: tables, model: model)
     }
@@ -141,7 +142,7 @@ final class KeyboardEvaluationMemo: @unchecked Sendable {
         if let known, known.evaluation.tables.agree(with: tables, on: known.names) {
             return known.evaluation.rebound(to: tables)
         }
-        let built = KeyboardEvaluation(model, tables: tables)
+        let built = KeyboardEvaluation(model, tables: tables, earlier: known?.evaluation.evaluator)
         lock.withLock { latest = built }
         return built
     }

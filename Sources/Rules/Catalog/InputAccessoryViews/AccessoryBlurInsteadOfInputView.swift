@@ -150,8 +150,6 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = context.project
-        let current = AccessoryFacts(analysis)
-        let uses = project.accessoryUses(including: current)
         var flagged: [(token: Int, accessory: String, use: FactLocation?)] = []
         var seen = Set<Int>()
         func flag(_ token: Int, _ accessory: String, use: FactLocation? = nil) {
@@ -159,6 +157,7 @@ public struct AccessoryBlurInsteadOfInputView: Rule {
         }
         let blurs = analysis.calls.indices.filter { isBlurView(analysis.calls[$0], analysis) }
         guard !blurs.isEmpty else { return [] }
+        let uses = project.accessoryUses(including: AccessoryFacts(analysis))
 
         // Blur views inside classes whose instances (or subclasses' instances) are accessories.
         var accessoryClasses: [String: FactLocation] = [:]

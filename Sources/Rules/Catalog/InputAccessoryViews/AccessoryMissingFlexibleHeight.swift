@@ -348,14 +348,19 @@ public struct AccessoryMissingFlexibleHeight: Rule {
     public func check(_ context: RuleContext) -> [Diagnostic] {
         let analysis = context.analysis
         let project = context.project
+        let overrides = zip(analysis.outline.propertyIDs, analysis.outline.properties).filter { _, property in
+            property.name == "intrinsicContentSize" && property.modifiers.contains("override")
+        }
+        // The file's accessory facts and the project's accessory uses are needed only for an
+        // override to judge; most files checked have none.
+        guard !overrides.isEmpty else { return [] }
         let current = AccessoryFacts(analysis)
         let selfSizing = project.accessories.selfSizingTypes.union(current.selfSizingTypes)
         let sizedWhereCreated = project.accessories.typesSizedWhereCreated.union(current.typesSizedWhereCreated)
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
         let uses = project.accessoryUses(including: current).map { (use: $0, lineage: project.declaredLineage(of: $0.typeName)) }
-        for (id, property) in zip(analysis.outline.propertyIDs, analysis.outline.properties)
-        where property.name == "intrinsicContentSize" && property.modifiers.contains("override") {
+        for (id, property) in overrides {
             guard let owner = property.owner else { continue }
             let declaration = analysis.outline[owner]
             let typeName = declaration.simpleName
