@@ -235,7 +235,12 @@ struct LintDriver: Sendable {
         let pending = TakeOnceSlots(scanned.map(\.heldBytes))
         scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> FileAnalysed in
+        // Which inputs name a file an earlier one names too, and the names the scans read off
+        // the files left unanalysed, follow from the scans alone: worked out beside the analyses.
+        let (analyses, (duplicates, scannedNames)) = parallelMap(count: toAnalyse.count, jobs: jobs, alongside: { [firstPass, inputs] in
+            let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
+            return (duplicates, ScannedNameIndex(firstPass, excluding: duplicates))
+        }) { [firstPass] position -> FileAnalysed in
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
             // A file gone since it was read adds no facts; pass 2 reports it.
@@ -257,7 +262,6 @@ struct LintDriver: Sendable {
             typesLookedUpByAnalyses += analysis.typesLookedUp
         }
         progress1?.finish()
-        let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         let checked = reported.indices.filter { firstPass[$0].needsSecondPass }
         // Rules walk up the superclasses of the types they check in nearly every file, and the
@@ -268,7 +272,6 @@ struct LintDriver: Sendable {
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
-        let scannedNames = ScannedNameIndex(firstPass)
         work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
@@ -454,8 +457,11 @@ struct LintDriver: Sendable {
         let naming: NameOccurrences
         let declaring: NameOccurrences
 
-        init(_ firstPass: [FirstPassResult]) {
-            let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (index, $0) } }
+        /// Leaves out the files at `excluded` (inputs naming a file an earlier one names).
+        init(_ firstPass: [FirstPassResult], excluding excluded: Set<Int>) {
+            let scanned = firstPass.indices.compactMap { index in
+                excluded.contains(index) ? nil : firstPass[index].scannedNames.map { (index, $0) }
+            }
             naming = NameOccurrences(scanned.map { ($0.0, $0.1.named) })
             declaring = NameOccurrences(scanned.map { ($0.0, $0.1.declaring) })
         }
