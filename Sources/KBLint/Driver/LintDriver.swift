@@ -268,7 +268,7 @@ struct LintDriver: Sendable {
         // analyses of the checked files look up some of their types: the files those lookups
         // need are analysed now rather than after the checks that make them.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
+        var work = Work(analysed: firstPass.count { $0.facts != nil }, checked: checked.count)
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
@@ -482,8 +482,8 @@ struct LintDriver: Sendable {
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
-        for result in firstPass where result.scannedNames == nil {
-            for type in result.facts?.types ?? [] {
+        for file in firstPass.indices where firstPass[file].scannedNames == nil {
+            for type in firstPass[file].facts?.types ?? [] {
                 let hash = FactScope.hash(ofTypeName: type.name)
                 if TypeTable.isQualified(type.name) {
                     declaredNested.insert(hash)
