@@ -24,6 +24,21 @@ final class ParallelWorkTests: XCTestCase {
         }
     }
 
+    func testWorkAlongsideRunsOnceBesideTheMappedWork() {
+        for jobs in [1, 2, 5] {
+            for count in [0, 1, 300] {
+                let sideRuns = Counter()
+                let (results, side) = parallelMap(count: count, jobs: jobs, alongside: { () -> String in
+                    sideRuns.add()
+                    return "side"
+                }) { $0 * 3 }
+                XCTAssertEqual(results, (0..<count).map { $0 * 3 }, "jobs \(jobs)")
+                XCTAssertEqual(side, "side")
+                XCTAssertEqual(sideRuns.count, 1, "jobs \(jobs)")
+            }
+        }
+    }
+
     func testProducedItemsAreMappedInTheOrderTheyCame() {
         for jobs in [1, 2, 5] {
             for count in [0, 1, 2_500] {

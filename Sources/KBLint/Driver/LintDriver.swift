@@ -235,7 +235,12 @@ struct LintDriver: Sendable {
         let pending = TakeOnceSlots(scanned.map(\.heldBytes))
         scanned = []
         let modelBudget = ByteBudget(retainedModelBytes)
-        let analyses = parallelMap(count: toAnalyse.count, jobs: jobs) { [firstPass] position -> FileAnalysed in
+        // Which inputs name a file an earlier one names too, and the names the scans read off
+        // the files left unanalysed, follow from the scans alone: worked out beside the analyses.
+        let (analyses, (duplicates, scannedNames)) = parallelMap(count: toAnalyse.count, jobs: jobs, alongside: { [firstPass, inputs] in
+            let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
+            return (duplicates, ScannedNameIndex(firstPass, excluding: duplicates))
+        }) { [firstPass] position -> FileAnalysed in
             defer { progress1?.fileFinished() }
             let index = toAnalyse[position]
             // A file gone since it was read adds no facts; pass 2 reports it.
@@ -257,18 +262,16 @@ struct LintDriver: Sendable {
             typesLookedUpByAnalyses += analysis.typesLookedUp
         }
         progress1?.finish()
-        let duplicates = Self.laterPaths(toTheSameFile: inputs, firstPass.map(\.identity))
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         let checked = reported.indices.filter { firstPass[$0].needsSecondPass }
         // Rules walk up the superclasses of the types they check in nearly every file, and the
         // analyses of the checked files look up some of their types: the files those lookups
         // need are analysed now rather than after the checks that make them.
         let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        var work = Work(analysed: firstPass.filter { $0.facts != nil }.count, checked: checked.count)
+        var work = Work(analysed: firstPass.count { $0.facts != nil }, checked: checked.count)
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
-        let scannedNames = ScannedNameIndex(firstPass)
         work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames).analysed
         var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
         betweenPasses?()
@@ -454,8 +457,11 @@ struct LintDriver: Sendable {
         let naming: NameOccurrences
         let declaring: NameOccurrences
 
-        init(_ firstPass: [FirstPassResult]) {
-            let scanned = firstPass.indices.compactMap { index in firstPass[index].scannedNames.map { (index, $0) } }
+        /// Leaves out the files at `excluded` (inputs naming a file an earlier one names).
+        init(_ firstPass: [FirstPassResult], excluding excluded: Set<Int>) {
+            let scanned = firstPass.indices.compactMap { index in
+                excluded.contains(index) ? nil : firstPass[index].scannedNames.map { (index, $0) }
+            }
             naming = NameOccurrences(scanned.map { ($0.0, $0.1.named) })
             declaring = NameOccurrences(scanned.map { ($0.0, $0.1.declaring) })
         }
@@ -476,8 +482,8 @@ struct LintDriver: Sendable {
         // What the analysed files declare and extend: a declaration lookup of a name that
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
-        for result in firstPass where result.scannedNames == nil {
-            for type in result.facts?.types ?? [] {
+        for file in firstPass.indices where firstPass[file].scannedNames == nil {
+            for type in firstPass[file].facts?.types ?? [] {
                 let hash = FactScope.hash(ofTypeName: type.name)
                 if TypeTable.isQualified(type.name) {
                     declaredNested.insert(hash)

@@ -28,6 +28,22 @@ func parallelMap<Result: Sendable>(
     return slots.results()
 }
 
+/// `parallelMap` with `side` run once beside the mapped work, by the first worker free: a
+/// step that does not depend on the work overlaps it instead of waiting before or after it.
+func parallelMap<Result: Sendable, Side: Sendable>(
+    count: Int, jobs: Int, alongside side: @Sendable () -> Side, _ work: @Sendable (Int) -> Result
+) -> (results: [Result], side: Side) {
+    let sideResult = TakeOnceSlots<Side>([nil])
+    let results = parallelMap(count: count + 1, jobs: jobs) { index -> Result? in
+        guard index > 0 else {
+            sideResult.store(side(), at: 0)
+            return nil
+        }
+        return work(index - 1)
+    }
+    return (results.dropFirst().map { $0! }, sideResult.take(at: 0)!)
+}
+
 /// `parallelMap` over items that `produce` adds one by one (a file walk): the workers map
 /// the first items while later ones are still being found. `produce` runs on the calling
 /// thread, which is one of the `jobs`: `jobs - 1` workers beside it take the items in the
@@ -112,8 +128,9 @@ private final class GrowingResultSlots<Result: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// The results, moved out of their slots.
     func results(count: Int) -> [Result] {
-        lock.withLock { (0..<count).map { chunks[$0 / Self.chunkSize][$0 % Self.chunkSize]! } }
+        lock.withLock { (0..<count).map { chunks[$0 / Self.chunkSize][$0 % Self.chunkSize].take()! } }
     }
 }
 
@@ -141,6 +158,11 @@ final class TakeOnceSlots<Item: Sendable>: @unchecked Sendable {
     /// The item at `index`; nil once taken.
     func take(at index: Int) -> Item? {
         lock.withLock { slots[index].take() }
+    }
+
+    /// Puts `item` in the slot at `index`, for the next `take`.
+    func store(_ item: Item, at index: Int) {
+        lock.withLock { slots[index] = item }
     }
 }
 

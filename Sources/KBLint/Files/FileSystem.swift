@@ -96,7 +96,9 @@ enum FileSystem {
             throw FileError(path: path, reason: "larger than \(maximumFileSize >> 20) MB; skipped")
         }
         // Read straight into the array at the size `fstat` gave (every file of a run is read,
-        // so no intermediate buffer); a file that grew meanwhile is read on in chunks.
+        // so no intermediate buffer). The file is read as it was then: one that grows while
+        // it is read is being written, and any moment's bytes of it are as good. A size of
+        // zero is not trusted (pseudo-files report none): such a file is read to its end.
         let expected = size
         var failure: Int32?
         let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
@@ -112,10 +114,8 @@ enum FileSystem {
             }
         }
         if let failure { throw FileError(path: path, errno: failure, doing: "cannot read") }
-        guard bytes.count == expected else { return bytes }  // shrank while being read
-        // The first read nearly always finds the end of the file: it asks for one byte, so
-        // that no chunk is allocated and cleared for nothing.
-        return try readRest(descriptor, after: bytes, name: path, firstChunk: 1)
+        guard expected == 0 else { return bytes }
+        return try readRest(descriptor, name: path)
     }
 
     /// The bytes of a file, a FIFO or a device such as `/dev/stdin` (a file list), read to its
@@ -129,7 +129,7 @@ enum FileSystem {
         switch FileStatus(info).kind {
         case .directory: throw FileError(path: path, reason: "is a directory")
         case .regular: return try readOpenFile(descriptor, path: path, size: Int(info.st_size))
-        case .other: return try readRest(descriptor, after: [], name: path, firstChunk: 64 * 1024)
+        case .other: return try readRest(descriptor, name: path)
         }
     }
 
@@ -137,19 +137,17 @@ enum FileSystem {
     /// endless input ends in a clear error rather than exhausted memory.
     static func readAll(descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
         do {
-            return try readRest(descriptor, after: [], name: name, firstChunk: 64 * 1024, limit: limit)
+            return try readRest(descriptor, name: name, limit: limit)
         } catch where error.reason.hasPrefix("larger than") {
             throw FileError(path: name, reason: "larger than \(limit >> 20) MB, the limit for one source file; nothing linted")
         }
     }
 
-    /// `bytes` followed by what remains to read from `descriptor`, in chunks of 16 kB (after
-    /// a first one of `firstChunk` bytes), refused beyond `limit` bytes.
-    private static func readRest(
-        _ descriptor: Int32, after bytes: [UInt8], name: String, firstChunk: Int, limit: Int = maximumFileSize
-    ) throws(FileError) -> [UInt8] {
-        var bytes = bytes
-        var chunk = [UInt8](repeating: 0, count: firstChunk)
+    /// What remains to read from `descriptor`, in chunks of 64 kB, refused beyond `limit`
+    /// bytes.
+    private static func readRest(_ descriptor: Int32, name: String, limit: Int = maximumFileSize) throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -161,7 +159,6 @@ enum FileSystem {
             guard bytes.count <= limit else {
                 throw FileError(path: name, reason: "larger than \(limit >> 20) MB; skipped")
             }
-            if chunk.count == 1 { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
         }
     }
 
