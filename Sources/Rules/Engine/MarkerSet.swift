@@ -20,13 +20,12 @@ import Darwin
 /// a table load and a branch. A keyword counts only where a byte that cannot continue a word
 /// follows it, so its window may end with the run of its last byte and any such byte: that
 /// makes `enum` as long as the window needs. A run a pattern uses is checked against eight
-/// bytes around it in one word (in the places its patterns agree on; two words when the run's
-/// patterns form two sets that agree on more), then leads to the
-/// places a pattern may start, each checked against the pattern's first eight bytes in one
-/// word before the whole pattern is compared. Markers
-/// shorter than a window are searched on their own (none of the catalogue's are). The same
-/// pass ors the file's words together to tell whether it is all ASCII, which saves most
-/// files a separate UTF-8 validation.
+/// bytes around it in one word (where its patterns agree; two words when they form two sets
+/// that agree on more), and only then leads to the places a pattern may start, each checked
+/// against the pattern's first eight bytes in one word before the whole pattern is compared.
+/// Markers shorter than a window are searched on their own (none of the catalogue's are).
+/// The same pass ors the file's words together to tell whether it is all ASCII, which saves
+/// most files a separate UTF-8 validation.
 public struct MarkerSet: Sendable {
     /// A set of markers as bits (up to 64 markers).
     public struct Mask: Sendable, Hashable {
