@@ -15,7 +15,7 @@ struct BracketTable {
         var partner: [Int32] = []
         var setAside = SetAsideTokens()
         code = [Token](unsafeUninitializedCapacity: all.count) { code, codeCount in
-                partner = [Int32](unsafeUninitializedCapacity: all.count) { partner, partnerCount in
+            partner = [Int32](unsafeUninitializedCapacity: all.count) { partner, partnerCount in
                 if let live {
                     codeCount = Self.build(all, code: code, partner: partner, setAside: &setAside) { live[$0] }
                 } else {

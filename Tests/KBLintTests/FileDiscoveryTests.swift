@@ -26,6 +26,24 @@ final class FileDiscoveryTests: XCTestCase {
         XCTAssertEqual(listed, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
+    /// Names that share their first 16 bytes or more (which the listing compares first),
+    /// names ending within them, and names that are not ASCII, against a plain byte sort.
+    func testListingsOfRandomNamesAreSortedByTheirBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["ViewController", "ViewControllerKeyboard", "a", "A", "_", "-", "+", ".swift", "é", "e\u{301}", "Ω", "0", "z"]
+        for _ in 0..<5 {
+            let tree = try TemporaryDirectory()
+            var names: Set<String> = []
+            while names.count < 40 {
+                let count = Int.random(in: 1...4, using: &generator)
+                names.insert((0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined())
+            }
+            for name in names { try tree.write(name, "") }
+            let listed = try FileSystem.contentsOfDirectory(tree.path).entries.map(\.name)
+            XCTAssertEqual(listed.map { Array($0.utf8) }, names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+    }
+
     func testSymlinkLoopsAreWalkedOnceAndMissingPathsAreErrors() throws {
         let tree = try TemporaryDirectory()
         try tree.write("src/A.swift", "")

@@ -40,16 +40,23 @@ final class ByteScanTests: XCTestCase {
         func rarest(_ text: String) -> Int {
             Array(text.utf8).withUnsafeBufferPointer { ByteSearch.rarestPosition(in: $0) }
         }
-        func rarestPair(_ text: String) -> Int {
-            Array(text.utf8).withUnsafeBufferPointer { ByteSearch.rarestRunPairPosition(in: $0) }
+        func rarestWindow(_ text: String, runs: Int = 2, followedByNonWord: Bool = false) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer {
+                ByteSearch.rarestRunWindow(in: $0, runs: runs, followedByNonWord: followedByNonWord)
+            }
         }
         XCTAssertEqual(rarest("eyboard"), 2)
         XCTAssertEqual(rarest("inputAccessory"), 5)
         XCTAssertEqual(rarest("Zz"), 0)
         XCTAssertEqual(rarest("eet"), 2)
         XCTAssertEqual(rarest("e:"), 0)
-        XCTAssertEqual(rarestPair("topLayoutGuide"), 8)
-        XCTAssertEqual(rarestPair("eeeYe"), 2)
+        XCTAssertEqual(rarestWindow("topLayoutGuide"), 8)
+        XCTAssertEqual(rarestWindow("eeeYe"), 2)
+        XCTAssertEqual(rarestWindow("eeeYe", runs: 4), 0)
+        XCTAssertEqual(rarestWindow("eeeeYe", runs: 4), 1)
+        XCTAssertEqual(rarestWindow("enum", runs: 4, followedByNonWord: true), 0)
+        XCTAssertEqual(rarestWindow("class", runs: 4, followedByNonWord: true), 0)
+        XCTAssertEqual(rarestWindow("xclass", runs: 4, followedByNonWord: true), 0)
     }
 
     func testMarkerAtTheEdgesOfTheFile() {

@@ -136,8 +136,8 @@ final class DeclaredTypeNamesTests: XCTestCase {
         }
     }
 
-    /// The scan reads the runs at even offsets of sixteen bytes per step and the rest of the
-    /// file on its own: a keyword is found at every offset, up to the end of the file, and
+    /// The scan reads the runs near the ends of the file on their own and the others sixteen
+    /// bytes per step: a keyword is found at every offset, up to the end of the file, and
     /// whatever precedes it.
     func testKeywordsAtEveryOffsetAndAfterEveryByte() {
         for keyword in ["class", "struct", "enum", "extension", "protocol", "actor"] {

@@ -37,8 +37,8 @@ final class MarkerSetTests: XCTestCase {
         XCTAssertGreaterThan(count, 100)
     }
 
-    /// The scan reads the runs at even offsets of sixteen bytes per step and the rest of the
-    /// file on its own: each marker is found at every offset and right at the end, and a
+    /// The scan reads the runs near the ends of the file on their own and the others sixteen
+    /// bytes per step: each marker is found at every offset and right at the end, and a
     /// marker cut short is not.
     func testEveryMarkerAtEveryOffset() {
         for marker in Self.markers {
@@ -108,6 +108,77 @@ final class MarkerSetTests: XCTestCase {
                 let expected = Array(text.utf8).withUnsafeBufferPointer { ByteSearch.contains(marker, in: $0) }
                 XCTAssertEqual(set.mask(of: [marker]).intersects(present), expected, "\(marker) in \(text)")
             }
+        }
+    }
+
+    /// What a scan must find, the plain way: each marker searched at every offset, each
+    /// keyword that starts a word read where it starts, in order, and every byte looked at.
+    func referenceScan(_ bytes: [UInt8], collectingDeclarations: Bool) -> MarkerSet.Scan {
+        var found: UInt64 = 0
+        for marker in Self.markers {
+            let needle = Array(UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount))
+            if needle.count <= bytes.count,
+               (0...(bytes.count - needle.count)).contains(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) {
+                found |= Self.set.mask(of: [marker]).bits
+            }
+        }
+        var names: [UInt64]?, declarationNames: [UInt64]?
+        if collectingDeclarations {
+            bytes.withUnsafeBufferPointer { buffer in
+                var declarations = DeclarationScan(buffer)
+                var complete = true
+                for start in buffer.indices where start == 0 || !DeclarationScan.isWordByte(buffer[start - 1]) {
+                    let startsKeyword = DeclarationScan.keywords.contains { keyword in
+                        let length = keyword.utf8CodeUnitCount
+                        return start + length <= buffer.count
+                            && (0..<length).allSatisfy { buffer[start + $0] == keyword.utf8Start[$0] }
+                    }
+                    if startsKeyword, !declarations.readDeclaration(at: start) {
+                        complete = false
+                        break
+                    }
+                }
+                if complete {
+                    names = declarations.names
+                    declarationNames = declarations.declarationNames
+                }
+            }
+        }
+        return MarkerSet.Scan(markers: MarkerSet.Mask(bits: found), declaredTypeNames: names,
+                              declarationNames: declarationNames, isASCII: bytes.allSatisfy { $0 < 0x80 })
+    }
+
+    /// Random text made of the pieces scans trip over (markers, keywords, cut markers,
+    /// comments, strings, raw strings, `#if`, backticks, dots, imports, bytes beyond ASCII and
+    /// invalid UTF-8), of every length up to several steps of the scan, and pasted at every
+    /// alignment: the fast scan finds exactly what the plain one does.
+    func testRandomSourcesAgreeWithAPlainScan() {
+        var pieces: [[UInt8]] = [
+            "class", "struct", "enum", "extension", "protocol", "actor", "import", "subclass", "enumerate",
+            " ", "  ", "\n", "\t", "\r\n", ".", ":", "{", "}", "(", "<T>", "`", "``", "_", "$0", "1",
+            "//", "/*", "*/", "\"", "\"\"\"", "#\"", "\"#", "#if DEBUG", "#endif", "x", "Name", "Outer", "ab",
+            "kblint", "eyboar", "Keyboard", "safeAre",
+        ].map { Array($0.utf8) }
+        pieces += Self.markers.map { Array(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }
+        pieces += [[0xC2, 0xA0], [0xEF, 0xBB, 0xBF], [0xC3, 0xA9], [0x80], [0xFF], [0xE2, 0x82], [0x00]]
+        var state: UInt64 = 29
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<1500 {
+            var bytes: [UInt8] = []
+            let length = round % 5 == 0 ? 200 + next(300) : next(60)
+            while bytes.count < length { bytes += pieces[next(pieces.count)] }
+            bytes = Array(repeating: UInt8(ascii: " "), count: next(17)) + bytes.prefix(length)
+            let collecting = next(4) != 0
+            let scan = Self.set.scan(bytes, collectingDeclarations: collecting)
+            let expected = referenceScan(bytes, collectingDeclarations: collecting)
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertEqual(scan.markers, expected.markers, text)
+            XCTAssertEqual(scan.declaredTypeNames, expected.declaredTypeNames, text)
+            XCTAssertEqual(scan.declarationNames, expected.declarationNames, text)
+            XCTAssertEqual(scan.isASCII, expected.isASCII, text)
         }
     }
 

@@ -167,4 +167,23 @@ final class SwiftLintSuppressionTests: XCTestCase {
         XCTAssertEqual(kept("// swiftlint:disable:nxt discarded_notification_center_observer\nflagged()\n",
                             rule: "observer_token_discarded"), [2])
     }
+    /// The catalogue markers a scan found answer the search for directives: the same
+    /// directives (kblint and SwiftLint ones, malformed ones) as the search finds.
+    func testKnownMarkersFindTheDirectivesTheSearchFinds() {
+        let texts = [
+            "// kblint:disable:next forbidden_identifier\nlet forbidden = 1\n", "// kblint: nonsense\n",
+            "// swiftlint:disable:next discarded_notification_center_observer\nlet token = 1\n",
+            "/* swiftlint:disable notification_center_detachment */\n", "let s = \"kblint:disable all\"\n",
+            "// kblint:disable unknown_rule\n", "let plain = 1 // kblint\n", "",
+        ]
+        for text in texts {
+            let source = Lexer.tokenize(SourceFile(path: "T.swift", text: text))
+            let markers = FileChecker.catalogueMarkers.present(in: source.file.bytes)
+            let known = String(describing: Suppression.directives(in: source, markers: markers))
+            XCTAssertEqual(known, String(describing: Suppression.directives(in: source)), text)
+        }
+        let swiftLint = Lexer.tokenize(SourceFile(path: "T.swift", text: texts[2]))
+        let markers = FileChecker.catalogueMarkers.present(in: swiftLint.file.bytes)
+        XCTAssertEqual(Suppression.directives(in: swiftLint, markers: markers).directives.count, 1)
+    }
 }

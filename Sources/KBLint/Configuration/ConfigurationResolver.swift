@@ -26,6 +26,10 @@ final class ConfigurationResolver: @unchecked Sendable {
     private let lock = PThreadLock()
     private var layersByDirectory: [String: Result<Layers, ConfigurationError>] = [:]
     private var detectedByDirectory: [String: Detection] = [:]
+    /// The folder asked for last and its configuration: discovery asks for each folder's
+    /// twice in a row (what it excludes, then the plan of its files), and looking a long
+    /// path up in the tables above costs more than comparing it.
+    private var lastAnswer: (directory: String, configuration: Configuration)?
 
     /// - Parameters:
     ///   - explicitConfigPath: `--config FILE`; read at once, so a missing or broken file
@@ -79,10 +83,12 @@ final class ConfigurationResolver: @unchecked Sendable {
         let directory = LexicalPath.absolute(directory, relativeTo: currentDirectory)
         lock.lock()
         defer { lock.unlock() }
+        if let lastAnswer, lastAnswer.directory == directory { return lastAnswer.configuration }
         var configuration = try layers(forDirectory: directory).overridden
         if configuration.deploymentTarget == nil {
             configuration.deploymentTarget = detectedDeploymentTarget(forDirectory: directory)
         }
+        lastAnswer = (directory, configuration)
         return configuration
     }
 

@@ -40,8 +40,24 @@ enum DeploymentTargetDetector {
     /// XcodeGen's `project.yml`; Tuist's `Project.swift`; the `.xcconfig` files in the folder
     /// (the lowest); its `Podfile`.
     static func detect(inDirectory directory: String, fileSystem: any ConfigurationFileSystem) -> DetectedDeploymentTarget? {
-        let names = fileSystem.namesInDirectory(atPath: directory)
-        if names.contains("Package.swift") {
+        // One pass over the folder's names: nearly every folder holds none of these files.
+        var hasPackageManifest = false, hasXcodeGenSpec = false, hasTuistManifest = false, hasPodfile = false
+        var projects: [String] = [], configurationFiles: [String] = []
+        for name in fileSystem.namesInDirectory(atPath: directory) {
+            switch name {
+            case "Package.swift": hasPackageManifest = true
+            case "project.yml": hasXcodeGenSpec = true
+            case "Project.swift": hasTuistManifest = true
+            case "Podfile": hasPodfile = true
+            default:
+                if name.hasSuffix(".xcodeproj") {
+                    projects.append(name)
+                } else if name.hasSuffix(".xcconfig") {
+                    configurationFiles.append(name)
+                }
+            }
+        }
+        if hasPackageManifest {
             let path = LexicalPath.appending("Package.swift", to: directory)
             if let text = text(atPath: path, fileSystem), let version = versionInPackageManifest(text) {
                 return DetectedDeploymentTarget(version: version, source: path, origin: .packageSwift)
@@ -52,7 +68,7 @@ enum DeploymentTargetDetector {
             guard let version, lowest.map({ version < $0.version }) ?? true else { return }
             lowest = DetectedDeploymentTarget(version: version, source: source, origin: origin)
         }
-        for name in names.filter({ $0.hasSuffix(".xcodeproj") }).sorted() {
+        for name in projects.sorted() {
             let path = LexicalPath.appending("project.pbxproj", to: LexicalPath.appending(name, to: directory))
             guard let text = text(atPath: path, fileSystem) else { continue }
             consider(versionInXcodeProject(text), path, .xcodeProject)
@@ -62,22 +78,22 @@ enum DeploymentTargetDetector {
             }
         }
         if let lowest { return lowest }
-        if names.contains("project.yml") {
+        if hasXcodeGenSpec {
             let path = LexicalPath.appending("project.yml", to: directory)
             consider(text(atPath: path, fileSystem).flatMap(ProjectDeploymentTargets.versionInXcodeGenSpec), path, .xcodeGen)
             if let lowest { return lowest }
         }
-        if names.contains("Project.swift") {
+        if hasTuistManifest {
             let path = LexicalPath.appending("Project.swift", to: directory)
             consider(text(atPath: path, fileSystem).flatMap(ProjectDeploymentTargets.versionInTuistManifest), path, .tuist)
             if let lowest { return lowest }
         }
-        for name in names.filter({ $0.hasSuffix(".xcconfig") }).sorted() {
+        for name in configurationFiles.sorted() {
             let path = LexicalPath.appending(name, to: directory)
             consider(ProjectDeploymentTargets.versionInConfigurationFile(atPath: path, fileSystem: fileSystem), path, .xcconfig)
         }
         if let lowest { return lowest }
-        if names.contains("Podfile") {
+        if hasPodfile {
             let path = LexicalPath.appending("Podfile", to: directory)
             if let text = text(atPath: path, fileSystem), let version = versionInPodfile(text) {
                 return DetectedDeploymentTarget(version: version, source: path, origin: .podfile)

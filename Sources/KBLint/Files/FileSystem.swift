@@ -188,20 +188,25 @@ enum FileSystem {
             throw FileError(path: path, errno: errno, doing: "cannot list")
         }
         var entries: [DirectoryEntry] = []
+        // The first 16 bytes of each name, big-endian: comparing them orders nearly every pair
+        // of names without looking at the strings.
+        var prefixes: [NamePrefix] = []
         // Every name's bytes, kept once a name is not ASCII: such names sort by their bytes,
         // which string comparison (by canonical equivalence) does not follow.
         var byteNames: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let (name, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            let (name, bytes, prefix) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
                 return (PathEncoding.decode(bytes),
-                        byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes))
+                        byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes),
+                        NamePrefix(bytes))
             }
             if name == "." || name == ".." { continue }
             if let bytes {
                 if byteNames.isEmpty { byteNames = entries.map { Array($0.name.utf8) } }
                 byteNames.append(bytes)
             }
+            prefixes.append(prefix)
             let kind: FileStatus.Kind?
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_REG): kind = .regular
@@ -211,12 +216,38 @@ enum FileSystem {
             }
             entries.append(DirectoryEntry(name: name, kind: kind))
         }
-        if byteNames.isEmpty {
-            entries.sort { asciiPrecedes($0.name, $1.name) }
-        } else {
-            entries = entries.indices.sorted { byteNames[$0].lexicographicallyPrecedes(byteNames[$1]) }.map { entries[$0] }
+        let order = entries.indices.sorted { left, right in
+            if prefixes[left] != prefixes[right] { return prefixes[left] < prefixes[right] }
+            return byteNames.isEmpty
+                ? asciiPrecedes(entries[left].name, entries[right].name)
+                : byteNames[left].lexicographicallyPrecedes(byteNames[right])
         }
-        return DirectoryListing(identity: FileStatus(info).identity, entries: entries)
+        return DirectoryListing(identity: FileStatus(info).identity, entries: order.map { entries[$0] })
+    }
+
+    /// The first 16 bytes of a name as two big-endian words, zero-padded: names whose
+    /// prefixes differ sort as their prefixes do (a name that ends within the prefix sorts
+    /// before the longer names it begins, as a byte never is zero in a name).
+    struct NamePrefix: Comparable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            func word(from start: Int) -> UInt64 {
+                var word: UInt64 = 0
+                for offset in 0..<8 {
+                    word <<= 8
+                    if start + offset < bytes.count { word |= UInt64(bytes[start + offset]) }
+                }
+                return word
+            }
+            high = word(from: 0)
+            low = word(from: 8)
+        }
+
+        static func < (left: NamePrefix, right: NamePrefix) -> Bool {
+            (left.high, left.low) < (right.high, right.low)
+        }
     }
 
     /// Whether ASCII name `left` sorts before `right` by its bytes (what `<` on strings gives

@@ -83,6 +83,10 @@ public struct AccessoryFacts: Sendable {
         "translatesAutoresizingMaskIntoConstraints",
     ]
 
+    /// `markers` among `FileChecker.catalogueMarkers` (which holds them all): a model that
+    /// knows its file's catalogue markers answers the pre-check without a search.
+    private static let markerMask = FileChecker.catalogueMarkers.mask(of: markers)
+
     /// The facts of one analysed file.
     init(_ analysis: FileAnalysis) {
         let source = analysis.source
@@ -93,7 +97,9 @@ public struct AccessoryFacts: Sendable {
                   let name = analysis.viewTypeName(ofProperty: id) else { continue }
             propertyTypes[outline[owner].simpleName, default: [:]][property.name] = name
         }
-        guard KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes) else { return }
+        let mayHoldFacts = analysis.model.catalogueMarkers.map { $0.intersects(Self.markerMask) }
+            ?? KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes)
+        guard mayHoldFacts else { return }
         func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
             if let known = firstResponderAnswers[typeName], known >= answer { return }
             firstResponderAnswers[typeName] = answer

@@ -50,16 +50,17 @@ enum ByteSearch {
         return best
     }
 
-    /// Where the pair of overlapping two-byte runs with the rarest letters starts (`pattern`
-    /// holds at least three bytes): the three bytes from there, the middle one counted in both
-    /// runs.
-    static func rarestRunPairPosition(in pattern: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Where the window of `runs` overlapping two-byte runs with the rarest letters starts
+    /// (each byte counted once per run it is in). The runs are those of `pattern` and, when
+    /// `followedByNonWord`, the run of its last byte and the byte after it, which is no
+    /// letter; there are at least `runs` of them.
+    static func rarestRunWindow(in pattern: UnsafeBufferPointer<UInt8>, runs: Int, followedByNonWord: Bool) -> Int {
         let rarity = rarityByByte
-        func score(_ index: Int) -> Int {
-            Int(rarity[Int(pattern[index])]) + 2 * Int(rarity[Int(pattern[index + 1])]) + Int(rarity[Int(pattern[index + 2])])
-        }
+        func rank(_ index: Int) -> Int { index < pattern.count ? Int(rarity[Int(pattern[index])]) : 100 }
+        func score(_ start: Int) -> Int { (start..<(start + runs)).reduce(0) { $0 + rank($1) + rank($1 + 1) } }
+        let runCount = pattern.count - (followedByNonWord ? 0 : 1)
         var best = 0
-        for index in 0...(pattern.count - 3) where score(index) < score(best) { best = index }
+        for start in 0...(runCount - runs) where score(start) < score(best) { best = start }
         return best
     }
 }

@@ -75,7 +75,8 @@ public struct FileChecker: Sendable {
     /// Every marker of the catalogue's rules, suppression comments and project-wide facts:
     /// each file is searched for all of them in one pass.
     public static let catalogueMarkers = MarkerSet(
-        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker] + FactScope.projectWideMarkers
+        RuleRegistry.all.flatMap { $0.requiredMarkers } + [Suppression.marker, Suppression.swiftLintMarker]
+            + FactScope.projectWideMarkers
             + FactScope.projectWideMarkerGroups.flatMap { $0 })
     private static let ruleMasks = Dictionary(uniqueKeysWithValues: RuleRegistry.all.map {
         (ObjectIdentifier($0), catalogueMarkers.mask(of: $0.requiredMarkers))
@@ -147,7 +148,7 @@ public struct FileChecker: Sendable {
             }
             diagnostics = Suppression.filter(
                 diagnostics, in: source, activeRuleIDs: activeRuleIDs,
-                knownRuleIDs: knownRuleIDs, closeMatches: closeMatches)
+                knownRuleIDs: knownRuleIDs, markers: present, closeMatches: closeMatches)
         }
         if let invalid = EngineDiagnostics.invalidUTF8Diagnostic(in: file) {
             diagnostics.append(invalid)

@@ -56,20 +56,25 @@ public enum Suppression {
         "notification_center_detachment": "observer_removed_greedily",
     ]
 
-    /// Cheap byte search: a file without `kblint:` anywhere has no directives, and its
-    /// comments need not be parsed. (The driver finds `marker` in its one pass over the file.)
-    private static func mayContainDirectives(_ bytes: [UInt8]) -> Bool {
-        KeyboardVocabulary.mayContain([marker, swiftLintMarker], in: bytes)
+    /// Cheap byte search: a file without `kblint:` or `swiftlint:` anywhere has no
+    /// directives, and its comments need not be parsed. `markers`, which of
+    /// `FileChecker.catalogueMarkers` (both among them) the bytes hold, answers without a
+    /// search when known.
+    private static func mayContainDirectives(_ bytes: [UInt8], markers: MarkerSet.Mask?) -> Bool {
+        markers.map { $0.intersects(markerMask) } ?? KeyboardVocabulary.mayContain([marker, swiftLintMarker], in: bytes)
     }
 
+    private static let markerMask = FileChecker.catalogueMarkers.mask(of: [marker, swiftLintMarker])
+
     /// The well-formed directives and the malformed `kblint:` comments of a file, in order.
+    /// `markers`: which of `FileChecker.catalogueMarkers` its bytes hold, if known.
     public static func directives(
-        in source: TokenizedSource,
+        in source: TokenizedSource, markers: MarkerSet.Mask? = nil,
         closeMatches: (_ word: String, _ candidates: [String]) -> [String] = { _, _ in [] }
     ) -> (directives: [SuppressionDirective], malformed: [MalformedSuppression]) {
         var directives: [SuppressionDirective] = []
         var malformed: [MalformedSuppression] = []
-        guard mayContainDirectives(source.file.bytes) else { return ([], []) }
+        guard mayContainDirectives(source.file.bytes, markers: markers) else { return ([], []) }
         for token in source.tokens where token.kind.isComment && token.kind != .commentShebang {
             switch parse(comment: token, in: source.file, closeMatches: closeMatches) {
             case .none: break
@@ -92,12 +97,13 @@ public enum Suppression {
     ///   - closeMatches: spelling suggestions for a mistyped word among candidates, best
     ///     first (the command line passes its did-you-mean matcher); used for unknown ids
     ///     and unknown commands.
+    ///   - markers: which of `FileChecker.catalogueMarkers` the bytes hold, if known.
     public static func filter(
         _ diagnostics: [Diagnostic], in source: TokenizedSource,
-        activeRuleIDs: Set<String>, knownRuleIDs: Set<String>,
+        activeRuleIDs: Set<String>, knownRuleIDs: Set<String>, markers: MarkerSet.Mask? = nil,
         closeMatches: (_ word: String, _ candidates: [String]) -> [String] = { _, _ in [] }
     ) -> [Diagnostic] {
-        let (directives, malformed) = directives(in: source, closeMatches: closeMatches)
+        let (directives, malformed) = directives(in: source, markers: markers, closeMatches: closeMatches)
         if directives.isEmpty && malformed.isEmpty { return diagnostics }
 
         // used[directiveIndex][idIndex]
