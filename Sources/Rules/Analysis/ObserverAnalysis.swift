@@ -366,8 +366,10 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
         let calls = self.calls
+        // Most files remove no observer: their bytes tell without a look at each call and token.
+        let mayRemove = KeyboardVocabulary.mayContain(["removeObserver"], in: source.file.bytes)
         // Calls are picked by their callee before a call is copied out of `calls`.
-        for index in calls.indices where source.isWord(calls[index].callee, "removeObserver") {
+        for index in mayRemove ? calls.indices : 0..<0 where source.isWord(calls[index].callee, "removeObserver") {
             let call = calls[index]
             guard !hasLabel(call, "forKeyPath"), !isOtherObserverList(call) else { continue }
             removals.append(removal(call, index))
@@ -380,7 +382,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             }
         }
         // `tokens.forEach(center.removeObserver)`: a reference, not a call.
-        for index in source.code.indices where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
+        for index in mayRemove ? source.code.indices : 0..<0
+        where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
             guard source.kind(index - 1) == .period || source.kind(index + 1) == .comma
                     || source.kind(index + 1) == .rightParen else { continue }
             removals.append(ObserverRemoval(
