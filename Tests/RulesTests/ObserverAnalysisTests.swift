@@ -309,4 +309,39 @@ final class TokenStoreTests: XCTestCase {
         """)
         XCTAssertEqual(analysis.observers.registered.map(\.store), [.passedOn, .passedOn, .passedOn, .discarded, .discarded])
     }
+
+    /// The methods given a phase by their own name, found through name hashes, are those
+    /// `LifecyclePhase.of` gives one when asked about every method.
+    func testOwnPhasesAreThoseOfEveryMethodAskedByName() {
+        var sources = ["""
+        final class Screen: UIViewController {
+            init() { super.init(nibName: nil, bundle: nil) }
+            deinit {}
+            override func `viewDidLoad`() { super.viewDidLoad() }
+            override func loadView() {}
+            override func awakeFromNib() {}
+            override func viewWillAppear(_ animated: Bool) {}
+            override func viewDidAppear(_ animated: Bool) {}
+            override func viewWillDisappear(_ animated: Bool) {}
+            override func viewDidDisappear(_ animated: Bool) {}
+            func viewDidLoadLater() {}
+            subscript(index: Int) -> Int { index }
+            struct Nested { func viewWillAppear() {} }
+        }
+        func viewDidLoad() {}
+        """]
+        for rule in RuleRegistry.all {
+            for example in rule.metadata.triggering + rule.metadata.nonTriggering { sources.append(example.code) }
+        }
+        for text in sources {
+            let outline = FileModel(Lexer.tokenize(SourceFile(path: "Screen.swift", text: text.replacingOccurrences(of: "↓", with: "")))).fileIndex.outline
+            var expected: [FunctionID: Set<LifecyclePhase>] = [:]
+            for (id, function) in zip(outline.functionIDs, outline.functions) where function.owner != nil {
+                if let phase = LifecyclePhase.of(function.name, kind: function.kind) { expected[id] = [phase] }
+            }
+            XCTAssertEqual(LifecycleGraph(ownPhasesIn: outline).ownPhases, expected, text)
+        }
+        let screen = FileModel(Lexer.tokenize(SourceFile(path: "Screen.swift", text: sources[0]))).fileIndex.outline
+        XCTAssertEqual(LifecycleGraph(ownPhasesIn: screen).ownPhases.count, 10)
+    }
 }

@@ -53,6 +53,12 @@ enum LifecyclePhase: Sendable, Hashable {
         }
     }
 
+    /// The name hashes of the methods `of(_:kind:)` gives a phase by name.
+    static let methodNameHashes: [UInt64] = [
+        "viewDidLoad", "loadView", "awakeFromNib", "viewWillAppear", "viewDidAppear", "viewWillDisappear",
+        "viewDidDisappear",
+    ].map(NameHash.of)
+
     var isAppear: Bool { self == .willAppear || self == .didAppear }
     var isDisappear: Bool { self == .willDisappear || self == .didDisappear }
 }
@@ -360,8 +366,10 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             if let observer = registeredObserver(index) { registered.append(observer) }
         }
         let calls = self.calls
+        // Most files remove no observer: their bytes tell without a look at each call and token.
+        let mayRemove = KeyboardVocabulary.mayContain(["removeObserver"], in: source.file.bytes)
         // Calls are picked by their callee before a call is copied out of `calls`.
-        for index in calls.indices where source.isWord(calls[index].callee, "removeObserver") {
+        for index in mayRemove ? calls.indices : 0..<0 where source.isWord(calls[index].callee, "removeObserver") {
             let call = calls[index]
             guard !hasLabel(call, "forKeyPath"), !isOtherObserverList(call) else { continue }
             removals.append(removal(call, index))
@@ -374,7 +382,8 @@ struct ObserverAnalysisBuilder: FileIndexReader {
             }
         }
         // `tokens.forEach(center.removeObserver)`: a reference, not a call.
-        for index in source.code.indices where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
+        for index in mayRemove ? source.code.indices : 0..<0
+        where source.isWord(index, "removeObserver") && callAtCallee[index] == nil {
             guard source.kind(index - 1) == .period || source.kind(index + 1) == .comma
                     || source.kind(index + 1) == .rightParen else { continue }
             removals.append(ObserverRemoval(
@@ -403,14 +412,15 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         // `bag = []`, `bag = Set()`, `task = nil` release what they held.
         for assignment in assignments where !assignment.isCompound {
-            let names = ExpressionBounds.chainNames(source, assignment.lhs)
-            guard let last = names.last, names.count == 1 || (names.count == 2 && source.isWord(names[0], "self")),
-                  let typeName = typeName(outline.enclosingType(at: assignment.op)) else { continue }
+            // The right-hand side first: few assignments release anything.
             let rhs = assignment.rhs
             let releases = (rhs.count == 1 && source.isWord(rhs.lowerBound, "nil"))
                 || (rhs.count == 2 && source.kind(rhs.lowerBound) == .leftSquare)
                 || (rhs.count == 3 && source.kind(rhs.lowerBound + 1) == .leftParen)
             guard releases else { continue }
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            guard let last = names.last, names.count == 1 || (names.count == 2 && source.isWord(names[0], "self")),
+                  let typeName = typeName(outline.enclosingType(at: assignment.op)) else { continue }
             cancelledNames[typeName, default: [:]][source.nameHash(last), default: []]
                 .append(method(containing: assignment.op))
         }
@@ -876,8 +886,14 @@ struct LifecycleGraph: Sendable {
     /// The methods of the file that run in a lifecycle phase by their own name, without the
     /// calls that carry phases on.
     init(ownPhasesIn outline: Outline) {
-        for (id, function) in zip(outline.functionIDs, outline.functions) where function.owner != nil {
-            if let phase = LifecyclePhase.of(function.name, kind: function.kind) { ownPhases[id] = [phase] }
+        // Read in place, and a method's name only when its hash is a lifecycle method's:
+        // every method of every file is asked.
+        let functions = outline.functions
+        for index in functions.indices where functions[index].owner != nil {
+            let kind = functions[index].kind
+            guard kind != .function || LifecyclePhase.methodNameHashes.contains(functions[index].nameHash),
+                  let phase = LifecyclePhase.of(functions[index].name, kind: kind) else { continue }
+            ownPhases[FunctionID(index)] = [phase]
         }
         phases = ownPhases
     }

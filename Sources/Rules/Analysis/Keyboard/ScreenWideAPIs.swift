@@ -12,6 +12,14 @@ enum ScreenWideAPI {
 
     /// The screen-wide API at `index`: the tokens to report and how to name them.
     static func at(_ index: Int, _ source: TokenizedSource) -> (range: Range<Int>, name: String)? {
+        // Asked about most names of keyboard code: each API starts with a name of 6 to 9
+        // bytes (`window`, `windows`, `UIScreen`, `keyWindow`), which most names are not.
+        guard index >= 0, index < source.code.count, (6...9).contains(source.code[index].length) else { return nil }
+        return spelled(at: index, source)
+    }
+
+    /// `at(_:_:)` without its look at the name's length.
+    static func spelled(at index: Int, _ source: TokenizedSource) -> (range: Range<Int>, name: String)? {
         guard source.kind(index) == .identifier else { return nil }
         if source.isWord(index, "UIScreen"), source.kind(index + 1) == .period, source.isWord(index + 2, "main") {
             if source.kind(index + 3) == .period, source.wordIndex(index + 4, in: displayProperties) != nil { return nil }
