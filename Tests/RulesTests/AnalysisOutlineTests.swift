@@ -28,6 +28,28 @@ final class AnalysisOutlineTests: XCTestCase {
         }
     }
 
+    /// Modifier names are read from the word list: each must be the modifier's own spelling,
+    /// as the file's text gives it.
+    func testModifierNamesAreTheirSpelling() {
+        let words = ModifierWords.words.words.map { "\($0)" }
+        let source = Lexer.tokenize(SourceFile(path: "A.swift", text: words.joined(separator: " ") + " `private` privates"))
+        var found = 0
+        for index in source.code.indices {
+            guard let position = ModifierWords.position(source, index) else { continue }
+            XCTAssertEqual(ModifierWords.names[position], source.text(at: index))
+            found += 1
+        }
+        XCTAssertEqual(found, words.count)
+        let outline = Outline(Lexer.tokenize(SourceFile(path: "B.swift", text: """
+        class C {
+            @objc dynamic private(set) var a = 0
+            @IBAction override public func f() {}
+        }
+        """)))
+        XCTAssertEqual(outline.properties.first?.modifiers, ["private", "dynamic", "objc"])
+        XCTAssertEqual(outline.functions.first?.modifiers, ["public", "override", "IBAction"])
+    }
+
     /// `soleChainName` answers what `chainNames(upTo: 2)` answers when it finds one name.
     func testSoleChainNameMatchesChainNames() {
         let text = "self.a; strongSelf?.b(); x; (y); self; a.b.c; f(x).y; [1][0]; weakSelf!; .none; `self`"

@@ -159,6 +159,33 @@ final class AnalysisScalingTests: XCTestCase {
         XCTAssertGreaterThan(compared, 100)
     }
 
+    /// `chainNames` (names gathered on the stack, a second walk for long chains) answers what
+    /// collecting every top-level name of the range answers, for chains shorter and longer
+    /// than what is gathered on the stack and with and without a limit.
+    func testChainNamesMatchTheTopLevelNames() {
+        var compared = 0, long = 0
+        for sample in Self.chainSamples {
+            let source = Lexer.tokenize(SourceFile(path: "Chains.swift", text: sample))
+            for start in source.code.indices {
+                for end in [start, start + 1, start + 3, start + 9, start + 20, start + 45] where end <= source.code.count {
+                    for limit in [1, 2, 3, 8, 9, Int.max] {
+                        var plain: [Int] = []
+                        _ = source.firstTopLevel(in: start..<end) { cursor in
+                            if source.kind(cursor) == .identifier || source.kind(cursor) == .keyword { plain.append(cursor) }
+                            return plain.count >= limit
+                        }
+                        XCTAssertEqual(ExpressionBounds.chainNames(source, start..<end, upTo: limit), plain,
+                                       "tokens \(start)..<\(end), limit \(limit) of \(sample.prefix(80))")
+                        compared += 1
+                        if plain.count > 8 { long += 1 }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 1_000)
+        XCTAssertGreaterThan(long, 100)
+    }
+
     /// Brackets deeper than `Limits.expressionNesting` inside an expression are passed over, so that
     /// nested closures each holding an assignment cost linear work.
     func testKeyboardValuesAreReadThirtyTwoBracketLevelsDeep() {

@@ -176,11 +176,13 @@ extension TokenizedSource {
 }
 
 /// Binary search over records kept in token order (calls by callee, assignments by
-/// operator): the index of the first record whose position is at or after `bound`.
-func firstIndex<Record>(in records: [Record], atOrAfter bound: Int, position: (Record) -> Int) -> Int {
-    var low = 0, high = records.count
+/// operator): the index of the first record whose position is at or after `bound`
+/// (`records.endIndex` when none is).
+func firstIndex<Records: RandomAccessCollection>(in records: Records, atOrAfter bound: Int,
+                                                 position: (Records.Element) -> Int) -> Int where Records.Index == Int {
+    var low = records.startIndex, high = records.endIndex
     while low < high {
-        let mid = (low + high) / 2
+        let mid = low + (high - low) / 2
         if position(records[mid]) < bound { low = mid + 1 } else { high = mid }
     }
     return low

@@ -623,8 +623,8 @@ private struct OutlineBuilder {
                     cursor = name - 2
                     continue
                 }
-                if ModifierWords.contains(source, name) {
-                    names.append(source.text(at: name))
+                if let position = ModifierWords.position(source, name) {
+                    names.append(ModifierWords.names[position])
                     start = name
                     cursor = name - 1
                     continue
@@ -638,8 +638,8 @@ private struct OutlineBuilder {
                     cursor -= 2
                     continue
                 }
-                if ModifierWords.contains(source, cursor) {
-                    names.append(source.text(at: cursor))
+                if let position = ModifierWords.position(source, cursor) {
+                    names.append(ModifierWords.names[position])
                     start = cursor
                     cursor -= 1
                     continue
@@ -814,10 +814,10 @@ private struct OutlineBuilder {
                 cursor = source.firstTopLevel(in: typeEnd..<close) { source.kind($0) == .comma } ?? close
             }
             if let last = lastName {
-                let label = source.text(at: nameBefore ?? last)
+                let name = source.text(at: last)
                 let isVariadic = typeEnd > typeStart && source.wordIndexOperator(typeEnd - 1, in: ["..."])
                 parameters.append(Parameter(
-                    label: label, name: source.text(at: last), nameToken: last, type: typeStart..<typeEnd,
+                    label: nameBefore.map { source.text(at: $0) } ?? name, name: name, nameToken: last, type: typeStart..<typeEnd,
                     hasDefault: hasDefault, isVariadic: isVariadic))
             }
             cursor += 1
@@ -903,8 +903,14 @@ enum ModifierWords {
         "infix", "distributed",
     ])
 
-    static func contains(_ source: TokenizedSource, _ index: Int) -> Bool {
-        source.wordIndex(index, in: words) != nil
+    /// The words as strings, in the order of `words`: a declaration's modifiers are read
+    /// from here rather than built from the file's bytes (each is short enough to be held
+    /// inline, so a copy allocates nothing).
+    static let names: [String] = words.words.map { "\($0)" }
+
+    /// The position in `words` of the spelling of name token `index`, if any.
+    static func position(_ source: TokenizedSource, _ index: Int) -> Int? {
+        source.wordIndex(index, in: words)
     }
 }
 

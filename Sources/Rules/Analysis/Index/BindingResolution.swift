@@ -11,11 +11,11 @@ extension FileIndex {
     /// `binding(referencedBy:)` on the parts of an index, for what is built before the index
     /// is complete (its constants).
     static func binding(referencedBy name: Int, _ source: TokenizedSource, _ outline: Outline,
-                        _ bindings: [LocalBinding], _ bindingsByName: NameHashTable<[Int]>) -> LocalBinding? {
+                        _ bindings: [LocalBinding], _ bindingsByName: NameGroups) -> LocalBinding? {
         guard source.kind(name) == .identifier, let scope = outline.executableScope(at: name),
               let sameName = bindingsByName[source.nameHash(name)] else { return nil }
         var position = firstIndex(in: sameName, atOrAfter: name) { bindings[$0].nameToken }
-        while position > 0 {
+        while position > sameName.startIndex {
             position -= 1
             let binding = bindings[sameName[position]]
             guard binding.visibility.contains(name),

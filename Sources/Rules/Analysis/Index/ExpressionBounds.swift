@@ -227,23 +227,31 @@ enum ExpressionBounds {
     /// The member names of a chain at its own level (not inside call arguments), in order:
     /// `self.scrollView.contentInset.bottom` → `self`, `scrollView`, `contentInset`, `bottom`.
     static func chainNames(_ source: TokenizedSource, _ range: Range<Int>, upTo limit: Int = .max) -> [Int] {
-        // Counted first so that the array is allocated once: this is asked for most calls,
-        // assignments and bindings of a file, and appending one name at a time reallocates.
-        var count = 0
-        _ = source.firstTopLevel(in: range) { cursor in
-            let kind = source.kind(cursor)
-            if kind == .identifier || kind == .keyword { count += 1 }
-            return count >= limit
+        // This is asked for most calls, assignments and bindings of a file, and chains mostly
+        // have a few names: those are gathered on the stack in one walk and copied into an
+        // array allocated once at its size. A longer chain is counted in that walk and
+        // gathered in a second one.
+        let gatheredCapacity = 8
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: gatheredCapacity) { gathered in
+            var count = 0
+            _ = source.firstTopLevel(in: range) { cursor in
+                let kind = source.kind(cursor)
+                if kind == .identifier || kind == .keyword {
+                    if count < gatheredCapacity { gathered[count] = cursor }
+                    count += 1
+                }
+                return count >= limit
+            }
+            guard count > gatheredCapacity else { return Array(UnsafeBufferPointer(rebasing: gathered[..<count])) }
+            var names: [Int] = []
+            names.reserveCapacity(count)
+            _ = source.firstTopLevel(in: range) { cursor in
+                let kind = source.kind(cursor)
+                if kind == .identifier || kind == .keyword { names.append(cursor) }
+                return names.count >= limit
+            }
+            return names
         }
-        guard count > 0 else { return [] }
-        var names: [Int] = []
-        names.reserveCapacity(count)
-        _ = source.firstTopLevel(in: range) { cursor in
-            let kind = source.kind(cursor)
-            if kind == .identifier || kind == .keyword { names.append(cursor) }
-            return names.count >= limit
-        }
-        return names
     }
 
     /// The name of a chain that has exactly one (`self`, `strongSelf?`), else nil: what

@@ -20,7 +20,7 @@ final class FileIndex: Sendable {
     /// Indices in `calls` by the callee's name hash, in call order.
     let callsByName: NameGroups
     /// Binding indices by name hash, in token order.
-    let bindingsByName: NameHashTable<[Int]>
+    let bindingsByName: NameGroups
     /// Names bound by enum case patterns (`case .toolbar(let bar)`, `case let .custom(bar, _)`)
     /// by name hash: looked up rather than searched for from every use of a name.
     let caseBindings: NameHashTable<[CaseBinding]>
@@ -90,7 +90,7 @@ final class FileIndex: Sendable {
             functionsByTypeName.modify(key, default: []) { $0.append(FunctionID(index)) }
         }
         self.functionsByTypeName = functionsByTypeName
-        let bindingsByName = NameHashTable(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
+        let bindingsByName = NameGroups(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
         self.bindingsByName = bindingsByName
         let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings,
                                          bindingsByName: bindingsByName)

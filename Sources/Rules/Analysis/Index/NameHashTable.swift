@@ -115,36 +115,9 @@ extension NameHashTable where Value == Void {
     }
 }
 
-extension NameHashTable where Value == [Int] {
-    /// The indices `0..<count` grouped by `key(index)`, each group in increasing order.
-    /// `key` is asked once per index.
-    init(grouping count: Int, by key: (Int) -> UInt64) {
-        // Room for half as many keys as indices: names mostly recur (calls of a file by
-        // callee), so this rebuilds at most once without holding much unused room.
-        self.init(minimumCapacity: count / 2)
-        // Two passes: the group of each index and the size of each group first, so that
-        // every group is allocated once at its size rather than grown append by append.
-        var groupOfIndex = [Int32](repeating: 0, count: count)
-        var sizes: [Int] = []
-        for index in 0..<count {
-            let hash = key(index)
-            if let group = entry(of: hash) {
-                sizes[group] += 1
-                groupOfIndex[index] = Int32(truncatingIfNeeded: group)
-            } else {
-                append(hash, [])
-                sizes.append(1)
-                groupOfIndex[index] = Int32(truncatingIfNeeded: keys.count - 1)
-            }
-        }
-        for group in values.indices { values[group].reserveCapacity(sizes[group]) }
-        for index in 0..<count { values[Int(groupOfIndex[index])].append(index) }
-    }
-}
-
 /// Indices grouped by a name hash, each group in increasing order, all groups in one
-/// array: what `NameHashTable<[Int]>(grouping:by:)` answers, without an array per group.
-/// For tables with a group for most names of a file (calls by callee name).
+/// array rather than an array per group. For tables with a group for most names of a file
+/// (calls by callee name, local bindings by name).
 struct NameGroups: Sendable {
     /// Per key: its group's number, groups numbered in the order their keys first come.
     private let groupOfKey: NameHashTable<Int32>
@@ -154,7 +127,8 @@ struct NameGroups: Sendable {
 
     /// The indices `0..<count` grouped by `key(index)`; `key` is asked once per index.
     init(grouping count: Int, by key: (Int) -> UInt64) {
-        // Room for half as many keys as indices, as in `NameHashTable(grouping:by:)`.
+        // Room for half as many keys as indices: names mostly recur (calls of a file by
+        // callee), so this rebuilds at most once without holding much unused room.
         var groupOfKey = NameHashTable<Int32>(minimumCapacity: count / 2)
         var groupOfIndex = [Int32](repeating: 0, count: count)
         var sizes: [Int32] = []

@@ -9,7 +9,7 @@ final class ConstantResolver: Sendable {
     let outline: Outline
     let bindings: [LocalBinding]
     /// Binding indices by name hash, in token order (`FileIndex.bindingsByName`).
-    let bindingsByName: NameHashTable<[Int]>
+    let bindingsByName: NameGroups
     /// The outline's type declarations by simple name.
     let typesBySimpleName: [String: [TypeID]]
     /// Names of constants (local or property) initialised with a plain chain of names
@@ -19,7 +19,7 @@ final class ConstantResolver: Sendable {
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
 
-    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: NameHashTable<[Int]>) {
+    init(source: TokenizedSource, outline: Outline, bindings: [LocalBinding], bindingsByName: NameGroups) {
         self.source = source
         self.outline = outline
         self.bindings = bindings
