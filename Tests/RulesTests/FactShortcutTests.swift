@@ -43,6 +43,59 @@ final class FactShortcutTests: XCTestCase {
         }
     }
 
+    /// The class property tables, gathered per run of one class, are those of recording
+    /// every property into the project-wide table one by one, on every rule example and on
+    /// generated files whose classes, extensions, nested and same-named types interleave.
+    func testPropertyTypesMatchRecordingEachPropertyInTurn() {
+        func plainPropertyTypes(_ analysis: FileAnalysis) -> [String: [String: String]] {
+            let outline = analysis.outline
+            var tables: [String: [String: String]] = [:]
+            for (id, property) in zip(outline.propertyIDs, outline.properties) where !property.isStatic {
+                guard let owner = property.owner, outline[owner].kind == .class,
+                      let name = analysis.viewTypeName(ofProperty: id) else { continue }
+                tables[outline[owner].simpleName, default: [:]][property.name] = name
+            }
+            return tables
+        }
+        var sources = RuleRegistry.all.flatMap { rule in
+            (rule.metadata.triggering + rule.metadata.nonTriggering).map { $0.code.replacingOccurrences(of: "↓", with: "") }
+        }
+        let members = [
+            "var bar = ChatBar()", "let label: UILabel", "static var shared = Screen()", "var count = 0",
+            "lazy var tool: UIToolbar = { UIToolbar() }()", "var bar: UIView?", "class var style = Style()",
+            "let label = Label.init(frame: .zero)", "var title = \"\"",
+        ]
+        let openings = ["class Screen {", "final class Other: Screen {", "struct Model {", "extension Screen {",
+                        "class Screen: UIView {", "enum Kind {", "class Inner {"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var text = ""
+            var depth = 0
+            for _ in 0..<Int.random(in: 1...24, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where depth < 3:
+                    text += openings.randomElement(using: &generator)! + "\n"
+                    depth += 1
+                case 1 where depth > 0:
+                    text += "}\n"
+                    depth -= 1
+                default:
+                    text += members.randomElement(using: &generator)! + "\n"
+                }
+            }
+            sources.append(text + String(repeating: "}\n", count: depth))
+        }
+        var recorded = 0
+        for code in sources {
+            let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "A.swift", text: code)))
+            let expected = plainPropertyTypes(analysis)
+            recorded += expected.values.reduce(0) { $0 + $1.count }
+            XCTAssertEqual(AccessoryFacts.propertyTypes(analysis), expected, code)
+            XCTAssertEqual(AccessoryFacts(analysis).propertyTypes, expected, code)
+        }
+        XCTAssertGreaterThan(recorded, 200)
+    }
+
     func testSelfSizingSettingsMatchReadingEveryChain() {
         let analysis = FileAnalysis(Lexer.tokenize(SourceFile(path: "Sizing.swift", text: """
         func setUp() {

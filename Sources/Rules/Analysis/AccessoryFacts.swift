@@ -91,12 +91,7 @@ public struct AccessoryFacts: Sendable {
     init(_ analysis: FileAnalysis) {
         let source = analysis.source
         let outline = analysis.outline
-        // Any class may be the superclass that declares an accessory property.
-        for (id, property) in zip(outline.propertyIDs, outline.properties) where !property.isStatic {
-            guard let owner = property.owner, outline[owner].kind == .class,
-                  let name = analysis.viewTypeName(ofProperty: id) else { continue }
-            propertyTypes[outline[owner].simpleName, default: [:]][property.name] = name
-        }
+        propertyTypes = Self.propertyTypes(analysis)
         let mayHoldFacts = analysis.model.catalogueMarkers.map { $0.intersects(Self.markerMask) }
             ?? KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes)
         guard mayHoldFacts else { return }
@@ -157,6 +152,43 @@ public struct AccessoryFacts: Sendable {
                 }
             }
         }
+    }
+}
+
+extension AccessoryFacts {
+    /// The type each instance property of each class of the file holds (class name →
+    /// property → type name): any class may be the superclass that declares an accessory
+    /// property. A class's properties come one after another in the outline, so each run of
+    /// one class is gathered in its own table and merged once (later properties win, as in
+    /// declaration order), sparing a lookup of the class name per property.
+    static func propertyTypes(_ analysis: FileAnalysis) -> [String: [String: String]] {
+        let outline = analysis.outline
+        var tables: [String: [String: String]] = [:]
+        var runOwner: TypeID?
+        var runIsClass = false
+        var run: [String: String] = [:]
+        func endRun() {
+            guard let owner = runOwner, !run.isEmpty else { return }
+            let name = outline[owner].simpleName
+            if let position = tables.index(forKey: name) {
+                tables.values[position].merge(run) { _, later in later }
+            } else {
+                tables[name] = run
+            }
+            run = [:]
+        }
+        for index in outline.properties.indices where !outline.properties[index].isStatic {
+            guard let owner = outline.properties[index].owner else { continue }
+            if owner != runOwner {
+                endRun()
+                runOwner = owner
+                runIsClass = outline[owner].kind == .class
+            }
+            guard runIsClass, let name = analysis.viewTypeName(ofProperty: PropertyID(index)) else { continue }
+            run[outline.properties[index].name] = name
+        }
+        endRun()
+        return tables
     }
 }
 
