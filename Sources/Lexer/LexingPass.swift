@@ -71,8 +71,11 @@ struct LexingPass {
 
     // MARK: - Driver
 
-    /// Lexes the whole file into `lexedTokens`; runs once per pass.
+    /// Lexes the whole file into `lexedTokens`; runs once per pass. The token storage is
+    /// owned by this pass alone: a pass is not copied after `run`, and `deallocateTokens`
+    /// frees it once.
     mutating func run() {
+        precondition(storage == nil, "a lexing pass runs once")
         storageCapacity = count / 4 + 16
         storage = UnsafeMutablePointer<Token>.allocate(capacity: storageCapacity)
         if count >= 2, bytes[0] == UInt8(ascii: "#"), bytes[1] == UInt8(ascii: "!") {

@@ -38,9 +38,8 @@ public struct SourceFile: Sendable {
         storage = Storage(path: path, bytes: bytes, lineStarts: Self.lineStarts(of: bytes))
     }
 
-    /// Byte offset of each line start. `memchr` (vectorised in every C library) jumps from
-    /// line feed to line feed: lines are long enough that this beats testing words in Swift,
-    /// and every analysed file is indexed.
+    /// Byte offset of each line start (after each line feed). `memchr`, vectorised in every C
+    /// library, jumps from line feed to line feed: every analysed file is indexed.
     static func lineStarts(of bytes: [UInt8]) -> [Int] {
         var starts = [0]
         // Room for lines of 32 bytes on average (source lines are longer): few files grow it.

@@ -8,6 +8,14 @@ final class FileCheckerModelTests: XCTestCase {
     /// A model that knows which catalogue markers its bytes hold spares the check its own
     /// scan: the findings are those of a check without a model. The model's markers count
     /// only for exactly the bytes it was built from.
+    /// The pre-checks that read the scan's markers instead of searching the bytes ask only
+    /// about markers the catalogue scan finds: one it lacked would never be present.
+    func testMarkerPreChecksAskOnlyForCatalogueMarkers() {
+        for markers in [AccessoryFacts.markers, [Suppression.marker, Suppression.swiftLintMarker]] {
+            XCTAssertEqual(FileChecker.catalogueMarkers.mask(of: markers).bits.nonzeroBitCount, markers.count)
+        }
+    }
+
     func testAModelsMarkersCountForItsOwnBytesOnly() throws {
         // The first example of each rule that needs no options, target or other files.
         let sources = RuleRegistry.all.compactMap { rule in

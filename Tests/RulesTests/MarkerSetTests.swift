@@ -161,17 +161,13 @@ final class MarkerSetTests: XCTestCase {
         ].map { Array($0.utf8) }
         pieces += Self.markers.map { Array(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }
         pieces += [[0xC2, 0xA0], [0xEF, 0xBB, 0xBF], [0xC3, 0xA9], [0x80], [0xFF], [0xE2, 0x82], [0x00]]
-        var state: UInt64 = 29
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var generator = ByteScanTests.Generator(state: 29)
         for round in 0..<1500 {
             var bytes: [UInt8] = []
-            let length = round % 5 == 0 ? 200 + next(300) : next(60)
-            while bytes.count < length { bytes += pieces[next(pieces.count)] }
-            bytes = Array(repeating: UInt8(ascii: " "), count: next(17)) + bytes.prefix(length)
-            let collecting = next(4) != 0
+            let length = round % 5 == 0 ? 200 + generator.next(300) : generator.next(60)
+            while bytes.count < length { bytes += pieces[generator.next(pieces.count)] }
+            bytes = Array(repeating: UInt8(ascii: " "), count: generator.next(17)) + bytes.prefix(length)
+            let collecting = generator.next(4) != 0
             let scan = Self.set.scan(bytes, collectingDeclarations: collecting)
             let expected = referenceScan(bytes, collectingDeclarations: collecting)
             let text = String(decoding: bytes, as: UTF8.self)

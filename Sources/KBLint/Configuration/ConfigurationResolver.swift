@@ -27,7 +27,7 @@ final class ConfigurationResolver: @unchecked Sendable {
     private var layersByDirectory: [String: Result<Layers, ConfigurationError>] = [:]
     private var detectedByDirectory: [String: Detection] = [:]
     /// The folder asked for last and its configuration: discovery asks for each folder's
-    /// twice in a row (what it excludes, then the plan of its files), and looking a long
+    /// configuration twice in a row (what it excludes, then the plan of its files), and looking a long
     /// path up in the tables above costs more than comparing it.
     private var lastAnswer: (directory: String, configuration: Configuration)?
 

@@ -59,6 +59,7 @@ enum ByteSearch {
         func rank(_ index: Int) -> Int { index < pattern.count ? Int(rarity[Int(pattern[index])]) : 100 }
         func score(_ start: Int) -> Int { (start..<(start + runs)).reduce(0) { $0 + rank($1) + rank($1 + 1) } }
         let runCount = pattern.count - (followedByNonWord ? 0 : 1)
+        precondition(runCount >= runs, "a pattern needs at least \(runs) two-byte runs")
         var best = 0
         for start in 0...(runCount - runs) where score(start) < score(best) { best = start }
         return best

@@ -7,7 +7,8 @@ import Lexer
 public final class FileAnalysis: @unchecked Sendable, FileIndexReader {
     /// What the file says on its own; several analyses may share one.
     let model: FileModel
-    /// The project's facts, with this file's own included.
+    /// The project's facts, with this file's own included (except in the analysis
+    /// `facts(of:)` makes and discards, which reads the project only for keyboard values).
     public private(set) var project: ProjectFacts
     /// This file's pass-1 facts.
     private(set) var facts: FileFacts

@@ -43,21 +43,17 @@ enum LifecyclePhase: Sendable, Hashable {
         case .subscript: return nil
         case .function: break
         }
-        switch name {
-        case "viewDidLoad", "loadView", "awakeFromNib": return .setup
-        case "viewWillAppear": return .willAppear
-        case "viewDidAppear": return .didAppear
-        case "viewWillDisappear": return .willDisappear
-        case "viewDidDisappear": return .didDisappear
-        default: return nil
-        }
+        return methodPhases.first { $0.name == name }?.phase
     }
 
+    /// The methods that have a phase by their name alone.
+    private static let methodPhases: [(name: String, phase: LifecyclePhase)] = [
+        ("viewDidLoad", .setup), ("loadView", .setup), ("awakeFromNib", .setup), ("viewWillAppear", .willAppear),
+        ("viewDidAppear", .didAppear), ("viewWillDisappear", .willDisappear), ("viewDidDisappear", .didDisappear),
+    ]
+
     /// The name hashes of the methods `of(_:kind:)` gives a phase by name.
-    static let methodNameHashes: [UInt64] = [
-        "viewDidLoad", "loadView", "awakeFromNib", "viewWillAppear", "viewDidAppear", "viewWillDisappear",
-        "viewDidDisappear",
-    ].map(NameHash.of)
+    static let methodNameHashes: [UInt64] = methodPhases.map { NameHash.of($0.name) }
 
     var isAppear: Bool { self == .willAppear || self == .didAppear }
     var isDisappear: Bool { self == .willDisappear || self == .didDisappear }

@@ -139,7 +139,7 @@ public struct FileChecker: Sendable {
             let source = model?.source ?? Lexer.tokenize(file)
             if !candidates.isEmpty {
                 // One analysis per file, shared by every rule.
-                let analysis = FileAnalysis(model ?? FileModel(source), project: project)
+                let analysis = FileAnalysis(model ?? FileModel(source, catalogueMarkers: present), project: project)
                 for configured in candidates {
                     let context = RuleContext(analysis: analysis, deploymentTarget: deploymentTarget, options: configured.options)
                     diagnostics += configured.rule.init().check(context)
