@@ -93,6 +93,9 @@ struct LintCommand {
             return projectRoot.flatMap { ProjectRoot.isCovered($0, by: found.searched) ? nil : $0 }
         }
         let inputs = outcome.inputs
+        // Every input and its outcome, freed one by one, would take the kblint executable
+        // milliseconds it spends better exiting.
+        if tool.exitsAfterRun { ProcessExit.keep(outcome) }
         var errors = found.errors
         let linted = clock.now
 
@@ -139,7 +142,8 @@ struct LintCommand {
         if case .write = options.fixMode, !options.quiet {
             tool.standardError.write(Self.fixSummary(outcome.files))
         }
-        let unknownTarget = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
+        // Worked out only when it is said: it lists the folders above the first such file.
+        lazy var unknownTarget = UnknownDeploymentTarget(inputs: inputs, currentDirectory: cwd)
         if !options.quiet, options.writeBaseline == nil, !options.pruneBaseline, let notice = unknownTarget.summaryNotice {
             tool.standardError.write(notice + "\n")
         }

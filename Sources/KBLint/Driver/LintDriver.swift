@@ -337,7 +337,14 @@ struct LintDriver: Sendable {
     /// What pass 1 keeps of a file: its facts, or the type names it may declare when it was
     /// not analysed, and whether pass 2 must look at it again.
     private struct FirstPassResult: Sendable {
-        var facts: FileFacts?
+        /// The file's facts: nil for the files pass 1 only scanned, which are nearly all.
+        var facts: FileFacts? {
+            get { analysedFacts?.facts }
+            set { analysedFacts = newValue.map(AnalysedFacts.init) }
+        }
+        /// Held by reference: `FileFacts` is hundreds of bytes, and every pass over the run's
+        /// results (one per file found) would copy them.
+        var analysedFacts: AnalysedFacts?
         var scannedNames: ScannedTypeNames?
         let needsSecondPass: Bool
         let bytes: Int
@@ -350,6 +357,15 @@ struct LintDriver: Sendable {
         var markers: MarkerSet.Mask?
         /// The file's model, kept for pass 2 (which builds it again when the file changed).
         var model: FileModel?
+    }
+
+    /// A file's facts behind one reference (see `FirstPassResult.analysedFacts`).
+    private final class AnalysedFacts: Sendable {
+        let facts: FileFacts
+
+        init(_ facts: FileFacts) {
+            self.facts = facts
+        }
     }
 
     /// The inputs that name a file an earlier input names too (a symlink, a folder given
