@@ -44,6 +44,27 @@ final class FileDiscoveryTests: XCTestCase {
         }
     }
 
+    /// The byte test the walk and the deployment-target detection ask of names, against the
+    /// bytes compared one by one, on names built from pieces that are and are not ASCII
+    /// (small and heap-allocated strings both).
+    func testFileNameSuffixesAreTheNamesLastBytes() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = [".swift", "swift", ".xcodeproj", ".xcconfig", "Package", "é", "e\u{301}", "Ω", "a", ".", "t", "ViewControllerKeyboard"]
+        func plainlyEnds(_ name: String, _ suffix: String) -> Bool {
+            Array(name.utf8).reversed().starts(with: Array(suffix.utf8).reversed())
+        }
+        for _ in 0..<2_000 {
+            let name = (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            XCTAssertEqual(name.hasFileNameSuffix(".swift"), plainlyEnds(name, ".swift"), name)
+            XCTAssertEqual(name.hasFileNameSuffix(".xcodeproj"), plainlyEnds(name, ".xcodeproj"), name)
+            XCTAssertEqual(name.hasFileNameSuffix(".xcconfig"), plainlyEnds(name, ".xcconfig"), name)
+            XCTAssertTrue(name.hasFileNameSuffix(""))
+        }
+        XCTAssertTrue("A.swift".hasFileNameSuffix(".swift"))
+        XCTAssertFalse("swift".hasFileNameSuffix(".swift"))
+        XCTAssertFalse("A.swift\u{301}".hasFileNameSuffix(".swift"))
+    }
+
     func testSymlinkLoopsAreWalkedOnceAndMissingPathsAreErrors() throws {
         let tree = try TemporaryDirectory()
         try tree.write("src/A.swift", "")

@@ -282,23 +282,25 @@ struct LintCommand {
         var seenConfigurationErrors: Set<String> = []
         // Files under the same configuration share one plan (its rule list and options are
         // copy-on-write storage): a plan per file made memory grow with the number of files.
-        var planByDirectory: [String: FilePlan] = [:]
         var planBySource: [PlanSource: FilePlan] = [:]
-        // Discovery lists a folder's files together: most files share the previous one's plan.
+        // Discovery lists a folder's files together, and most folders of a project share their
+        // configuration: most files share the previous one's plan, and most folders the
+        // previous folder's.
         var previous: (path: String, plan: FilePlan)?
+        var previousSource: (source: PlanSource, plan: FilePlan)?
         func planFor(_ target: LintTarget) -> FilePlan? {
             if let previous, LexicalPath.areInSameFolder(previous.path, target.absolutePath) { return previous.plan }
-            let directory = LexicalPath.parent(of: target.absolutePath) ?? "/"
-            if let shared = planByDirectory[directory] {
-                previous = (target.absolutePath, shared)
-                return shared
-            }
             do {
-                let configuration = try resolver.configuration(forDirectory: directory)
+                let configuration = try resolver.configuration(forDirectory: LexicalPath.parent(of: target.absolutePath) ?? "/")
                 let source = PlanSource(files: configuration.files, deploymentTarget: configuration.deploymentTarget)
-                let shared = planBySource[source] ?? plan(configuration, options)
-                planBySource[source] = shared
-                planByDirectory[directory] = shared
+                let shared: FilePlan
+                if let previousSource, previousSource.source == source {
+                    shared = previousSource.plan
+                } else {
+                    shared = planBySource[source] ?? plan(configuration, options)
+                    planBySource[source] = shared
+                    previousSource = (source, shared)
+                }
                 previous = (target.absolutePath, shared)
                 return shared
             } catch {

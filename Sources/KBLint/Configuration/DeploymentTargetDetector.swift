@@ -44,17 +44,21 @@ enum DeploymentTargetDetector {
         var hasPackageManifest = false, hasXcodeGenSpec = false, hasTuistManifest = false, hasPodfile = false
         var projects: [String] = [], configurationFiles: [String] = []
         for name in fileSystem.namesInDirectory(atPath: directory) {
-            switch name {
-            case "Package.swift": hasPackageManifest = true
-            case "project.yml": hasXcodeGenSpec = true
-            case "Project.swift": hasTuistManifest = true
-            case "Podfile": hasPodfile = true
-            default:
-                if name.hasSuffix(".xcodeproj") {
-                    projects.append(name)
-                } else if name.hasSuffix(".xcconfig") {
-                    configurationFiles.append(name)
+            // Most names are Swift sources or folders: the name's last bytes rule them out.
+            if name.hasFileNameSuffix(".swift") {
+                if name == "Package.swift" {
+                    hasPackageManifest = true
+                } else if name == "Project.swift" {
+                    hasTuistManifest = true
                 }
+            } else if name.hasFileNameSuffix(".xcodeproj") {
+                projects.append(name)
+            } else if name.hasFileNameSuffix(".xcconfig") {
+                configurationFiles.append(name)
+            } else if name == "project.yml" {
+                hasXcodeGenSpec = true
+            } else if name == "Podfile" {
+                hasPodfile = true
             }
         }
         if hasPackageManifest {

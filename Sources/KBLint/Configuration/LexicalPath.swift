@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Path arithmetic on POSIX paths by their text alone (no symlink resolution, no disk
 /// access), so that configuration lookups stay cheap for thousands of files and give the
 /// same answer for the same spelling.
@@ -98,12 +106,19 @@ enum LexicalPath {
         }
     }
 
-    /// Whether `path` and `other` (absolute, standardized) are in the same folder, without
-    /// copying either folder's path out: discovery lists a folder's files together, so
-    /// consecutive files mostly are.
+    /// Whether `path` and `other` (absolute, standardized) are in the same folder, spelled with
+    /// the same bytes, without copying either folder's path out: discovery lists a folder's
+    /// files together, so consecutive files mostly are.
     static func areInSameFolder(_ path: String, _ other: String) -> Bool {
-        guard let slash = lastSlash(in: path), let otherSlash = lastSlash(in: other) else { return false }
-        return path[..<slash] == other[..<otherSlash]
+        var path = path, other = other  // `withUTF8` copies only strings that are not native
+        return path.withUTF8 { path in
+            other.withUTF8 { other in
+                guard let slash = path.lastIndex(of: UInt8(ascii: "/")), other.lastIndex(of: UInt8(ascii: "/")) == slash else {
+                    return false
+                }
+                return memcmp(path.baseAddress!, other.baseAddress!, slash) == 0
+            }
+        }
     }
 
     /// `path` relative to `directory` when it lies inside it, else `path` unchanged: how

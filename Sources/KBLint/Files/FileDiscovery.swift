@@ -101,7 +101,7 @@ struct FileDiscovery {
             let name = entry.name
             // Hidden entries, and files known not to be Swift sources, are passed over before
             // any path is made for them.
-            if name.hasPrefix(".") || entry.kind == .other || (entry.kind == .regular && !name.hasSuffix(".swift")) {
+            if name.utf8.first == UInt8(ascii: ".") || entry.kind == .other || (entry.kind == .regular && !name.hasFileNameSuffix(".swift")) {
                 continue
             }
             let child = LexicalPath.appending(name, to: folder)
@@ -119,7 +119,7 @@ struct FileDiscovery {
                 if skippedFolders.contains(name) || isExcluded(child, true) { continue }
                 self.walk(child, identity: identity, &walk, found: found)
             case .regular?:
-                guard name.hasSuffix(".swift"), !isExcluded(child, false) else { continue }
+                guard name.hasFileNameSuffix(".swift"), !isExcluded(child, false) else { continue }
                 if (!walk.pathsMayOverlap && name.utf8.allSatisfy { $0 < 0x80 }) || walk.seen.insert(child).inserted {
                     found(target(child))
                 }
