@@ -195,13 +195,17 @@ enum FileSystem {
         // which string comparison (by canonical equivalence) does not follow.
         var byteNames: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let (name, bytes, prefix) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
+            let listed = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, [UInt8]?, NamePrefix)? in
+                let bytes = UnsafeRawBufferPointer(
+                    rebasing: raw[..<strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)])
+                if bytes.first == UInt8(ascii: "."), bytes.count == 1 || (bytes.count == 2 && bytes[1] == UInt8(ascii: ".")) {
+                    return nil
+                }
                 return (PathEncoding.decode(bytes),
                         byteNames.isEmpty && bytes.allSatisfy { $0 < 0x80 } ? nil : Array(bytes),
                         NamePrefix(bytes))
             }
-            if name == "." || name == ".." { continue }
+            guard let (name, bytes, prefix) = listed else { continue }
             if let bytes {
                 if byteNames.isEmpty { byteNames = entries.map { Array($0.name.utf8) } }
                 byteNames.append(bytes)
