@@ -207,11 +207,11 @@ enum NameHash {
 }
 
 /// A fixed list of names that tokens are matched against, built once (`static let`): the
-/// token's length picks the few words it can be, and each of those is compared by its first
-/// eight bytes packed into one integer, so most tokens are rejected with one table read and
-/// the rest with an integer comparison per word instead of a loop over its bytes. For the
-/// lists that are asked about every name of a file; a short list written at its call site
-/// needs none of this.
+/// token's length picks the few words it can be, so most tokens are rejected with one table
+/// read; the others have their first eight bytes packed into one integer once, and each
+/// candidate word is compared with it by one integer comparison rather than a loop over its
+/// bytes. For the lists that are asked about every name of a file; a short list written at
+/// its call site needs none of this.
 struct WordList: Sendable {
     let words: [StaticString]
     /// The positions in `words` of the words `n` bytes long, ascending, are
