@@ -123,6 +123,28 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    /// Words longer than the packed head (eight bytes), sharing it or differing after it,
+    /// next to short ones of the same first bytes; each word is also written once.
+    func testWordListAgreesWithALinearSearchPastEightBytes() {
+        let words: [StaticString] = [
+            "nabcdefgh", "nabcdefg", "nabcdefghi", "nabcdefgi", "nabcdefghij", "nabcdefghik", "na", "nabcdefghik",
+        ]
+        let list = WordList(words)
+        var generator = Generator(state: 23)
+        let pieces = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "bcdefg", "hi"]
+        let names = (0..<4000).map { _ in
+            "n" + (0...generator.next(4)).map { _ in pieces[generator.next(pieces.count)] }.joined()
+        } + words.map { "\($0)" }
+        let source = Lexer.tokenize(SourceFile(path: "Names.swift", text: names.joined(separator: " ")))
+        var found = Set<Int>()
+        for index in -1...source.code.count {
+            let expected = source.wordIndex(index, in: words)
+            XCTAssertEqual(source.wordIndex(index, in: list), expected, source.text(at: index))
+            if let expected { found.insert(expected) }
+        }
+        XCTAssertEqual(found, [0, 1, 2, 3, 4, 5, 6])
+    }
+
     func testNamePartsAgreeWithASearchPerPart() {
         let parts = KeyboardVocabulary.safeAreaMarkers
         let nameParts = NameParts(parts)

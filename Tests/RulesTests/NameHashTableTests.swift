@@ -41,7 +41,12 @@ final class NameHashTableTests: XCTestCase {
                 // Room made up front, for all keys and for fewer (it grows past that).
                 var reserved = NameHashTable<Int>(minimumCapacity: count)
                 var underReserved = NameHashTable<Int>(minimumCapacity: count / 3)
+                // Each key's first position, added by the one-probe lookup.
+                var firsts = NameHashTable<Int>()
+                var plainFirsts: [UInt64: Int] = [:]
                 for (position, key) in inserted.enumerated() {
+                    XCTAssertEqual(firsts.value(for: key, addingIfAbsent: position), plainFirsts[key] ?? position)
+                    if plainFirsts[key] == nil { plainFirsts[key] = position }
                     table.setValue(position, for: key)
                     reserved.setValue(position, for: key)
                     underReserved.setValue(position, for: key)
@@ -60,6 +65,7 @@ final class NameHashTableTests: XCTestCase {
                     XCTAssertEqual(table[key], dictionary[key], "family \(family), count \(count), key \(key)")
                     XCTAssertEqual(reserved[key], dictionary[key])
                     XCTAssertEqual(underReserved[key], dictionary[key])
+                    XCTAssertEqual(firsts[key], plainFirsts[key])
                     XCTAssertEqual(table.contains(key), dictionary[key] != nil)
                     XCTAssertEqual(set.contains(key), plainSet.contains(key))
                     XCTAssertEqual(grouped[key], plainGroups[key])

@@ -208,29 +208,37 @@ enum NameHash {
 
 /// A fixed list of names that tokens are matched against, built once (`static let`): the
 /// token's length picks the few words it can be, so most tokens are rejected with one table
-/// read instead of a comparison per word. For the lists that are asked about every name of
-/// a file; a short list written at its call site needs none of this.
+/// read; the others have their first eight bytes packed into one integer once, and each
+/// candidate word is compared with it by one integer comparison rather than a loop over its
+/// bytes. For the lists that are asked about every name of a file; a short list written at
+/// its call site needs none of this.
 struct WordList: Sendable {
     let words: [StaticString]
     /// The positions in `words` of the words `n` bytes long, ascending, are
     /// `positions[starts[n]..<starts[n + 1]]`; lengths at or past `starts.count - 1` have none.
     private let starts: [Int32]
     private let positions: [Int32]
+    /// Per entry of `positions`: the word's first eight bytes (fewer for shorter words) as
+    /// `packedHead` packs them.
+    private let heads: [UInt64]
 
     init(_ words: [StaticString]) {
         self.words = words
         let longest = words.map(\.utf8CodeUnitCount).max() ?? 0
         var starts = [Int32](repeating: 0, count: longest + 2)
         var positions: [Int32] = []
+        var heads: [UInt64] = []
         for length in 0...longest {
             starts[length] = Int32(positions.count)
             for (position, word) in words.enumerated() where word.utf8CodeUnitCount == length {
                 positions.append(Int32(position))
+                heads.append(Self.packedHead(UnsafeBufferPointer(start: word.utf8Start, count: length), 0, length))
             }
         }
         starts[longest + 1] = Int32(positions.count)
         self.starts = starts
         self.positions = positions
+        self.heads = heads
     }
 
     /// Whether some word is `length` bytes long.
@@ -239,18 +247,31 @@ struct WordList: Sendable {
         length + 1 < starts.count && starts[length] < starts[length + 1]
     }
 
+    /// The first `min(length, 8)` bytes of `buffer[start...]`, the first byte lowest: two
+    /// spellings of one length share it exactly when their first eight bytes agree.
+    @inline(__always)
+    static func packedHead(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        var head: UInt64 = 0
+        for offset in 0..<min(length, 8) { head |= UInt64(buffer[start + offset]) &<< UInt64(8 * offset) }
+        return head
+    }
+
     /// The position of the first word spelled `buffer[start..<start + length]`, if any.
     @inline(__always)
     func position(of buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
         guard hasWords(ofLength: length) else { return nil }
+        let head = Self.packedHead(buffer, start, length)
         var candidate = Int(starts[length])
         let end = Int(starts[length + 1])
         while candidate < end {
-            let position = Int(positions[candidate])
-            let expected = words[position].utf8Start
-            var offset = 0
-            while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
-            if offset == length { return position }
+            if heads[candidate] == head {
+                let position = Int(positions[candidate])
+                // Words of at most eight bytes are decided by their head; longer ones compare the rest.
+                let expected = words[position].utf8Start
+                var offset = 8
+                while offset < length, buffer[start + offset] == expected[offset] { offset += 1 }
+                if offset >= length { return position }
+            }
             candidate += 1
         }
         return nil

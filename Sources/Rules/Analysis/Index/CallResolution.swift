@@ -260,18 +260,21 @@ extension FileIndex {
         let name: Int
         if value.count == 1 {
             name = value.lowerBound
-            guard constants.binding(referencedBy: name) == nil else { return [] }
         } else if value.count == 3, source.isWord(value.lowerBound, "self"), source.kind(value.lowerBound + 1) == .period {
             name = value.lowerBound + 2
         } else {
             return []
         }
+        // Asked for every argument of a file: the cheap tests go first, the binding lookup last
+        // (mostly no method of the type is named like the argument).
         guard source.kind(name) == .identifier, let type = outline.enclosingType(at: name) else { return [] }
         let hash = source.nameHash(name)
         if outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
-        if value.count == 1, enclosingParameter(named: name, source, outline) != nil { return [] }
         let typeNameHash = NameHash.of(outline[type].simpleName)
-        let own = functionsByTypeName[typeMethodKey(name: hash, typeNameHash: typeNameHash)] ?? []
+        guard let own = functionsByTypeName[typeMethodKey(name: hash, typeNameHash: typeNameHash)] else { return [] }
+        if value.count == 1, constants.binding(referencedBy: name) != nil || enclosingParameter(named: name, source, outline) != nil {
+            return []
+        }
         return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }
     }
 

@@ -122,6 +122,8 @@ struct MatchingBuilder {
     }
 
     mutating func run() {
+        // A closure literal is an argument of one call at most: the links fit this room.
+        closureCalls.reserveCapacity(outline.closures.count)
         let count = source.code.count
         var index = 0
         while index < count {

@@ -38,23 +38,35 @@ struct NameHashTable<Value> {
 
     /// Sets the value of `key`, adding the key when it is new.
     mutating func setValue(_ value: Value, for key: UInt64) {
-        if let entry = entry(of: key) {
-            values[entry] = value
-        } else {
-            append(key, value)
+        switch probe(key) {
+        case .found(let entry): values[entry] = value
+        case .vacant(let slot): insert(key, value, at: slot)
         }
     }
 
     /// Changes the value of `key` in place, starting from `defaultValue` when the key is new.
     mutating func modify(_ key: UInt64, default defaultValue: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
         let entry: Int
-        if let existing = self.entry(of: key) {
+        switch probe(key) {
+        case .found(let existing):
             entry = existing
-        } else {
-            append(key, defaultValue())
+        case .vacant(let slot):
+            insert(key, defaultValue(), at: slot)
             entry = keys.count - 1
         }
         change(&values[entry])
+    }
+
+    /// The value of `key`, after adding the key with `value` when it is new: one probe where
+    /// a lookup followed by an insert would take two.
+    mutating func value(for key: UInt64, addingIfAbsent value: Value) -> Value {
+        switch probe(key) {
+        case .found(let entry):
+            return values[entry]
+        case .vacant(let slot):
+            insert(key, value, at: slot)
+            return value
+        }
     }
 
     /// The first slot to probe for `key` in a table of `mask + 1` slots: the key's high bits
@@ -65,27 +77,48 @@ struct NameHashTable<Value> {
     }
 
     private func entry(of key: UInt64) -> Int? {
-        guard !slots.isEmpty else { return nil }
+        if case .found(let entry) = probe(key) { return entry }
+        return nil
+    }
+
+    /// Where a probe for a key ends: at its entry, or at the empty slot where it would be
+    /// placed (-1 while the table has no slots).
+    private enum ProbeEnd {
+        case found(entry: Int)
+        case vacant(slot: Int)
+    }
+
+    private func probe(_ key: UInt64) -> ProbeEnd {
+        guard !slots.isEmpty else { return .vacant(slot: -1) }
         let mask = slots.count - 1
         var slot = Self.firstSlot(key, mask)
         while true {
             let stored = Int(slots[slot])
-            if stored == 0 { return nil }
-            if keys[stored - 1] == key { return stored - 1 }
+            if stored == 0 { return .vacant(slot: slot) }
+            if keys[stored - 1] == key { return .found(entry: stored - 1) }
             slot = (slot + 1) & mask
         }
     }
 
-    private mutating func append(_ key: UInt64, _ value: Value) {
+    /// Adds `key`, which is not in the table, whose probe ended at empty slot `slot`: it goes
+    /// there unless the table would then be half full (then it grows first).
+    private mutating func insert(_ key: UInt64, _ value: Value, at slot: Int) {
+        guard slot >= 0, (keys.count + 1) * 2 < slots.count else {
+            appendGrowing(key, value)
+            return
+        }
         keys.append(key)
         values.append(value)
-        if keys.count * 2 >= slots.count {
-            // Rebuilt at twice the size: every entry is placed again.
-            slots = [Int32](repeating: 0, count: max(16, slots.count * 2))
-            for entry in keys.indices { place(entry) }
-        } else {
-            place(keys.count - 1)
-        }
+        slots[slot] = Int32(truncatingIfNeeded: keys.count)
+    }
+
+    /// Adds `key`, which is not in the table, and rebuilds the slots at twice the size (at
+    /// least 16): every entry is placed again.
+    private mutating func appendGrowing(_ key: UInt64, _ value: Value) {
+        keys.append(key)
+        values.append(value)
+        slots = [Int32](repeating: 0, count: max(16, slots.count * 2))
+        for entry in keys.indices { place(entry) }
     }
 
     private mutating func place(_ entry: Int) {
@@ -109,8 +142,8 @@ extension NameHashTable where Value == Void {
     /// Adds `key`; whether it was new.
     @discardableResult
     mutating func insert(_ key: UInt64) -> Bool {
-        guard !contains(key) else { return false }
-        append(key, ())
+        guard case .vacant(let slot) = probe(key) else { return false }
+        insert(key, (), at: slot)
         return true
     }
 }
@@ -133,8 +166,7 @@ struct NameGroups: Sendable {
         var groupOfIndex = [Int32](repeating: 0, count: count)
         var sizes: [Int32] = []
         for index in 0..<count {
-            var group: Int32 = 0
-            groupOfKey.modify(key(index), default: Int32(truncatingIfNeeded: sizes.count)) { group = $0 }
+            let group = groupOfKey.value(for: key(index), addingIfAbsent: Int32(truncatingIfNeeded: sizes.count))
             if Int(group) == sizes.count { sizes.append(1) } else { sizes[Int(group)] += 1 }
             groupOfIndex[index] = group
         }
