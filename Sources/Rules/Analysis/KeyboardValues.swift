@@ -349,17 +349,21 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     geometry(at: index, into: &state.value, base: &base)
                 } else if KeyboardVocabulary.includesSafeArea(source, at: index, fileMayNameSafeArea: mayNameSafeArea) {
                     state.value.traits.insert(.safeArea)
-                } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
-                    // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
-                    // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
-                    state.value.traits.insert(.mainScreen)
-                } else if source.isWord(index, "bounds"), let getter = screenWideGetter(receiverOf: index) {
-                    // A getter's bounds are those of what it returns.
-                    state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
-                } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
-                    // A window's bounds are window space: keyboard-space math.
-                    state.value.traits.insert(.windowSpace)
-                } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
+                } else if source.isWord(index, "bounds") {
+                    if source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
+                        // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
+                        // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
+                        state.value.traits.insert(.mainScreen)
+                    } else if let getter = screenWideGetter(receiverOf: index) {
+                        // A getter's bounds are those of what it returns.
+                        state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
+                    } else if Self.isWindow(source, index - 2) {
+                        // A window's bounds are window space: keyboard-space math.
+                        state.value.traits.insert(.windowSpace)
+                    } else {
+                        state.value.traits.insert(.viewGeometry)
+                    }
+                } else if source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon || source.kind(index - 1) == .infixQuestionMark {
