@@ -48,10 +48,8 @@ struct KeyboardProjectTables: Sendable {
         into differing: inout NameHashTable<Void>
     ) {
         for (key, value) in zip(first.keys, first.values) {
-            guard let other = second[key], equal(value, other) else {
-                differing.insert(key)
-                continue
-            }
+            if let other = second[key], equal(value, other) { continue }
+            differing.insert(key)
         }
         for key in second.keys where !first.contains(key) { differing.insert(key) }
     }
