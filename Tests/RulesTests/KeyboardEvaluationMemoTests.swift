@@ -117,6 +117,56 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
                        "the handler file passes a frame to adjust(for:)")
     }
 
+    /// `agree` gives the answer of comparing the tables key by key on every identifier of the
+    /// file, for each pair of tables built from these files' facts.
+    func testAgreementIsTheComparisonOnEveryIdentifier() {
+        let texts = [handlerFile, accessorFile, unrelatedFile, helperFile]
+        let allFacts = texts.enumerated().map { facts("File\($0.offset).swift", $0.element) }
+        var tableSets: [KeyboardProjectTables] = [KeyboardProjectTables(ProjectFacts(merging: []))]
+        for count in 1...allFacts.count {
+            tableSets.append(KeyboardProjectTables(ProjectFacts(merging: Array(allFacts.prefix(count)))))
+            tableSets.append(KeyboardProjectTables(ProjectFacts(merging: Array(allFacts.suffix(count)))))
+        }
+        var disagreements = 0
+        for text in texts {
+            let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: text)))
+            let names = KeyboardEvaluationNames(model.fileIndex, ResultExpressions(model.source, model.fileIndex.outline))
+            for first in tableSets {
+                for second in tableSets {
+                    let expected = Self.agreeOnEveryIdentifier(first, second, model.fileIndex, names)
+                    XCTAssertEqual(first.agree(with: second, on: names), expected)
+                    if !expected { disagreements += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(disagreements, 0, "some pairs differ on names the files spell")
+    }
+
+    /// The agreement spelled out: every key of either table that the file can ask about.
+    static func agreeOnEveryIdentifier(_ first: KeyboardProjectTables, _ second: KeyboardProjectTables,
+                                       _ fileIndex: FileIndex, _ names: KeyboardEvaluationNames) -> Bool {
+        var identifiers = Set<UInt64>()
+        for index in fileIndex.source.code.indices where fileIndex.source.code[index].kind == .identifier {
+            identifiers.insert(fileIndex.source.nameHash(index))
+        }
+        func same<Value>(_ one: NameHashTable<Value>, _ other: NameHashTable<Value>, asked: (UInt64) -> Bool,
+                         _ equal: (Value, Value) -> Bool) -> Bool {
+            for key in Set(one.keys).union(other.keys) where asked(key) {
+                switch (one[key], other[key]) {
+                case (nil, nil): continue
+                case (let a?, let b?): if !equal(a, b) { return false }
+                default: return false
+                }
+            }
+            return true
+        }
+        return same(first.accessors, second.accessors, asked: identifiers.contains, ==)
+            && same(first.heightAccessors, second.heightAccessors, asked: identifiers.contains) { _, _ in true }
+            && same(first.frameProperties, second.frameProperties, asked: identifiers.contains, ==)
+            && same(first.results, second.results, asked: { identifiers.contains($0) && !names.declaredResults.contains($0) }, ==)
+            && same(first.arguments, second.arguments, asked: names.functions.contains, ==)
+    }
+
     /// A flow rebuilt for other tables on what an earlier evaluator read off the file alone
     /// (result expressions, screen-wide getters, safe-area marker) is the flow a fresh
     /// evaluator builds with those tables.

@@ -350,6 +350,51 @@ final class KeyboardFlowTests: XCTestCase {
 
     // MARK: Observers
 
+    /// The key a name holds through constants is the one following them gives, whether or
+    /// not the file has a constant initialised with a key (which spares following them).
+    func testUserInfoKeyOfEveryNameIsTheFollowedConstants() {
+        let sources = [
+            """
+            final class Chat: UIViewController {
+                static let endKey = UIResponder.keyboardFrameEndUserInfoKey
+                enum Keys { static let curve = UIResponder.keyboardAnimationCurveUserInfoKey }
+                @objc func moved(_ note: Notification) {
+                    let duration = UIResponder.keyboardAnimationDurationUserInfoKey
+                    let alias = duration
+                    var mutable = UIResponder.keyboardFrameBeginUserInfoKey
+                    let height = view.frame.height
+                    _ = (note.userInfo?[Self.endKey], note.userInfo?[Keys.curve], note.userInfo?[alias], mutable, height)
+                }
+            }
+            """,
+            """
+            final class Plain: UIViewController {
+                let inset = view.safeAreaInsets.bottom
+                @objc func moved(_ note: Notification) {
+                    let height = view.frame.height
+                    let alias = height
+                    _ = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey], alias, inset)
+                }
+            }
+            """,
+        ]
+        var found = 0
+        for text in sources {
+            let model = FileModel(Lexer.tokenize(SourceFile(path: "Chat.swift", text: text)))
+            let constants = model.constants, source = model.source
+            for index in source.code.indices where source.kind(index) == .identifier {
+                var followed: KeyboardUserInfoKey?
+                if constants.plainChainConstantNames.contains(source.nameHash(index)),
+                   let value = constants.constantValue(endingAt: index), constants.isPlainChain(value) {
+                    followed = KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1)
+                }
+                XCTAssertEqual(constants.userInfoKey(namedAt: index), followed, source.text(at: index))
+                if followed != nil { found += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(found, 3, "endKey, curve and alias name keys")
+    }
+
     func testTokenDroppedAsTheBodyOfASwitchCase() {
         let code = """
         final class InputController {

@@ -110,12 +110,14 @@ struct KeyboardValueFlow: Sendable {
     /// values (`info.endFrame`).
     var infoParameters: [ScopeID: Set<UInt64>] = [:]
 
-    /// Starts a pass: the parameters hold `parameters`, nothing else is written yet.
-    mutating func restart(parameters: [LocalDeclaration: [Entry]]) {
+    /// Starts a pass: the parameters hold `parameters`, nothing else is written yet; about
+    /// `writes` locals will be (room for them is made once rather than grown per write).
+    mutating func restart(parameters: [LocalDeclaration: [Entry]], writes: Int) {
         locals = parameters
+        locals.reserveCapacity(parameters.count + writes)
         propertyWrites = [:]
         valueAt = [:]
-        writtenNames = NameHashTable()
+        writtenNames = NameHashTable(minimumCapacity: parameters.count + writes)
         for parameter in parameters.keys { writtenNames.insert(parameter.nameHash) }
     }
 
@@ -347,17 +349,21 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     geometry(at: index, into: &state.value, base: &base)
                 } else if KeyboardVocabulary.includesSafeArea(source, at: index, fileMayNameSafeArea: mayNameSafeArea) {
                     state.value.traits.insert(.safeArea)
-                } else if source.isWord(index, "bounds"), source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
-                    // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
-                    // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
-                    state.value.traits.insert(.mainScreen)
-                } else if source.isWord(index, "bounds"), let getter = screenWideGetter(receiverOf: index) {
-                    // A getter's bounds are those of what it returns.
-                    state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
-                } else if source.isWord(index, "bounds"), Self.isWindow(source, index - 2) {
-                    // A window's bounds are window space: keyboard-space math.
-                    state.value.traits.insert(.windowSpace)
-                } else if source.isWord(index, "bounds") || source.isWord(index, "frame") {
+                } else if source.isWord(index, "bounds") {
+                    if source.isWord(index - 2, "main"), source.isWord(index - 4, "UIScreen") {
+                        // `UIScreen.main.bounds` is the device's screen, not the view's: math with it
+                        // leaves the keyboard frame unconverted (the main-screen rule reports the screen).
+                        state.value.traits.insert(.mainScreen)
+                    } else if let getter = screenWideGetter(receiverOf: index) {
+                        // A getter's bounds are those of what it returns.
+                        state.value.traits.insert(source.isWord(getter, "UIScreen") ? .mainScreen : .windowSpace)
+                    } else if Self.isWindow(source, index - 2) {
+                        // A window's bounds are window space: keyboard-space math.
+                        state.value.traits.insert(.windowSpace)
+                    } else {
+                        state.value.traits.insert(.viewGeometry)
+                    }
+                } else if source.isWord(index, "frame") {
                     state.value.traits.insert(.viewGeometry)
                 }
             } else if source.kind(index + 1) != .colon || source.kind(index - 1) == .infixQuestionMark {
@@ -553,7 +559,8 @@ struct KeyboardValueEvaluator: FileIndexReader {
         var parametersWithEntries = Set(parameterEntries.keys.map(\.token))
         // The function each call of the file means, when it means exactly one.
         var calledFunctions: [(call: CallSite, function: FunctionDeclaration, positions: [Int])] = []
-        let declaredNames = Set(outline.functions.map(\.nameHash))
+        var declaredNames = NameHashTable<Void>()
+        for function in outline.functions { declaredNames.insert(function.nameHash) }
         let calls = self.calls
         for index in calls.indices
         where !calls[index].arguments.isEmpty && declaredNames.contains(source.nameHash(calls[index].callee)) {
@@ -567,19 +574,20 @@ struct KeyboardValueEvaluator: FileIndexReader {
         enum Step {
             case binding(Int)
             /// An assignment; the local binding or parameter its left-hand side's first name
-            /// refers to (nil: a property, or `self.…`).
-            case assignment(Int, LocalDeclaration?)
+            /// refers to (nil: a property, or `self.…`), and the names of its left-hand side's
+            /// chain (`ExpressionBounds.chainNames`).
+            case assignment(Int, LocalDeclaration?, names: [Int])
         }
         var steps: [(Int, Step)] = bindings.indices.map { (bindings[$0].nameToken, .binding($0)) }
         for (index, assignment) in assignments.enumerated() {
             let first = assignment.lhs.lowerBound
             let local = source.isWord(first, "self") ? nil : fileIndex.declaration(referencedBy: first)
-            steps.append((assignment.op, .assignment(index, local)))
+            steps.append((assignment.op, .assignment(index, local, names: ExpressionBounds.chainNames(source, assignment.lhs))))
         }
         steps.sort { $0.0 < $1.0 }
 
         for iteration in 0..<Limits.valueHops {
-            flow.restart(parameters: parameterEntries)
+            flow.restart(parameters: parameterEntries, writes: steps.count)
             for (_, step) in steps {
                 switch step {
                 case .binding(let index):
@@ -589,11 +597,10 @@ struct KeyboardValueEvaluator: FileIndexReader {
                     if let value { flow.valueAt[binding.nameToken] = value }
                     flow.write(.init(token: binding.nameToken, scope: scope, value: value),
                                to: LocalDeclaration(token: binding.nameToken, nameHash: binding.nameHash))
-                case .assignment(let index, let local):
+                case .assignment(let index, let local, let names):
                     let assignment = assignments[index]
                     let rhsValue = self.value(of: assignment.rhs)
                     if let rhsValue { flow.valueAt[assignment.op] = rhsValue }
-                    let names = ExpressionBounds.chainNames(source, assignment.lhs)
                     let isProperty = names.count == 2 && source.isWord(names[0], "self")
                     guard let scope = outline.executableScope(at: assignment.op) else { continue }
                     if names.count > 1, let local, let rhsValue,

@@ -96,14 +96,19 @@ public enum KeyboardVocabulary {
     /// `keyboardWill…`/`keyboardDid…` followed by `Show`, `Hide` or `ChangeFrame`
     /// (`keyboardWillShowWithState`, `keyboardWillChangeFrame`).
     static func callbackEvent(_ name: String) -> KeyboardEvent? {
-        let table: [(String, KeyboardEvent)] = [
-            ("keyboardWillShow", .willShow), ("keyboardDidShow", .didShow),
-            ("keyboardWillHide", .willHide), ("keyboardDidHide", .didHide),
-            ("keyboardWillChangeFrame", .willChangeFrame), ("keyboardDidChangeFrame", .didChangeFrame),
-        ]
-        for (prefix, event) in table where name.hasPrefix(prefix) { return event }
+        // Asked about every function name and argument label of a file: most do not begin
+        // with the part all the prefixes share.
+        guard name.hasPrefix("keyboard") else { return nil }
+        for (prefix, event) in callbackPrefixes where name.hasPrefix(prefix) { return event }
         return nil
     }
+
+    /// The name prefixes of `callbackEvent`, each beginning with `keyboard`.
+    private static let callbackPrefixes: [(String, KeyboardEvent)] = [
+        ("keyboardWillShow", .willShow), ("keyboardDidShow", .didShow),
+        ("keyboardWillHide", .willHide), ("keyboardDidHide", .didHide),
+        ("keyboardWillChangeFrame", .willChangeFrame), ("keyboardDidChangeFrame", .didChangeFrame),
+    ]
 
     /// The event an argument label of a project wrapper names for the closure it takes:
     /// `keyboardWillShow…` (as for callbacks), `onKeyboardWillHide`, or a bare event with a

@@ -15,6 +15,10 @@ final class ConstantResolver: Sendable {
     /// Names of constants (local or property) initialised with a plain chain of names
     /// (`UIResponder.keyboardFrameEndUserInfoKey`): the only names that can hold a key.
     let plainChainConstantNames: NameHashTable<Void>
+    /// Whether some constant is initialised with a plain chain ending in a keyboard userInfo
+    /// key: the constants a name is followed through end at such an initializer when the name
+    /// holds a key, so without one `userInfoKey(namedAt:)` finds none.
+    let someConstantHoldsUserInfoKey: Bool
 
     /// Initializers longer than this are not searched for a keyboard key or notification.
     static let maximumInitializerLength = 16
@@ -26,13 +30,19 @@ final class ConstantResolver: Sendable {
         self.bindingsByName = bindingsByName
         typesBySimpleName = Dictionary(grouping: outline.typeIDs) { outline[$0].simpleName }
         var plain = NameHashTable<Void>()
+        var holdsKey = false
         for binding in bindings where !binding.isVariable {
-            if let value = binding.value, Self.isPlainChain(source, value) { plain.insert(binding.nameHash) }
+            guard let value = binding.value, Self.isPlainChain(source, value) else { continue }
+            plain.insert(binding.nameHash)
+            holdsKey = holdsKey || KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1) != nil
         }
         for property in outline.properties where property.isConstant {
-            if let value = property.initializer, Self.isPlainChain(source, value) { plain.insert(property.nameHash) }
+            guard let value = property.initializer, Self.isPlainChain(source, value) else { continue }
+            plain.insert(property.nameHash)
+            holdsKey = holdsKey || KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1) != nil
         }
         plainChainConstantNames = plain
+        someConstantHoldsUserInfoKey = holdsKey
     }
 
     func binding(referencedBy name: Int) -> LocalBinding? {
@@ -145,7 +155,7 @@ final class ConstantResolver: Sendable {
 
     /// `userInfoKey(namedAt:)` of the name at `index`, whose hash is `hash`.
     func userInfoKey(namedAt index: Int, hash: UInt64) -> KeyboardUserInfoKey? {
-        guard !plainChainConstantNames.isEmpty, source.kind(index) == .identifier,
+        guard someConstantHoldsUserInfoKey, source.kind(index) == .identifier,
               plainChainConstantNames.contains(hash),
               let value = constantValue(endingAt: index), isPlainChain(value) else { return nil }
         return KeyboardVocabulary.userInfoKey(source, at: value.upperBound - 1)

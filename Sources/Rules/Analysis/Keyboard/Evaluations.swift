@@ -22,39 +22,43 @@ struct KeyboardProjectTables: Sendable {
     }
 
     /// Whether the two give the same answer to every question a file's evaluator asks: the
-    /// accessor, height accessor, frame property and result of each name of the file
-    /// (`names.identifiers`; a result only for names the file declares no function or
-    /// computed property of, which the evaluator looks up before the result), and the
-    /// arguments passed to each of its functions (`names.functions`). A name the file never
-    /// spells cannot be asked about, so tables that differ only elsewhere in the project
-    /// build the same flow.
+    /// accessor, height accessor, frame property and result of each name of the file (a
+    /// result only for names the file declares no function or computed property of, which
+    /// the evaluator looks up before the result), and the arguments passed to each of its
+    /// functions. A name the file never spells cannot be asked about, so tables that differ
+    /// only elsewhere in the project build the same flow. The names the tables answer
+    /// differently about are found first (few: the project's keyboard helpers), and only
+    /// when there are some is the file searched for one of them.
     func agree(with other: KeyboardProjectTables, on names: KeyboardEvaluationNames) -> Bool {
-        let identifiers = names.identifiers, declared = names.declaredResults
-        return Self.agree(accessors, other.accessors, on: { identifiers.contains($0) }, ==)
-            && Self.agree(heightAccessors, other.heightAccessors, on: { identifiers.contains($0) }, { _, _ in true })
-            && Self.agree(frameProperties, other.frameProperties, on: { identifiers.contains($0) }, ==)
-            && Self.agree(results, other.results, on: { identifiers.contains($0) && !declared.contains($0) }, ==)
-            && Self.agree(arguments, other.arguments, on: { names.functions.contains($0) }, ==)
+        for function in names.functions.keys where arguments[function] != other.arguments[function] { return false }
+        var differing = NameHashTable<Void>()
+        Self.collectDifferences(accessors, other.accessors, ==, into: &differing)
+        Self.collectDifferences(heightAccessors, other.heightAccessors, { _, _ in true }, into: &differing)
+        Self.collectDifferences(frameProperties, other.frameProperties, ==, into: &differing)
+        var differingResults = NameHashTable<Void>()
+        Self.collectDifferences(results, other.results, ==, into: &differingResults)
+        for name in differingResults.keys where !names.declaredResults.contains(name) { differing.insert(name) }
+        return differing.isEmpty || !names.spellsAny(of: differing)
     }
 
-    /// Whether `first` and `second` hold the same keys with equal values among the keys
-    /// `isAsked` accepts.
-    private static func agree<Value>(
-        _ first: NameHashTable<Value>, _ second: NameHashTable<Value>, on isAsked: (UInt64) -> Bool,
-        _ equal: (Value, Value) -> Bool
-    ) -> Bool {
-        for (key, value) in zip(first.keys, first.values) where isAsked(key) {
-            guard let other = second[key], equal(value, other) else { return false }
+    /// Adds to `differing` the keys that `first` and `second` do not both hold with equal
+    /// values.
+    private static func collectDifferences<Value>(
+        _ first: NameHashTable<Value>, _ second: NameHashTable<Value>, _ equal: (Value, Value) -> Bool,
+        into differing: inout NameHashTable<Void>
+    ) {
+        for (key, value) in zip(first.keys, first.values) {
+            if let other = second[key], equal(value, other) { continue }
+            differing.insert(key)
         }
-        for key in second.keys where isAsked(key) && !first.contains(key) { return false }
-        return true
+        for key in second.keys where !first.contains(key) { differing.insert(key) }
     }
 }
 
 /// The names of a file its keyboard value evaluator can look up in `KeyboardProjectTables`.
 struct KeyboardEvaluationNames: Sendable {
-    /// Every identifier of the file.
-    let identifiers: NameHashTable<Void>
+    /// The file, whose identifiers are every name the evaluator asks the tables about.
+    let source: TokenizedSource
     /// The file's functions.
     let functions: NameHashTable<Void>
     /// Names of the file's functions and of its computed properties with a result: the
@@ -63,18 +67,22 @@ struct KeyboardEvaluationNames: Sendable {
 
     /// `results`: the file's (an evaluator of it holds them).
     init(_ fileIndex: FileIndex, _ results: ResultExpressions) {
-        let source = fileIndex.source, outline = fileIndex.outline
-        var identifiers = NameHashTable<Void>()
-        for index in source.code.indices where source.code[index].kind == .identifier {
-            identifiers.insert(source.nameHash(index))
-        }
         var functions = NameHashTable<Void>()
-        for function in outline.functions { functions.insert(function.nameHash) }
+        for function in fileIndex.outline.functions { functions.insert(function.nameHash) }
         var declaredResults = functions
         for name in results.computedNames.keys { declaredResults.insert(name) }
-        self.identifiers = identifiers
+        source = fileIndex.source
         self.functions = functions
         self.declaredResults = declaredResults
+    }
+
+    /// Whether an identifier of the file is one of `names`.
+    func spellsAny(of names: NameHashTable<Void>) -> Bool {
+        let code = source.code
+        for index in code.indices where code[index].kind == .identifier && names.contains(source.nameHash(index)) {
+            return true
+        }
+        return false
     }
 }
 

@@ -82,7 +82,8 @@ struct ScreenWideGetters: Sendable {
             for candidate in candidates where !(byName[candidate.name]?.contains { $0.nameToken == candidate.nameToken } ?? false) {
                 var api: Int?
                 for expression in candidate.results where api == nil {
-                    for token in expression {
+                    // Both the APIs and the getters are names.
+                    for token in expression where source.kind(token) == .identifier {
                         if let found = ScreenWideAPI.at(token, source)?.range.lowerBound ?? getter(usedAt: token, source, outline)?.api {
                             api = found
                             break

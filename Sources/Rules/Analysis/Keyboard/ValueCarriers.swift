@@ -69,7 +69,7 @@ struct ResultExpressions: Sendable {
         }
         var properties: [PropertyID: [Range<Int>]] = [:]
         var computedByName: [Outline.OwnedName: PropertyID] = [:]
-        var storedNames = Set<Outline.OwnedName>()
+        var storedNames = Set<Outline.OwnedName>(minimumCapacity: outline.properties.count)
         for (id, property) in zip(outline.propertyIDs, outline.properties) {
             let name = Outline.OwnedName(owner: property.owner, name: property.nameHash)
             guard property.kind == .computed, let body = property.bodyScope else {
