@@ -95,6 +95,11 @@ enum FactCollector {
         return found
     }
 
+    private static let keyboardLayoutGuideHash = NameHash.of("keyboardLayoutGuide")
+    private static let inputAccessoryViewHash = NameHash.of("inputAccessoryView")
+    private static let inputAccessoryViewControllerHash = NameHash.of("inputAccessoryViewController")
+    private static let canBecomeFirstResponderHash = NameHash.of("canBecomeFirstResponder")
+
     static func collectTypes(_ fileIndex: FileIndex, into facts: inout FileFacts) {
         let source = fileIndex.source, outline = fileIndex.outline
         let assignments = fileIndex.assignments
@@ -111,25 +116,32 @@ enum FactCollector {
         facts.importsKeyboardLayoutGuidePackage = importsGuidePackage
         // Declarations and extensions of one type merged, in order of first appearance.
         var types: [TypeFacts] = []
+        types.reserveCapacity(outline.types.count)
         var positionByName: [String: Int] = [:]
+        positionByName.reserveCapacity(outline.types.count)
         var declaresGuide = [Bool](repeating: false, count: outline.types.count)
         var overridesAccessory = [Bool](repeating: false, count: outline.types.count)
         var becomesFirstResponder = [Bool](repeating: false, count: outline.types.count)
         var numberConstants = [[String: Double]](repeating: [:], count: outline.types.count)
-        // One pass over the properties (one per type was quadratic in generated files).
-        for property in outline.properties {
-            guard let owner = property.owner?.rawValue, owner >= 0, owner < outline.types.count else { continue }
-            if property.isConstant, let initializer = property.initializer,
+        // One pass over the properties (one per type was quadratic in generated files), read
+        // in place. A name is compared only when its hash is that of a name looked for: the
+        // hash of a name spelled as written is the name's hash.
+        for property in outline.properties.indices {
+            guard let owner = outline.properties[property].owner?.rawValue, owner >= 0, owner < outline.types.count else { continue }
+            if outline.properties[property].isConstant, let initializer = outline.properties[property].initializer,
                let number = ConstantResolver.number(source, initializer) {
-                numberConstants[owner][property.name] = number
+                numberConstants[owner][outline.properties[property].name] = number
             }
-            if property.name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
-            if property.name == "inputAccessoryView" || property.name == "inputAccessoryViewController",
-               property.modifiers.contains("override") {
+            let hash = outline.properties[property].nameHash
+            guard hash == Self.keyboardLayoutGuideHash || hash == Self.inputAccessoryViewHash
+                    || hash == Self.inputAccessoryViewControllerHash || hash == Self.canBecomeFirstResponderHash else { continue }
+            let name = outline.properties[property].name
+            let overrides = outline.properties[property].modifiers.contains("override")
+            if name == "keyboardLayoutGuide" { declaresGuide[owner] = true }
+            if name == "inputAccessoryView" || name == "inputAccessoryViewController", overrides {
                 overridesAccessory[owner] = true
             }
-            if property.name == "canBecomeFirstResponder", property.modifiers.contains("override"),
-               let scope = property.bodyScope,
+            if name == "canBecomeFirstResponder", overrides, let scope = outline.properties[property].bodyScope,
                outline[scope].body.contains(where: { source.isWord($0, "true") }) {
                 becomesFirstResponder[owner] = true
             }

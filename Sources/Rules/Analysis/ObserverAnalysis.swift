@@ -30,11 +30,39 @@ enum TokenStore: Sendable, Hashable {
 }
 
 /// The view controller and object lifecycle methods that observer rules reason about.
-enum LifecyclePhase: Sendable, Hashable {
+enum LifecyclePhase: Sendable, Hashable, CaseIterable {
     /// `init`, `viewDidLoad`, `loadView`, `awakeFromNib`: runs once.
     case setup
     case willAppear, didAppear, willDisappear, didDisappear
     case teardown
+
+    /// One bit per phase, for sets of phases worked out in bulk.
+    private var bit: UInt8 {
+        switch self {
+        case .setup: 1
+        case .willAppear: 2
+        case .didAppear: 4
+        case .willDisappear: 8
+        case .didDisappear: 16
+        case .teardown: 32
+        }
+    }
+
+    /// `phases` as a bit mask (`phases(in:)` reads it back).
+    static func mask(of phases: Set<LifecyclePhase>) -> UInt8 {
+        phases.reduce(0) { $0 | $1.bit }
+    }
+
+    /// The phases of bit mask `mask` (`mask(of:)`).
+    static func phases(in mask: UInt8) -> Set<LifecyclePhase> {
+        mask < setsByMask.count ? setsByMask[Int(mask)] : Set(allCases.filter { mask & $0.bit != 0 })
+    }
+
+    /// The set of each mask of the phases, built once: sets of phases are made for every
+    /// method a lifecycle call reaches.
+    private static let setsByMask: [Set<LifecyclePhase>] = (0..<(1 << allCases.count)).map { mask in
+        Set(allCases.filter { mask & Int($0.bit) != 0 })
+    }
 
     static func of(_ name: String, kind: FunctionDeclaration.Kind) -> LifecyclePhase? {
         switch kind {
@@ -895,23 +923,38 @@ struct LifecycleGraph: Sendable {
     }
 
     /// `ownPhases` and `seeds` (phases from calls in other files), carried along `callers`.
+    /// The levels are worked out on bit masks indexed by method (`LifecyclePhase.mask`): every
+    /// file with lifecycle methods asks, and a dictionary of sets hashed each method of each
+    /// level again. Only the methods whose phases a call added are written back.
     func propagated(seeds: [FunctionID: Set<LifecyclePhase>]) -> [FunctionID: Set<LifecyclePhase>] {
         var phases = ownPhases
         for (method, seeded) in seeds { phases[method, default: []].formUnion(seeded) }
+        guard !callers.isEmpty else { return phases }
+        var methodCount = 0
+        for (target, list) in callers {
+            methodCount = max(methodCount, target.rawValue + 1)
+            for caller in list { methodCount = max(methodCount, caller.rawValue + 1) }
+        }
+        var masks = [UInt8](repeating: 0, count: methodCount)
+        for (method, set) in phases where method.rawValue < methodCount { masks[method.rawValue] = LifecyclePhase.mask(of: set) }
+        let initial = masks
         // Each level reads the phases of the level before: updating in place would carry a
         // phase further or not depending on the order of `callers`, which varies by process.
         for _ in 0..<Limits.lifecycleHelperLevels {
-            let previous = phases
+            let previous = masks
             var changed = false
             for (target, list) in callers {
-                var union = previous[target] ?? []
-                for caller in list { union.formUnion(previous[caller] ?? []) }
-                if union != (phases[target] ?? []) {
-                    phases[target] = union
+                var union = previous[target.rawValue]
+                for caller in list { union |= previous[caller.rawValue] }
+                if union != masks[target.rawValue] {
+                    masks[target.rawValue] = union
                     changed = true
                 }
             }
             if !changed { break }
+        }
+        for target in callers.keys where masks[target.rawValue] != initial[target.rawValue] {
+            phases[target] = LifecyclePhase.phases(in: masks[target.rawValue])
         }
         return phases
     }

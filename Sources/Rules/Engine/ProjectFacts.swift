@@ -284,6 +284,23 @@ public struct TypeTable: Sendable {
         nestedBySimpleName[Self.simpleName(of: name), default: []].append(name)
     }
 
+    /// Indexes the nested names among `names`, keeping each simple name's list in the order
+    /// in which merging every file one after the other would have indexed them: by
+    /// `firstOccurrence` (the first file holding the name, and its place among that file's
+    /// types), which files added before the first holder of an indexed name change too.
+    mutating func index(_ names: [String], inOrderOf firstOccurrence: (String) -> (file: Int, position: Int)) {
+        var simpleNames: Set<String> = []
+        for name in names where Self.isQualified(name) {
+            let simple = Self.simpleName(of: name)
+            if indexedNestedNames.insert(name).inserted { nestedBySimpleName[simple, default: []].append(name) }
+            simpleNames.insert(simple)
+        }
+        for simple in simpleNames {
+            guard let listed = nestedBySimpleName[simple], listed.count > 1 else { continue }
+            nestedBySimpleName[simple] = listed.map { (firstOccurrence($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
     /// Every type the files declare or extend (for tests).
     var names: [String] {
         facts.keys.filter { layered[$0] == nil } + layered.compactMap { $0.value.paths.isEmpty ? nil : $0.key }
@@ -309,6 +326,14 @@ public struct TypeTable: Sendable {
     }
 
     mutating func replace(_ name: String, with merged: TypeFacts) { layered[name] = merged }
+
+    /// `merged` as the merge of type `name` from every file, for a table without layers.
+    mutating func setMerge(_ merged: TypeFacts, of name: String) { facts[name] = merged }
+
+    /// Whether some type was merged again since the files were (`layer`, `replace`).
+    var hasLayers: Bool { !layered.isEmpty }
+
+    mutating func reserveCapacity(_ count: Int) { facts.reserveCapacity(count) }
 }
 
 /// The type names one check looked up. It belongs to that check alone (created, written
@@ -355,16 +380,96 @@ public struct ProjectFacts: Sendable {
     /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
 
+    /// Whether `update(toMerge:)` can merge again only what added files change: the files'
+    /// paths are distinct, and each type of a file names that file alone as its path, so
+    /// that a type's `paths` lead to the files holding it.
+    private var supportsUpdates = true
+
     public init(merging files: [FileFacts]) {
+        types.reserveCapacity(files.reduce(0) { $0 + $1.types.count })
+        accessories.propertyTypes.reserveCapacity(files.reduce(0) { $0 + $1.accessories.propertyTypes.count })
+        indexByPath.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             for type in file.types { types.merge(type) }
             if file.hasFactsBeyondTypes {
                 filesWithFactsBeyondTypes.append(index)
                 mergeFactsBeyondTypes(of: file)
             }
-            if indexByPath[file.path] == nil { indexByPath[file.path] = index }
+            if indexByPath[file.path] == nil { indexByPath[file.path] = index } else { supportsUpdates = false }
+            if !Self.typesNameOnly(file) { supportsUpdates = false }
         }
         self.files = files
+    }
+
+    /// Each type of `file` names `file` as its one path (as `collectFacts` makes them).
+    private static func typesNameOnly(_ file: FileFacts) -> Bool {
+        file.types.allSatisfy { $0.paths.count == 1 && $0.paths[0] == file.path }
+    }
+
+    /// Becomes `ProjectFacts(merging: files)`, where `files` holds the files this project was
+    /// merged from, unchanged and in the same order, with others among them (a driver that
+    /// analysed more files since): the types the added files declare or extend are merged
+    /// again from the files holding them, and the facts beyond types only when an added file
+    /// holds some, so that the update costs about the added files rather than the project.
+    /// Any other `files` (or a project with files taken out or added on top) is merged anew.
+    public mutating func update(toMerge files: [FileFacts]) {
+        guard let added = positionsAdded(in: files) else {
+            self = ProjectFacts(merging: files)
+            return
+        }
+        guard !added.isEmpty else { return }
+        self.files = files
+        indexByPath = Dictionary(minimumCapacity: files.count)
+        filesWithFactsBeyondTypes = []
+        for (index, file) in files.enumerated() {
+            indexByPath[file.path] = index
+            if file.hasFactsBeyondTypes { filesWithFactsBeyondTypes.append(index) }
+        }
+        // The names the added files hold, in order, with the added files holding each.
+        var touched: [String] = []
+        var addedHolders: [String: [Int]] = [:]
+        for index in added {
+            for type in files[index].types {
+                if addedHolders[type.name] == nil { touched.append(type.name) }
+                if addedHolders[type.name, default: []].last != index { addedHolders[type.name, default: []].append(index) }
+            }
+        }
+        for name in touched {
+            let earlier = (types.facts[name]?.paths ?? []).compactMap { indexByPath[$0] }
+            var merged: TypeFacts?
+            for index in (earlier + (addedHolders[name] ?? [])).sorted() {
+                for type in files[index].types where type.name == name {
+                    if merged == nil { merged = .alone(type) } else { merged!.merge(type) }
+                }
+            }
+            if let merged { types.setMerge(merged, of: name) }
+        }
+        types.index(touched) { [files, indexByPath, facts = types.facts] name in
+            guard let path = facts[name]?.paths.first, let file = indexByPath[path],
+                  let position = files[file].types.firstIndex(where: { $0.name == name }) else { return (Int.max, Int.max) }
+            return (file, position)
+        }
+        if added.contains(where: { files[$0].hasFactsBeyondTypes }) { mergeFactsBeyondTypesAgain() }
+    }
+
+    /// The positions in `files` of the files this project does not hold, when `files` holds
+    /// every file of this project in the same order, each once, and the project can be
+    /// updated (`supportsUpdates`, no file taken out or added on top); else nil.
+    private func positionsAdded(in files: [FileFacts]) -> [Int]? {
+        guard supportsUpdates, excludedFiles.isEmpty, layeredFiles.isEmpty, !types.hasLayers else { return nil }
+        var matched = 0
+        var added: [Int] = []
+        var addedPaths: Set<String> = []
+        for (index, file) in files.enumerated() {
+            if matched < self.files.count, self.files[matched].path == file.path {
+                matched += 1
+            } else if indexByPath[file.path] != nil || !addedPaths.insert(file.path).inserted || !Self.typesNameOnly(file) {
+                return nil
+            } else {
+                added.append(index)
+            }
+        }
+        return matched == self.files.count ? added : nil
     }
 
     /// Everything but the types; the first file to name an accessor or frame property wins.

@@ -1,0 +1,118 @@
+import Lexer
+import XCTest
+@testable import Rules
+
+/// `ProjectFacts.update(toMerge:)` against merging every file anew.
+final class ProjectFactsUpdateTests: XCTestCase {
+    /// Files whose facts overlap: a type declared in one file and extended in others, nested
+    /// types sharing a simple name, a type declared twice, accessors, property types, first
+    /// responder overrides and keyboard layout guide uses that more than one file holds.
+    static let sources: [(path: String, code: String)] = [
+        ("Base.swift", """
+        class Base: UIViewController {
+            let bar = InputBar()
+            override var canBecomeFirstResponder: Bool { false }
+        }
+        """),
+        ("BaseExtension.swift", """
+        extension Base: UITableViewDelegate {
+            static let duration = 0.3
+            override var inputAccessoryView: UIView? { bar }
+        }
+        """),
+        ("ChatList.swift", "enum Chat { class ListView: UIView { let header = HeaderView() } }"),
+        ("FeedList.swift", "enum Feed { class ListView: UICollectionView {}\n struct Row {} }"),
+        ("ChatListExtension.swift", "extension Chat.ListView: Themed { static let duration = 0.5 }"),
+        ("BaseAgain.swift", """
+        class Base: NSObject {
+            override var canBecomeFirstResponder: Bool { true }
+            let bar = OtherBar()
+        }
+        """),
+        ("Keyboard.swift", """
+        extension Notification {
+            var keyboardFrame: CGRect? { (userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue }
+        }
+        """),
+        ("KeyboardAgain.swift", """
+        extension Notification {
+            var keyboardFrame: CGRect? { (userInfo?[UIResponder.keyboardFrameBeginUserInfoKey] as? NSValue)?.cgRectValue }
+        }
+        """),
+        ("Other.swift", "class Other { class ListView: UITableView {} }\nextension Feed.ListView: Themed {}"),
+        ("Guide.swift", """
+        class GuideController: Base {
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                field.bottomAnchor.constraint(equalTo: view.keyboardLayoutGuide.topAnchor).isActive = true
+                NotificationCenter.default.addObserver(self, selector: #selector(show), name: UIResponder.keyboardWillShowNotification, object: nil)
+            }
+        }
+        """),
+        ("Accessory.swift", """
+        class Composer: UIView {
+            let toolbar = UIToolbar()
+            override var inputAccessoryView: UIView? { toolbar }
+        }
+        extension Chat.ListView { func reload() {} }
+        """),
+        ("Plain.swift", "struct Row {}\nstruct Plain {}"),
+    ]
+
+    static let files: [FileFacts] = sources.map { collectFacts(Lexer.tokenize(SourceFile(path: $0.path, text: $0.code))) }
+
+    func testUpdatingWithAddedFilesEqualsMergingAnew() {
+        var generator = SystemRandomNumberGenerator()
+        var updatedWithAdditions = 0
+        for _ in 0..<300 {
+            let all = Self.files.shuffled(using: &generator)
+            let earlier = all.filter { _ in Bool.random(using: &generator) }
+            var project = ProjectFacts(merging: earlier)
+            project.update(toMerge: all)
+            XCTAssertEqual(FactCollectionTests.canonical(project), FactCollectionTests.canonical(ProjectFacts(merging: all)), all.map(\.path).description)
+            if earlier.count < all.count { updatedWithAdditions += 1 }
+            // Updated again with more files, as a driver does round after round.
+            let more = all + [Self.files[0]].map { FileFacts(copying: $0, path: "Copy.swift") }
+            project.update(toMerge: more)
+            XCTAssertEqual(FactCollectionTests.canonical(project), FactCollectionTests.canonical(ProjectFacts(merging: more)))
+        }
+        XCTAssertGreaterThan(updatedWithAdditions, 250)
+    }
+
+    /// Files the project does not hold in the same order, or at all, are merged anew.
+    func testOtherFilesAreMergedAnew() {
+        let files = Self.files
+        for others in [Array(files.reversed()), Array(files.dropFirst()), files + [files[3]], [files[2], files[2]]] {
+            var project = ProjectFacts(merging: files)
+            project.update(toMerge: others)
+            XCTAssertEqual(FactCollectionTests.canonical(project), FactCollectionTests.canonical(ProjectFacts(merging: others)))
+        }
+        var replaced = ProjectFacts(merging: files).replacing(files[1])
+        replaced.update(toMerge: files + [files[0]].map { FileFacts(copying: $0, path: "Copy.swift") })
+        XCTAssertEqual(FactCollectionTests.canonical(replaced), FactCollectionTests.canonical(ProjectFacts(merging: files + [FileFacts(copying: files[0], path: "Copy.swift")])))
+    }
+
+    /// The sources hold what the test is about.
+    func testSourcesOverlap() {
+        let project = ProjectFacts(merging: Self.files)
+        XCTAssertEqual(project.types.nestedBySimpleName["ListView"]?.count, 3)
+        XCTAssertEqual(project.types["Base"]?.paths.count, 3)
+        XCTAssertFalse(project.keyboardAccessors.isEmpty)
+        XCTAssertFalse(project.accessories.propertyTypes.isEmpty)
+        XCTAssertFalse(project.accessories.firstResponderAnswers.isEmpty)
+        XCTAssertFalse(project.keyboardLayoutGuideUsers.isEmpty)
+    }
+}
+
+extension FileFacts {
+    /// `file`'s facts as those of the file at `path`.
+    init(copying file: FileFacts, path: String) {
+        self.init(path: path)
+        types = file.types.map { type in
+            var copy = TypeFacts(name: type.name)
+            copy.merge(type)
+            copy.paths = [path]
+            return copy
+        }
+    }
+}
