@@ -160,8 +160,7 @@ extension AccessoryFacts {
     /// property → type name): any class may be the superclass that declares an accessory
     /// property. A class's properties come one after another in the outline, so each run of
     /// one class is gathered in its own table and merged once (later properties win, as in
-    /// declaration order), sparing a lookup of the class name per property. The run's table
-    /// keeps its room from run to run: growing it anew for each class rehashed its names.
+    /// declaration order), sparing a lookup of the class name per property.
     static func propertyTypes(_ analysis: FileAnalysis) -> [String: [String: String]] {
         let outline = analysis.outline
         var tables: [String: [String: String]] = [:]
@@ -176,7 +175,7 @@ extension AccessoryFacts {
             } else {
                 tables[name] = run
             }
-            run.removeAll(keepingCapacity: true)
+            run = [:]
         }
         for index in outline.properties.indices where !outline.properties[index].isStatic {
             guard let owner = outline.properties[index].owner else { continue }

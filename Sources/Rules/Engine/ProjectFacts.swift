@@ -389,14 +389,16 @@ public struct ProjectFacts: Sendable {
         types.reserveCapacity(files.reduce(0) { $0 + $1.types.count })
         accessories.propertyTypes.reserveCapacity(files.reduce(0) { $0 + $1.accessories.propertyTypes.count })
         indexByPath.reserveCapacity(files.count)
-        for (index, file) in files.enumerated() {
-            for type in file.types { types.merge(type) }
-            if file.hasFactsBeyondTypes {
+        // Files and types are read in place: copying each out of its array retained every
+        // collection it holds.
+        for index in files.indices {
+            for position in files[index].types.indices { types.merge(files[index].types[position]) }
+            if files[index].hasFactsBeyondTypes {
                 filesWithFactsBeyondTypes.append(index)
-                mergeFactsBeyondTypes(of: file)
+                mergeFactsBeyondTypes(of: files[index])
             }
-            if indexByPath[file.path] == nil { indexByPath[file.path] = index } else { supportsUpdates = false }
-            if !Self.typesNameOnly(file) { supportsUpdates = false }
+            if indexByPath[files[index].path] == nil { indexByPath[files[index].path] = index } else { supportsUpdates = false }
+            if !Self.typesNameOnly(files[index]) { supportsUpdates = false }
         }
         self.files = files
     }
@@ -421,9 +423,9 @@ public struct ProjectFacts: Sendable {
         self.files = files
         indexByPath = Dictionary(minimumCapacity: files.count)
         filesWithFactsBeyondTypes = []
-        for (index, file) in files.enumerated() {
-            indexByPath[file.path] = index
-            if file.hasFactsBeyondTypes { filesWithFactsBeyondTypes.append(index) }
+        for index in files.indices {
+            indexByPath[files[index].path] = index
+            if files[index].hasFactsBeyondTypes { filesWithFactsBeyondTypes.append(index) }
         }
         // The names the added files hold, in order, with the added files holding each.
         var touched: [String] = []
