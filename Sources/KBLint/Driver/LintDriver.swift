@@ -272,8 +272,15 @@ struct LintDriver: Sendable {
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
-        work.analysed += analyseFiles(answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames).analysed
-        var project = ProjectFacts(merging: firstPass.compactMap(\.facts))
+        // The facts gathered so far are merged beside those analyses, which add a few files
+        // to merge after them.
+        let factsSoFar = firstPass.compactMap(\.facts)
+        let foreseen = analyseFiles(
+            answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames,
+            alongside: { ProjectFacts(merging: factsSoFar) })
+        work.analysed += foreseen.analysed
+        var project = foreseen.side
+        project.update(toMerge: firstPass.compactMap(\.facts))
         betweenPasses?()
         let middle = clock.now
 
@@ -316,10 +323,11 @@ struct LintDriver: Sendable {
         for _ in inputs.indices {
             var lookedUp = TypeNameLookups()
             for index in checked { lookedUp.formUnion(outcomes[index].lookups) }
-            let (completed, analysed) = analyseFiles(answering: lookedUp, &firstPass, inputs, scannedNames: scannedNames)
+            let (completed, analysed, _) = analyseFiles(
+                answering: lookedUp, &firstPass, inputs, scannedNames: scannedNames, alongside: {})
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
-            project = ProjectFacts(merging: firstPass.compactMap(\.facts))
+            project.update(toMerge: firstPass.compactMap(\.facts))
             let again = checked.filter { !outcomes[$0].lookups.all.isDisjoint(with: completed) }
             work.checkedAgain += again.count
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
@@ -487,11 +495,12 @@ struct LintDriver: Sendable {
     /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
     /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
     /// Returns the hashes of the type names whose facts changed (every type the analysed files
-    /// declare or extend) and how many files it analysed.
-    private func analyseFiles(
+    /// declare or extend), how many files it analysed, and what `side` gave, run beside the
+    /// first level's analyses (before returning when there are none).
+    private func analyseFiles<Side: Sendable>(
         answering lookups: TypeNameLookups, _ firstPass: inout [FirstPassResult], _ inputs: [LintInput],
-        scannedNames index: ScannedNameIndex
-    ) -> (completed: Set<UInt64>, analysed: Int) {
+        scannedNames index: ScannedNameIndex, alongside side: @Sendable () -> Side
+    ) -> (completed: Set<UInt64>, analysed: Int, side: Side) {
         // Every level picks among the files only scanned when the call began, then skips
         // those an earlier level analysed.
         let scannedAtStart = firstPass.map { $0.scannedNames != nil }
@@ -531,15 +540,22 @@ struct LintDriver: Sendable {
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0
+        var sideResult: Side?
         while !round.isEmpty, level <= ProjectFacts.maximumSuperclassDepth {
             level += 1
             // Largest first, so that no job is left with a large file at the end.
             let files = round.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
             analysed += files.count
-            let facts = parallelMap(count: files.count, jobs: jobs) { position -> FileFacts? in
+            let analyse = { @Sendable (position: Int) -> FileFacts? in
                 let input = inputs[files[position]]
                 guard let bytes = try? read(input) else { return nil }
                 return collectFacts(Lexer.tokenize(SourceFile(path: input.target.path, bytes: bytes)))
+            }
+            let facts: [FileFacts?]
+            if sideResult == nil {
+                (facts, sideResult) = parallelMap(count: files.count, jobs: jobs, alongside: side, analyse)
+            } else {
+                facts = parallelMap(count: files.count, jobs: jobs, analyse)
             }
             for (index, fileFacts) in zip(files, facts) {
                 // The scan's names too: a file gone since pass 1 adds no facts, but the
@@ -560,7 +576,7 @@ struct LintDriver: Sendable {
                 }
             }
         }
-        return (completed, analysed)
+        return (completed, analysed, sideResult ?? side())
     }
 
     private func read(_ input: LintInput) throws(FileError) -> [UInt8] {
