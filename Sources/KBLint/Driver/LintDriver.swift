@@ -257,7 +257,7 @@ struct LintDriver: Sendable {
         }
         var typesLookedUpByAnalyses: [String] = []
         for (index, analysis) in zip(toAnalyse, analyses) {
-            firstPass[index].facts = analysis.facts
+            firstPass[index].analysed = analysis.facts.map(AnalysedFacts.init)
             firstPass[index].model = analysis.model
             typesLookedUpByAnalyses += analysis.typesLookedUp
         }
@@ -267,20 +267,20 @@ struct LintDriver: Sendable {
         // Rules walk up the superclasses of the types they check in nearly every file, and the
         // analyses of the checked files look up some of their types: the files those lookups
         // need are analysed now rather than after the checks that make them.
-        let superclasses = checked.flatMap { firstPass[$0].facts?.types.compactMap(\.superclass) ?? [] }
-        var work = Work(analysed: firstPass.count { $0.facts != nil }, checked: checked.count)
+        let superclasses = checked.flatMap { firstPass[$0].analysed?.facts.types.compactMap(\.superclass) ?? [] }
+        var work = Work(analysed: firstPass.count { $0.analysed != nil }, checked: checked.count)
         var foreseenLookups = TypeNameLookups()
         for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
         // The facts gathered so far are merged beside those analyses, which add a few files
         // to merge after them.
-        let factsSoFar = firstPass.compactMap(\.facts)
+        let factsSoFar = firstPass.compactMap { $0.analysed?.facts }
         let foreseen = analyseFiles(
             answering: foreseenLookups, &firstPass, inputs, scannedNames: scannedNames,
             alongside: { ProjectFacts(merging: factsSoFar) })
         work.analysed += foreseen.analysed
         var project = foreseen.side
-        project.update(toMerge: firstPass.compactMap(\.facts))
+        project.update(toMerge: firstPass.compactMap { $0.analysed?.facts })
         betweenPasses?()
         let middle = clock.now
 
@@ -327,7 +327,7 @@ struct LintDriver: Sendable {
                 answering: lookedUp, &firstPass, inputs, scannedNames: scannedNames, alongside: {})
             work.analysedForLookups += analysed
             guard !completed.isEmpty else { break }
-            project.update(toMerge: firstPass.compactMap(\.facts))
+            project.update(toMerge: firstPass.compactMap { $0.analysed?.facts })
             let again = checked.filter { !outcomes[$0].lookups.all.isDisjoint(with: completed) }
             work.checkedAgain += again.count
             for (index, outcome) in zip(again, check(again, in: project, progress: nil)) { outcomes[index] = outcome }
@@ -345,14 +345,10 @@ struct LintDriver: Sendable {
     /// What pass 1 keeps of a file: its facts, or the type names it may declare when it was
     /// not analysed, and whether pass 2 must look at it again.
     private struct FirstPassResult: Sendable {
-        /// The file's facts: nil for the files pass 1 only scanned, which are nearly all.
-        var facts: FileFacts? {
-            get { analysedFacts?.facts }
-            set { analysedFacts = newValue.map(AnalysedFacts.init) }
-        }
-        /// Held by reference: `FileFacts` is hundreds of bytes, and every pass over the run's
+        /// The file's facts: nil for the files pass 1 only scanned, which are nearly all. Held
+        /// by reference: `FileFacts` is hundreds of bytes, and every pass over the run's
         /// results (one per file found) would copy them.
-        var analysedFacts: AnalysedFacts?
+        var analysed: AnalysedFacts?
         var scannedNames: ScannedTypeNames?
         let needsSecondPass: Bool
         let bytes: Int
@@ -367,7 +363,7 @@ struct LintDriver: Sendable {
         var model: FileModel?
     }
 
-    /// A file's facts behind one reference (see `FirstPassResult.analysedFacts`).
+    /// A file's facts behind one reference (see `FirstPassResult.analysed`).
     private final class AnalysedFacts: Sendable {
         let facts: FileFacts
 
@@ -508,11 +504,14 @@ struct LintDriver: Sendable {
         // only nested types have needs one file extending the name (`TypeTable.declaration(of:)`).
         var declaredAtTopLevel: Set<UInt64> = [], declaredNested: Set<UInt64> = [], extended: Set<UInt64> = []
         for file in firstPass.indices where firstPass[file].scannedNames == nil {
-            for type in firstPass[file].facts?.types ?? [] {
-                let hash = FactScope.hash(ofTypeName: type.name)
-                if TypeTable.isQualified(type.name) {
+            // Read in place: copying each type's facts out cost more than the loop's work.
+            guard let types = firstPass[file].analysed?.facts.types else { continue }
+            for position in types.indices {
+                let name = types[position].name
+                let hash = FactScope.hash(ofTypeName: name)
+                if TypeTable.isQualified(name) {
                     declaredNested.insert(hash)
-                } else if type.isDeclared {
+                } else if types[position].isDeclared {
                     declaredAtTopLevel.insert(hash)
                 } else {
                     extended.insert(hash)
@@ -562,17 +561,19 @@ struct LintDriver: Sendable {
                 // lookups of names it declared may change.
                 completed.formUnion(firstPass[index].scannedNames?.named ?? [])
                 firstPass[index].scannedNames = nil
-                firstPass[index].facts = fileFacts
+                firstPass[index].analysed = fileFacts.map(AnalysedFacts.init)
             }
             // Only once every file of this level counts as analysed: a superclass declared
             // in a file of the same level is not analysed again in the next.
             round = []
-            for type in facts.lazy.compactMap({ $0 }).flatMap(\.types) {
-                completed.insert(FactScope.hash(ofTypeName: type.name))
-                guard let superclass = type.superclass else { continue }
-                for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
-                where firstPass[file].scannedNames != nil {
-                    round.insert(file)
+            for types in facts.lazy.compactMap({ $0?.types }) {
+                for position in types.indices {
+                    completed.insert(FactScope.hash(ofTypeName: types[position].name))
+                    guard let superclass = types[position].superclass else { continue }
+                    for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
+                    where firstPass[file].scannedNames != nil {
+                        round.insert(file)
+                    }
                 }
             }
         }

@@ -4,7 +4,9 @@ import Lexer
 /// effective deployment target and the rule's options (defaults already filled in).
 public struct RuleContext: Sendable {
     public let source: TokenizedSource
-    public let project: ProjectFacts
+    /// The analysis's project: read through it rather than copied into every rule's context,
+    /// as a copy of the project's many tables costs a retain of each.
+    public var project: ProjectFacts { analysis.project }
     /// The configured or detected deployment target; nil when unknown.
     public let deploymentTarget: OSVersion?
     public let options: [String: OptionValue]
@@ -25,7 +27,6 @@ public struct RuleContext: Sendable {
     /// file and derives each rule's context with `withOptions(_:)`.
     public init(analysis: FileAnalysis, deploymentTarget: OSVersion?, options: [String: OptionValue]) {
         self.source = analysis.source
-        self.project = analysis.project
         self.analysis = analysis
         self.deploymentTarget = deploymentTarget
         self.options = options
