@@ -135,7 +135,7 @@ struct LintCommand {
             // are no problems.
             if !options.pruneBaseline, options.writeBaseline == nil, errors.isEmpty || report.filesLinted > 0 {
                 errors += writeReports(report, options: options, configuredReporter: root.reporter,
-                                       inputs: Set(outcome.files.compactMap(\.identity)))
+                                       isInput: { identity in outcome.files.contains { $0.identity == identity } })
             }
         }
         for note in baselineStep.notes { tool.standardError.write(note + "\n") }
@@ -382,9 +382,10 @@ struct LintCommand {
     }
 
     /// Renders every requested reporter to its destination; returns write errors.
-    /// `inputs`: the files linted, which `--output` never overwrites.
+    /// `isInput`: whether a file is one of those linted, which `--output` never overwrites
+    /// (asked only of an existing file the report would replace).
     private func writeReports(
-        _ report: LintReport, options: LintOptions, configuredReporter: String?, inputs: Set<FileIdentity>
+        _ report: LintReport, options: LintOptions, configuredReporter: String?, isInput: (FileIdentity) -> Bool
     ) -> [String] {
         var requests = options.reports
         let defaultKind = configuredReporter.flatMap(ReporterKind.init(rawValue:))
@@ -411,7 +412,7 @@ struct LintCommand {
             if let output = request.output {
                 do {
                     try ReportDestination.write(
-                        Array(text.utf8), to: LexicalPath.absolute(output, relativeTo: tool.currentDirectory), sparing: inputs)
+                        Array(text.utf8), to: LexicalPath.absolute(output, relativeTo: tool.currentDirectory), sparing: isInput)
                 } catch {
                     errors.append(FileError(path: output, reason: error.reason).description)
                 }

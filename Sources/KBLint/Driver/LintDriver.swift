@@ -98,27 +98,27 @@ struct FileOutcome: Sendable {
 /// first the reported inputs, in order, then the fact sources. Used on the thread that
 /// produces the inputs only.
 final class InputFeed {
-    private let items: ProducedItems<(input: LintInput, isReported: Bool)>
+    private let items: ProducedItems<LintInput>
     /// The reported inputs added so far, in order.
     private(set) var reported: [LintInput] = []
     /// When the reported inputs ended (the first fact source came, or discovery returned):
     /// no reported input may follow.
     private var reportedEnd: ContinuousClock.Instant?
 
-    fileprivate init(_ items: ProducedItems<(input: LintInput, isReported: Bool)>) {
+    fileprivate init(_ items: ProducedItems<LintInput>) {
         self.items = items
     }
 
     func report(_ input: LintInput) {
         precondition(reportedEnd == nil, "a reported input after a fact source")
         reported.append(input)
-        items.add((input, true))
+        items.add(input)
     }
 
     /// A file read for its facts only: another file of the project of the reported inputs.
     func addFactSource(_ source: FactSource) {
         _ = endReported()
-        items.add((LintInput(target: source.target, plan: LintDriver.factsOnlyPlan, preloaded: source.preloaded), false))
+        items.add(LintInput(target: source.target, plan: LintDriver.factsOnlyPlan, preloaded: source.preloaded))
     }
 
     /// When the last reported input came (now, unless a fact source came already).
@@ -217,23 +217,34 @@ struct LintDriver: Sendable {
         let heldBytes = ByteBudget(heldBytesForAnalysis)
         var reported: [LintInput] = []
         var reportedEnd = start
-        let (fed, scannedFiles) = parallelMap(producing: { items in
+        let (inputs, scannedFiles) = parallelMap(producing: { items in
             let feed = InputFeed(items)
             discover(feed)
             reportedEnd = feed.endReported()
             reported = feed.reported
             progress1?.setTotal(items.count)
-        }, jobs: jobs) { _, item -> ScannedFile in
-            let scanned = scan(item.input, isReported: item.isReported, holdingBytesWithin: heldBytes)
+        }, jobs: jobs) { _, input -> ScannedFile in
+            let scanned = scan(input, isReported: input.plan !== Self.factsOnlyPlan, holdingBytesWithin: heldBytes)
             if !scanned.needsAnalysis { progress1?.fileFinished() }
             return scanned
         }
+        // The scans' results are moved out, not copied: this runs on one thread, once per file.
         var scanned = scannedFiles
-        let inputs = fed.map(\.input)
-        var firstPass = scanned.map(\.result)
-        let toAnalyse = scanned.indices.filter { scanned[$0].needsAnalysis }.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
-        let pending = TakeOnceSlots(scanned.map(\.heldBytes))
+        var firstPass: [FirstPassResult] = []
+        firstPass.reserveCapacity(scanned.count)
+        var heldBytesByInput: [[UInt8]?] = []
+        heldBytesByInput.reserveCapacity(scanned.count)
+        var needingAnalysis: [Int] = []
+        for index in scanned.indices {
+            var result = FirstPassResult(needsSecondPass: false, bytes: 0)
+            swap(&result, &scanned[index].result)
+            firstPass.append(result)
+            heldBytesByInput.append(scanned[index].heldBytes.take())
+            if scanned[index].needsAnalysis { needingAnalysis.append(index) }
+        }
         scanned = []
+        let toAnalyse = needingAnalysis.sorted { firstPass[$0].bytes > firstPass[$1].bytes }
+        let pending = TakeOnceSlots(consume heldBytesByInput)
         let modelBudget = ByteBudget(retainedModelBytes)
         // Which inputs name a file an earlier one names too, and the names the scans read off
         // the files left unanalysed, follow from the scans alone: worked out beside the analyses.

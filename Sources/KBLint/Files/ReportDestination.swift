@@ -17,7 +17,7 @@ import Darwin
 /// - a FIFO or a device such as `/dev/stdout` or `/dev/null`: written to directly;
 /// - a folder: refused.
 enum ReportDestination {
-    static func write(_ bytes: [UInt8], to path: String, sparing inputs: Set<FileIdentity>) throws(FileError) {
+    static func write(_ bytes: [UInt8], to path: String, sparing isInput: (FileIdentity) -> Bool) throws(FileError) {
         var link = stat()
         guard PathEncoding.lstatFile(path, &link) == 0 else {
             guard errno == ENOENT else { throw FileError(path: path, errno: errno, doing: "cannot write") }
@@ -36,7 +36,7 @@ enum ReportDestination {
             throw FileError(path: path, reason: "is a folder; not written")
         case S_IFREG:
             let identity = FileIdentity(device: UInt64(truncatingIfNeeded: target.st_dev), inode: UInt64(truncatingIfNeeded: target.st_ino))
-            guard !inputs.contains(identity) else {
+            guard !isInput(identity) else {
                 throw FileError(path: path, reason: "is a file being linted; not overwritten with the report")
             }
             try FileSystem.replaceAtomically(path, with: bytes, permissions: UInt32(target.st_mode & 0o7777))
