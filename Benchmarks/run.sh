@@ -4,7 +4,8 @@
 #   Benchmarks/run.sh [--runs N] [--size MB] [--scales "2 4"] [--ios DIR] [--only server|ios]
 #                     [--binary PATH] [FOLDER]
 #
-# Builds release (or takes the kblint at --binary PATH) and measures, each --runs times (default 5) after one warm-up run, the
+# Builds release as Scripts/release.sh ships it (on Linux with the Swift runtime linked in), or
+# takes the kblint at --binary PATH, and measures, each --runs times (default 5) after one warm-up run, the
 # median wall-clock time of:
 #   cat        every file once (the I/O floor)
 #   grep -r    one regular expression over the tree (a single-pass scanner, one core)
@@ -40,9 +41,13 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ -z $kblint ]]; then
-    echo "== building release" >&2
-    swift build -c release --product kblint >&2
-    kblint="$(swift build -c release --show-bin-path)/kblint"
+    # The binary the release ships: on Linux with the Swift runtime linked in
+    # (Scripts/release.sh), in a build folder of its own so that the usual release build stays.
+    build=(swift build -c release)
+    if [[ $(uname -s) == Linux ]]; then build+=(--static-swift-stdlib --scratch-path "$root/.build/release-static"); fi
+    echo "== building release${build[3]:+ with the Swift runtime linked in}" >&2
+    "${build[@]}" --product kblint >&2
+    kblint="$("${build[@]}" --show-bin-path)/kblint"
 fi
 
 work=$(mktemp -d)
