@@ -693,9 +693,10 @@ struct LintDriver: Sendable {
             return resolved
         }
         // The anchors of every finding, then of the findings each one covers, in order.
-        var anchors = (diagnostics.isEmpty ? [] : FindingAnchor.anchors(
-            of: diagnostics.map(\.range.lowerBound) + diagnostics.flatMap { $0.covered.map(\.range.lowerBound) },
-            in: FileChecker.model(model, ifBuiltFrom: current)?.source ?? Lexer.tokenize(current)))[...]
+        let anchored = diagnostics.map(\.range.lowerBound) + diagnostics.flatMap { $0.covered.map(\.range.lowerBound) }
+        var anchors = (diagnostics.isEmpty ? []
+            : FileChecker.model(model, ifBuiltFrom: current).map { FindingAnchor.anchors(of: anchored, in: $0) }
+            ?? FindingAnchor.anchors(of: anchored, in: Lexer.tokenize(current)))[...]
         outcome.findings = diagnostics.map { diagnostic in
             var finding = Finding(
                 diagnostic: diagnostic, severity: plan.severities[diagnostic.ruleID] ?? nil, lines: lines,

@@ -29,6 +29,11 @@ public struct FindingAnchor: Sendable, Hashable {
         return offsets.map { anchor(of: $0, in: source, outline: outline) }
     }
 
+    /// The same, with the outline the file's model already holds.
+    public static func anchors(of offsets: [Int], in model: FileModel) -> [FindingAnchor] {
+        offsets.map { anchor(of: $0, in: model.source, outline: model.fileIndex.outline) }
+    }
+
     private static func anchor(of offset: Int, in source: TokenizedSource, outline: Outline) -> FindingAnchor {
         let code = source.code
         // The first code token that ends after the offset: the finding's first token.
