@@ -40,6 +40,8 @@ public struct FileChecker: Sendable {
     /// The union of `rules`' markers; nil when a rule is outside the catalogue (tests add
     /// some), whose markers are then searched on their own.
     public let markers: MarkerSet.Mask?
+    /// Each of `rules`' markers (`markers(of:)`), looked up once rather than for every file.
+    private let ruleMarkers: [MarkerSet.Mask?]
 
     public init(
         rules: [ConfiguredRule], deploymentTarget: OSVersion?,
@@ -51,10 +53,11 @@ public struct FileChecker: Sendable {
         activeRuleIDs = Set(rules.map { $0.rule.metadata.id })
         self.knownRuleIDs = knownRuleIDs
         self.closeMatches = closeMatches
+        ruleMarkers = self.rules.map { Self.markers(of: $0.rule) }
         var union = MarkerSet.Mask(bits: 0)
         var complete = true
-        for configured in self.rules {
-            if let mask = Self.markers(of: configured.rule) { union.bits |= mask.bits } else { complete = false }
+        for mask in ruleMarkers {
+            if let mask { union.bits |= mask.bits } else { complete = false }
         }
         markers = complete ? union : nil
     }
@@ -106,7 +109,9 @@ public struct FileChecker: Sendable {
 
     /// The rules whose byte pre-check passes on `bytes`.
     func candidates(for bytes: [UInt8], present: MarkerSet.Mask) -> [ConfiguredRule] {
-        rules.filter { Self.markers(of: $0.rule)?.intersects(present) ?? $0.rule.mayTrigger(on: bytes) }
+        zip(rules, ruleMarkers).compactMap { configured, mask in
+            mask?.intersects(present) ?? configured.rule.mayTrigger(on: bytes) ? configured : nil
+        }
     }
 
     /// What a check found, and the names of the types its rules looked up in the project.
