@@ -44,8 +44,12 @@ if [[ -z $kblint ]]; then
     # The binary the release ships: on Linux with the Swift runtime linked in
     # (Scripts/release.sh), in a build folder of its own so that the usual release build stays.
     build=(swift build -c release)
-    if [[ $(uname -s) == Linux ]]; then build+=(--static-swift-stdlib --scratch-path "$root/.build/release-static"); fi
-    echo "== building release${build[3]:+ with the Swift runtime linked in}" >&2
+    runtime=""
+    if [[ $(uname -s) == Linux ]]; then
+        build+=(--static-swift-stdlib --scratch-path "$root/.build/benchmark-static")
+        runtime=" with the Swift runtime linked in"
+    fi
+    echo "== building release$runtime" >&2
     "${build[@]}" --product kblint >&2
     kblint="$("${build[@]}" --show-bin-path)/kblint"
 fi

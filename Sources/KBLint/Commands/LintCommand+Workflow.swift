@@ -28,8 +28,8 @@ extension LintCommand {
         let skipped = FileDiscovery.defaultSkippedFolders
         func selected(_ path: String) -> Bool {
             let folders = LexicalPath.display(path, relativeTo: repository.topLevel).split(separator: "/").dropLast()
-            return path.hasSuffix(".swift")
-                && !folders.contains { $0.hasPrefix(".") || skipped.contains(String($0)) }
+            return path.hasFileNameSuffix(".swift")
+                && !folders.contains { $0.utf8.first == UInt8(ascii: ".") || skipped.contains(String($0)) }
                 && (scopes.isEmpty || scopes.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
         }
         if let revision = options.since {

@@ -165,7 +165,8 @@ struct LintDriver: Sendable {
     /// analysing them (largest first, once all are read); a file beyond that is read again.
     var heldBytesForAnalysis = 32 << 20
 
-    /// The plan of files read for their facts only: no rule runs on them.
+    /// The plan of files read for their facts only: no rule runs on them. An input is such a
+    /// file exactly when its plan is this one (pass 1 tells them from the reported inputs so).
     fileprivate static let factsOnlyPlan = FilePlan(rules: [], deploymentTarget: nil)
 
     struct Outcome: Sendable {

@@ -81,7 +81,7 @@ enum ProjectRoot {
         var nearestConfigured: String?
         while true {
             let names = fileSystem.namesInDirectory(atPath: folder)
-            if names.contains(where: { $0 == ".git" || $0 == "Package.swift" || $0.hasSuffix(".xcodeproj") }) {
+            if names.contains(where: { $0 == ".git" || $0 == "Package.swift" || $0.hasFileNameSuffix(".xcodeproj") }) {
                 return folder
             }
             if nearestConfigured == nil, names.contains(Configuration.fileName) { nearestConfigured = folder }

@@ -251,7 +251,7 @@ final class LanguageServer {
     private func didOpen(_ params: JSONValue) throws(JSONRPC.Failure) {
         let item = try params.required("textDocument")
         let uri = try item.string("uri")
-        guard let path = FileURI.path(of: uri), item[member: "languageId"]?.stringValue == "swift" || path.hasSuffix(".swift") else {
+        guard let path = FileURI.path(of: uri), item[member: "languageId"]?.stringValue == "swift" || path.hasFileNameSuffix(".swift") else {
             return  // not a Swift file on disk: nothing kblint checks
         }
         let workspace = documents[uri]?.workspace ?? workspace(for: path)
@@ -344,7 +344,7 @@ final class LanguageServer {
             if name == Configuration.fileName || name == "Package.swift" || name == "Podfile" || name.hasSuffix(".pbxproj") {
                 // Which files count, their rules and deployment targets may all change.
                 configurationChanged = true
-            } else if path.hasSuffix(".swift") {
+            } else if path.hasFileNameSuffix(".swift") {
                 touched += workspaces.filter { $0.contains(path) && $0.fileChangedOnDisk(path) }
             }
         }

@@ -54,8 +54,9 @@ enum LifecyclePhase: Sendable, Hashable, CaseIterable {
     }
 
     /// The phases of bit mask `mask` (`mask(of:)`).
+    /// `mask` holds only the phases' bits (`bit`), so it indexes `setsByMask`.
     static func phases(in mask: UInt8) -> Set<LifecyclePhase> {
-        mask < setsByMask.count ? setsByMask[Int(mask)] : Set(allCases.filter { mask & $0.bit != 0 })
+        setsByMask[Int(mask)]
     }
 
     /// The set of each mask of the phases, built once: sets of phases are made for every

@@ -414,6 +414,8 @@ public struct ProjectFacts: Sendable {
     /// again from the files holding them, and the facts beyond types only when an added file
     /// holds some, so that the update costs about the added files rather than the project.
     /// Any other `files` (or a project with files taken out or added on top) is merged anew.
+    /// The merged files are recognised by path: facts under a path this project holds must be
+    /// those it merged (a driver adds the facts of files it had not analysed).
     public mutating func update(toMerge files: [FileFacts]) {
         guard let added = positionsAdded(in: files) else {
             self = ProjectFacts(merging: files)
