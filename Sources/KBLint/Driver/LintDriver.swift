@@ -184,8 +184,8 @@ struct LintDriver: Sendable {
     /// How many analyses and checks a run made (`--timing`). A file analysed or checked twice
     /// counts twice.
     struct Work: Sendable, Equatable {
-        /// Files analysed in pass 1 for their facts, with those declaring the superclasses of
-        /// the checked classes.
+        /// Files analysed in pass 1 for their facts, with those the lookups of the checked
+        /// files' analyses need.
         var analysed = 0
         /// Files checked in pass 2.
         var checked = 0
@@ -276,13 +276,13 @@ struct LintDriver: Sendable {
         progress1?.finish()
         for index in duplicates { firstPass[index] = FirstPassResult(needsSecondPass: false, bytes: 0) }
         let checked = reported.indices.filter { firstPass[$0].needsSecondPass }
-        // Rules walk up the superclasses of the types they check in nearly every file, and the
-        // analyses of the checked files look up some of their types: the files those lookups
-        // need are analysed now rather than after the checks that make them.
-        let superclasses = checked.flatMap { firstPass[$0].analysed?.facts.types.compactMap(\.superclass) ?? [] }
+        // The analyses of the checked files look up some of their types, which their checks
+        // then read: the files those lookups need are analysed now rather than after the
+        // checks that make them. (The declarations of the checked types' superclasses are not
+        // foreseen: few checks walk up a lineage, and on iOS apps foreseeing every one
+        // analysed four times the files those checks looked up.)
         var work = Work(analysed: firstPass.count { $0.analysed != nil }, checked: checked.count)
         var foreseenLookups = TypeNameLookups()
-        for name in superclasses { foreseenLookups.insertDeclaration(ofTypeName: name) }
         for name in typesLookedUpByAnalyses { foreseenLookups.insertFacts(ofTypeName: name) }
         // The facts gathered so far are merged beside those analyses, which add a few files
         // to merge after them.
@@ -500,8 +500,11 @@ struct LintDriver: Sendable {
     }
 
     /// Analyses the files that pass 1 only scanned and that `lookups` need (see
-    /// `TypeNameLookups`), then those the declarations of their superclasses need, up to
-    /// `ProjectFacts.maximumSuperclassDepth` levels (checks would look those up next).
+    /// `TypeNameLookups`), then those the declarations of the looked-up types' superclasses
+    /// need, up to `ProjectFacts.maximumSuperclassDepth` levels (a check that reads a type
+    /// walks up its lineage next). Only the lineages of looked-up types are followed: the
+    /// other types of an analysed file are rarely looked up, and their superclasses would be
+    /// more files to analyse.
     /// Returns the hashes of the type names whose facts changed (every type the analysed files
     /// declare or extend), how many files it analysed, and what `side` gave, run beside the
     /// first level's analyses (before returning when there are none).
@@ -548,6 +551,8 @@ struct LintDriver: Sendable {
         }
         var round = Set(lookups.facts.flatMap { index.naming.files(holding: $0).filter { scannedAtStart[$0] } }
             + lookups.qualifiedFacts.flatMap(filesNaming(every:)) + lookups.declarations.flatMap(filesNeeded))
+        // The looked-up types and the superclasses followed from them (last components).
+        var lineages = lookups.declarations.union(lookups.facts).union(lookups.qualifiedFacts.compactMap(\.last))
         var completed: Set<UInt64> = []
         var analysed = 0
         var level = 0
@@ -580,9 +585,12 @@ struct LintDriver: Sendable {
             round = []
             for types in facts.lazy.compactMap({ $0?.types }) {
                 for position in types.indices {
-                    completed.insert(FactScope.hash(ofTypeName: types[position].name))
-                    guard let superclass = types[position].superclass else { continue }
-                    for file in filesNeeded(forDeclarationOf: FactScope.hash(ofTypeName: superclass))
+                    let name = FactScope.hash(ofTypeName: types[position].name)
+                    completed.insert(name)
+                    guard lineages.contains(name), let superclass = types[position].superclass else { continue }
+                    let superclassName = FactScope.hash(ofTypeName: superclass)
+                    lineages.insert(superclassName)
+                    for file in filesNeeded(forDeclarationOf: superclassName)
                     where firstPass[file].scannedNames != nil {
                         round.insert(file)
                     }
