@@ -431,12 +431,13 @@ struct LintDriver: Sendable {
         let digest = fixMode == .report ? nil : Self.digest(bytes)
         // Fixes edit files: every fact must be there before the first edit.
         let selective = !analysesEveryFile && fixMode == .report
-        let scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
+        var scan = FileChecker.catalogueMarkers.scan(bytes, collectingDeclarations: selective)
         let needsSecondPass = isReported && input.plan.checker.mayReport(on: bytes, scan: scan)
         var result = FirstPassResult(needsSecondPass: needsSecondPass, bytes: bytes.count, identity: identity, digest: digest)
         result.markers = scan.markers
+        // The names are taken out of the scan, so that sorting them does not copy them.
         if selective, !needsSecondPass, !FileChecker.mayHoldProjectWideFacts(scan.markers),
-           let named = scan.declaredTypeNames, let declaring = scan.declarationNames {
+           let named = scan.declaredTypeNames.take(), let declaring = scan.declarationNames.take() {
             result.scannedNames = ScannedTypeNames(named: Self.distinct(named), declaring: Self.distinct(declaring))
             return ScannedFile(result: result)
         }
@@ -462,8 +463,7 @@ struct LintDriver: Sendable {
 
     /// `names` sorted, each once: a file declares a handful of types, which sort faster than a
     /// set is built for them.
-    private static func distinct(_ names: [UInt64]) -> [UInt64] {
-        var names = names
+    private static func distinct(_ names: consuming [UInt64]) -> [UInt64] {
         names.sort()
         var kept = 0
         for index in names.indices where kept == 0 || names[kept - 1] != names[index] {
