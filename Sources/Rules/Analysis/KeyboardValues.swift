@@ -179,7 +179,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
     }
 
     /// Reads `tables` from now on: tables that agree with those the flow was built with on
-    /// every name of the file (`KeyboardProjectTables.agree`).
+    /// every question it asks (`KeyboardProjectTables.agree`).
     mutating func rebind(to tables: KeyboardProjectTables) {
         project = tables
     }
@@ -469,6 +469,38 @@ struct KeyboardValueEvaluator: FileIndexReader {
             return Self.infoKeys[member]
         }
         return nil
+    }
+
+    /// The project tables whose answer about the name at `index` (an identifier) can count
+    /// where the flow reads them, a superset of the reads that count: `accessorKey` reads the
+    /// accessors after a period or before a call, the frame properties after a period in a
+    /// handler or bare in a computed property; `advance` asks the height accessors only about
+    /// a name `accessorKey` gives a key; `projectResult` reads the results after a period or
+    /// at a callee, for names the file declares no function or computed property of. These
+    /// reads are the only ones of the tables, so tables that answer alike here build the same
+    /// flow (`KeyboardProjectTables.agree`).
+    func tablesAsked(at index: Int) -> KeyboardProjectTables.Tables {
+        let afterPeriod = source.kind(index - 1) == .period
+        var asked: KeyboardProjectTables.Tables = []
+        if afterPeriod || source.kind(index + 1) == .leftParen { asked.insert(.accessors) }
+        if afterPeriod ? isInHandler(index) : isInComputedProperty(index) { asked.insert(.frameProperties) }
+        if !asked.isEmpty { asked.insert(.heightAccessors) }
+        let hash = source.nameHash(index)
+        if afterPeriod || fileIndex.callAtCallee[index] != nil,
+           outline.functions(named: hash).isEmpty, !results.computedNames.contains(hash) {
+            asked.insert(.results)
+        }
+        return asked
+    }
+
+    /// Whether the flow asks a table about a name where it answers differently: `differing`
+    /// holds the names some tables answer differently about, each with those tables.
+    func asksAbout(_ differing: NameHashTable<KeyboardProjectTables.Tables>) -> Bool {
+        let code = source.code
+        for index in code.indices where code[index].kind == .identifier {
+            if let tables = differing[source.nameHash(index)], !tablesAsked(at: index).isDisjoint(with: tables) { return true }
+        }
+        return false
     }
 
     /// The latest write visible at `index` of what the name at `index` refers to: the local
