@@ -42,21 +42,21 @@ struct KeyboardValue: Sendable, Hashable {
     var traits: Traits
     /// The first geometry member (`height`, `minY`, `origin`, `intersection`…) read on a
     /// keyboard frame that was still in screen coordinates.
-    var screenGeometry: Int?
+    @CompactTokenIndex var screenGeometry: Int? = nil
     /// The first geometry member read on any keyboard frame.
-    var geometry: Int?
+    @CompactTokenIndex var geometry: Int? = nil
     /// The first `height` read on a keyboard frame itself (not on an intersection).
-    var heightMember: Int?
+    @CompactTokenIndex var heightMember: Int? = nil
     /// The first token that brought a keyboard value in (key, member, accessor).
-    var origin: Int?
+    @CompactTokenIndex var origin: Int? = nil
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
     /// `beginFrame`).
-    var beginOrigin: Int?
+    @CompactTokenIndex var beginOrigin: Int? = nil
     /// The first token that brought the animation curve in.
-    var curveOrigin: Int?
+    @CompactTokenIndex var curveOrigin: Int? = nil
     /// The first screen-wide API (`UIScreen.main`, `keyWindow`, `windows.first`) that took
     /// part, directly or through a local or a getter returning it.
-    var screenAPI: Int?
+    @CompactTokenIndex var screenAPI: Int? = nil
 
     var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
     var isFrame: Bool { !traits.intersection(.frame).isEmpty }
@@ -80,6 +80,27 @@ struct KeyboardValue: Sendable, Hashable {
         self.origin = origin
         if traits.contains(.frameBegin) { beginOrigin = origin }
         if traits.contains(.curve) { curveOrigin = origin }
+    }
+}
+
+/// A token index, or nil, in 32 bits: a `KeyboardValue`, copied at every merge and every
+/// write of the flow, holds seven of them. A file's token indices fit in 32 bits (the lexer's
+/// bracket table stores them so); `Int32.min` stands for nil.
+@propertyWrapper
+struct CompactTokenIndex: Sendable, Hashable {
+    private var stored: Int32
+
+    init(wrappedValue: Int?) {
+        stored = Self.stored(wrappedValue)
+    }
+
+    var wrappedValue: Int? {
+        get { stored == .min ? nil : Int(stored) }
+        set { stored = Self.stored(newValue) }
+    }
+
+    private static func stored(_ index: Int?) -> Int32 {
+        index.map { Int32(truncatingIfNeeded: $0) } ?? .min
     }
 }
 
