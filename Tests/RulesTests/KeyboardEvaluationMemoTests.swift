@@ -98,6 +98,7 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
     let wrapperFile = """
     struct KeyboardState {
         var state: CGRect = .zero
+        var overlap: CGFloat { state.height }
         mutating func update(_ note: Notification) {
             state = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
         }
@@ -122,8 +123,8 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
     }
     """
 
-    /// Spells `state` too, but only outside keyboard handlers and computed properties, where
-    /// no frame property is read.
+    /// Spells `state` too, but only outside keyboard handlers and in a computed property of a
+    /// type without a stored `state`, where no frame property is read.
     let stateFile = """
     final class Toggle: UIViewController {
         var state = false
@@ -140,6 +141,11 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
             state = !state
             self.state.toggle()
         }
+    }
+    enum Mode {
+        case idle
+        var state: Int { 0 }
+        var label: String { String(state) }
     }
     """
 

@@ -478,8 +478,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
             if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
             // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
             if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index, hash: hash) == nil,
-               let type = outline.enclosingType(at: index),
-               results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+               storesProperty(named: hash, at: index) {
                 return key
             }
         }
@@ -492,21 +491,30 @@ struct KeyboardValueEvaluator: FileIndexReader {
         return nil
     }
 
+    /// Whether the type enclosing `index` has a stored property whose name hashes to `hash`.
+    func storesProperty(named hash: UInt64, at index: Int) -> Bool {
+        guard let type = outline.enclosingType(at: index) else { return false }
+        return results.storedNames.contains(Outline.OwnedName(owner: type, name: hash))
+    }
+
     /// The project tables whose answer about the name at `index` (an identifier) can count
     /// where the flow reads them, a superset of the reads that count: `accessorKey` reads the
     /// accessors after a period or before a call, the frame properties after a period in a
-    /// handler or bare in a computed property; `advance` asks the height accessors only about
-    /// a name `accessorKey` gives a key; `projectResult` reads the results after a period or
-    /// at a callee, for names the file declares no function or computed property of. These
-    /// reads are the only ones of the tables, so tables that answer alike here build the same
-    /// flow (`KeyboardProjectTables.agree`).
+    /// handler or bare in a computed property of a type with a stored property of that name;
+    /// `advance` asks the height accessors only about a name `accessorKey` gives a key;
+    /// `projectResult` reads the results after a period or at a callee, for names the file
+    /// declares no function or computed property of. These reads are the only ones of the
+    /// tables, so tables that answer alike here build the same flow
+    /// (`KeyboardProjectTables.agree`).
     func tablesAsked(at index: Int) -> KeyboardProjectTables.Tables {
         let afterPeriod = source.kind(index - 1) == .period
+        let hash = source.nameHash(index)
         var asked: KeyboardProjectTables.Tables = []
         if afterPeriod || source.kind(index + 1) == .leftParen { asked.insert(.accessors) }
-        if afterPeriod ? isInHandler(index) : isInComputedProperty(index) { asked.insert(.frameProperties) }
+        if afterPeriod ? isInHandler(index) : isInComputedProperty(index) && storesProperty(named: hash, at: index) {
+            asked.insert(.frameProperties)
+        }
         if !asked.isEmpty { asked.insert(.heightAccessors) }
-        let hash = source.nameHash(index)
         if afterPeriod || fileIndex.callAtCallee[index] != nil,
            outline.functions(named: hash).isEmpty, !results.computedNames.contains(hash) {
             asked.insert(.results)
