@@ -74,9 +74,10 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
             [facts("Accessors.swift", accessorFile)],
             [facts("Helper.swift", helperFile), facts("Unrelated.swift", unrelatedFile)],
             [facts("Accessors.swift", accessorFile), facts("Helper.swift", helperFile)],
+            [facts("Wrapper.swift", wrapperFile)],
         ]
         for (position, other) in others.enumerated() {
-            for text in [handlerFile, accessorFile, unrelatedFile, helperFile] {
+            for text in [handlerFile, accessorFile, unrelatedFile, helperFile, wrapperReaderFile, stateFile] {
                 let file = SourceFile(path: "Checked.swift", text: text)
                 let model = FileModel(Lexer.tokenize(file))
                 let own = collectFacts(model)
@@ -92,79 +93,168 @@ final class KeyboardEvaluationMemoTests: XCTestCase {
         }
     }
 
-    /// Tables agree when they differ only on names the file never spells, and not when they
-    /// differ on one it reads.
-    func testTablesAgreeOnlyOnTheFileNames() {
-        let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: handlerFile)))
+    /// Another file's wrapper whose stored `state` receives keyboard frames: a frame
+    /// property of the project.
+    let wrapperFile = """
+    struct KeyboardState {
+        var state: CGRect = .zero
+        var overlap: CGFloat { state.height }
+        mutating func update(_ note: Notification) {
+            state = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+        }
+    }
+    """
+
+    /// Reads the wrapper's `state` in a keyboard handler.
+    let wrapperReaderFile = """
+    final class Panel: UIViewController {
+        var keyboard = KeyboardState()
+        var bottom: NSLayoutConstraint!
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                   name: UIResponder.keyboardWillShowNotification, object: nil)
+        }
+        @objc func keyboardWillShow(_ note: Notification) {
+            keyboard.update(note)
+            let lift = keyboard.state.height
+            bottom.constant = lift
+        }
+    }
+    """
+
+    /// Spells `state` too, but only outside keyboard handlers and in a computed property of a
+    /// type without a stored `state`, where no frame property is read.
+    let stateFile = """
+    final class Toggle: UIViewController {
+        var state = false
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)),
+                                                   name: UIResponder.keyboardWillShowNotification, object: nil)
+        }
+        @objc func keyboardWillShow(_ note: Notification) {
+            let frame = (note.userInfo?[UIResponder.keyboardFrameEndUserInfoKey] as? NSValue)?.cgRectValue ?? .zero
+            view.frame.origin.y = -frame.height
+        }
+        func flip() {
+            state = !state
+            self.state.toggle()
+        }
+    }
+    enum Mode {
+        case idle
+        var state: Int { 0 }
+        var label: String { String(state) }
+    }
+    """
+
+    /// The evaluator of `text`'s flow with its own facts.
+    func ownEvaluator(_ text: String) -> (evaluator: KeyboardValueEvaluator, facts: FileFacts) {
+        let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: text)))
         let own = collectFacts(model)
-        let names = KeyboardEvaluationNames(model.fileIndex, ResultExpressions(model.source, model.fileIndex.outline))
+        return (KeyboardEvaluation(model, tables: KeyboardProjectTables(ProjectFacts(merging: [own]))).evaluator, own)
+    }
+
+    /// Tables agree when they differ only on names the file never spells or spells only where
+    /// the flow does not read them, and not when they differ on one it reads.
+    func testTablesAgreeOnlyOnWhatTheFlowAsks() {
+        let (evaluator, own) = ownEvaluator(handlerFile)
         let alone = KeyboardProjectTables(ProjectFacts(merging: [own]))
         let unrelated = KeyboardProjectTables(ProjectFacts(merging: [facts("Unrelated.swift", unrelatedFile), own]))
         let accessors = KeyboardProjectTables(ProjectFacts(merging: [facts("Accessors.swift", accessorFile), own]))
         let helper = KeyboardProjectTables(ProjectFacts(merging: [facts("Helper.swift", helperFile), own]))
         XCTAssertFalse(unrelated.accessors.isEmpty)
-        XCTAssertTrue(alone.agree(with: unrelated, on: names))
-        XCTAssertTrue(unrelated.agree(with: alone, on: names))
-        XCTAssertFalse(alone.agree(with: accessors, on: names), "the file reads keyboardEndFrame")
-        XCTAssertFalse(accessors.agree(with: alone, on: names))
+        XCTAssertTrue(alone.agree(with: unrelated, askedBy: evaluator))
+        XCTAssertTrue(unrelated.agree(with: alone, askedBy: evaluator))
+        XCTAssertFalse(alone.agree(with: accessors, askedBy: evaluator), "the file reads keyboardEndFrame")
+        XCTAssertFalse(accessors.agree(with: alone, askedBy: evaluator))
         // The helper's facts are results and arguments of names the file does not declare.
-        XCTAssertTrue(alone.agree(with: helper, on: names))
-        let helperModel = FileModel(Lexer.tokenize(SourceFile(path: "Helper.swift", text: helperFile)))
-        let helperNames = KeyboardEvaluationNames(
-            helperModel.fileIndex, ResultExpressions(helperModel.source, helperModel.fileIndex.outline))
-        let helperAlone = KeyboardProjectTables(ProjectFacts(merging: [collectFacts(helperModel)]))
-        XCTAssertFalse(helperAlone.agree(with: KeyboardProjectTables(ProjectFacts(merging: [own])), on: helperNames),
+        XCTAssertTrue(alone.agree(with: helper, askedBy: evaluator))
+        let (helperEvaluator, helperFacts) = ownEvaluator(helperFile)
+        XCTAssertFalse(KeyboardProjectTables(ProjectFacts(merging: [helperFacts]))
+            .agree(with: KeyboardProjectTables(ProjectFacts(merging: [own])), askedBy: helperEvaluator),
                        "the handler file passes a frame to adjust(for:)")
+
+        let wrapper = facts("Wrapper.swift", wrapperFile)
+        XCTAssertEqual(wrapper.keyboardFrameProperties, ["state": .frameEnd])
+        for (text, reads) in [(wrapperReaderFile, true), (stateFile, false)] {
+            let (evaluator, own) = ownEvaluator(text)
+            let alone = KeyboardProjectTables(ProjectFacts(merging: [own]))
+            let withWrapper = KeyboardProjectTables(ProjectFacts(merging: [wrapper, own]))
+            XCTAssertEqual(alone.agree(with: withWrapper, askedBy: evaluator), !reads, text)
+            XCTAssertEqual(withWrapper.agree(with: alone, askedBy: evaluator), !reads, text)
+        }
     }
 
-    /// `agree` gives the answer of comparing the tables key by key on every identifier of the
-    /// file, for each pair of tables built from these files' facts.
-    func testAgreementIsTheComparisonOnEveryIdentifier() {
-        let texts = [handlerFile, accessorFile, unrelatedFile, helperFile]
+    /// Whenever tables agree on what a file's flow asks, the flows they build are the same,
+    /// for each pair of tables built from these files' facts; and some pairs that agree
+    /// differ on names the file spells.
+    func testAgreeingTablesBuildTheSameFlow() {
+        let texts = [handlerFile, accessorFile, unrelatedFile, helperFile, wrapperFile, wrapperReaderFile, stateFile]
         let allFacts = texts.enumerated().map { facts("File\($0.offset).swift", $0.element) }
         var tableSets: [KeyboardProjectTables] = [KeyboardProjectTables(ProjectFacts(merging: []))]
         for count in 1...allFacts.count {
             tableSets.append(KeyboardProjectTables(ProjectFacts(merging: Array(allFacts.prefix(count)))))
             tableSets.append(KeyboardProjectTables(ProjectFacts(merging: Array(allFacts.suffix(count)))))
         }
-        var disagreements = 0
+        var agreements = 0, disagreements = 0, agreementsOnSpelledNames = 0
         for text in texts {
             let model = FileModel(Lexer.tokenize(SourceFile(path: "Checked.swift", text: text)))
-            let names = KeyboardEvaluationNames(model.fileIndex, ResultExpressions(model.source, model.fileIndex.outline))
-            for first in tableSets {
-                for second in tableSets {
-                    let expected = Self.agreeOnEveryIdentifier(first, second, model.fileIndex, names)
-                    XCTAssertEqual(first.agree(with: second, on: names), expected)
-                    if !expected { disagreements += 1 }
+            var spelled = Set<UInt64>()
+            for index in model.source.code.indices where model.source.code[index].kind == .identifier {
+                spelled.insert(model.source.nameHash(index))
+            }
+            let evaluations = tableSets.map { KeyboardEvaluation(model, tables: $0) }
+            for first in evaluations {
+                for second in evaluations {
+                    guard first.tables.agree(with: second.tables, askedBy: first.evaluator) else {
+                        disagreements += 1
+                        continue
+                    }
+                    agreements += 1
+                    if Self.differingNames(first.tables, second.tables).contains(where: spelled.contains) {
+                        agreementsOnSpelledNames += 1
+                    }
+                    let reused = first.rebound(to: second.tables)
+                    XCTAssertEqual(reused.evaluator.flow.valueAt, second.evaluator.flow.valueAt)
+                    XCTAssertEqual(reused.evaluator.carriers.returned, second.evaluator.carriers.returned)
+                    XCTAssertEqual(reused.evaluator.carriers.computed, second.evaluator.carriers.computed)
+                    XCTAssertEqual(reused.evaluator.carriers.stored, second.evaluator.carriers.stored)
+                    XCTAssertEqual(reused.evaluator.carriers.insetBottoms, second.evaluator.carriers.insetBottoms)
+                    XCTAssertEqual(reused.frameProperties, second.frameProperties)
+                    XCTAssertEqual(reused.heightAccessors, second.heightAccessors)
+                    XCTAssertEqual(reused.results, second.results)
+                    XCTAssertEqual(reused.arguments, second.arguments)
+                    let expressions = model.fileIndex.bindings.compactMap(\.value) + model.fileIndex.assignments.map(\.rhs)
+                    for expression in expressions {
+                        XCTAssertEqual(reused.evaluator.value(of: expression), second.evaluator.value(of: expression))
+                    }
                 }
             }
         }
-        XCTAssertGreaterThan(disagreements, 0, "some pairs differ on names the files spell")
+        XCTAssertGreaterThan(agreements, 0)
+        XCTAssertGreaterThan(disagreements, 0, "some pairs differ on names the files read")
+        XCTAssertGreaterThan(agreementsOnSpelledNames, 0, "some pairs differ only where the files do not read them")
     }
 
-    /// The agreement spelled out: every key of either table that the file can ask about.
-    static func agreeOnEveryIdentifier(_ first: KeyboardProjectTables, _ second: KeyboardProjectTables,
-                                       _ fileIndex: FileIndex, _ names: KeyboardEvaluationNames) -> Bool {
-        var identifiers = Set<UInt64>()
-        for index in fileIndex.source.code.indices where fileIndex.source.code[index].kind == .identifier {
-            identifiers.insert(fileIndex.source.nameHash(index))
-        }
-        func same<Value>(_ one: NameHashTable<Value>, _ other: NameHashTable<Value>, asked: (UInt64) -> Bool,
-                         _ equal: (Value, Value) -> Bool) -> Bool {
-            for key in Set(one.keys).union(other.keys) where asked(key) {
+    /// The keys of any table the two do not answer alike about.
+    static func differingNames(_ first: KeyboardProjectTables, _ second: KeyboardProjectTables) -> Set<UInt64> {
+        var names = Set<UInt64>()
+        func collect<Value>(_ one: NameHashTable<Value>, _ other: NameHashTable<Value>, _ equal: (Value, Value) -> Bool) {
+            for key in Set(one.keys).union(other.keys) {
                 switch (one[key], other[key]) {
-                case (nil, nil): continue
-                case (let a?, let b?): if !equal(a, b) { return false }
-                default: return false
+                case (let a?, let b?) where equal(a, b): continue
+                default: names.insert(key)
                 }
             }
-            return true
         }
-        return same(first.accessors, second.accessors, asked: identifiers.contains, ==)
-            && same(first.heightAccessors, second.heightAccessors, asked: identifiers.contains) { _, _ in true }
-            && same(first.frameProperties, second.frameProperties, asked: identifiers.contains, ==)
-            && same(first.results, second.results, asked: { identifiers.contains($0) && !names.declaredResults.contains($0) }, ==)
-            && same(first.arguments, second.arguments, asked: names.functions.contains, ==)
+        collect(first.accessors, second.accessors, ==)
+        collect(first.heightAccessors, second.heightAccessors) { _, _ in true }
+        collect(first.frameProperties, second.frameProperties, ==)
+        collect(first.results, second.results, ==)
+        collect(first.arguments, second.arguments, ==)
+        return names
     }
 
     /// A flow rebuilt for other tables on what an earlier evaluator read off the file alone

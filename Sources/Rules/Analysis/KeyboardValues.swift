@@ -42,21 +42,21 @@ struct KeyboardValue: Sendable, Hashable {
     var traits: Traits
     /// The first geometry member (`height`, `minY`, `origin`, `intersection`…) read on a
     /// keyboard frame that was still in screen coordinates.
-    var screenGeometry: Int?
+    @CompactTokenIndex var screenGeometry: Int? = nil
     /// The first geometry member read on any keyboard frame.
-    var geometry: Int?
+    @CompactTokenIndex var geometry: Int? = nil
     /// The first `height` read on a keyboard frame itself (not on an intersection).
-    var heightMember: Int?
+    @CompactTokenIndex var heightMember: Int? = nil
     /// The first token that brought a keyboard value in (key, member, accessor).
-    var origin: Int?
+    @CompactTokenIndex var origin: Int? = nil
     /// The first token that brought a begin frame in (`keyboardFrameBeginUserInfoKey`,
     /// `beginFrame`).
-    var beginOrigin: Int?
+    @CompactTokenIndex var beginOrigin: Int? = nil
     /// The first token that brought the animation curve in.
-    var curveOrigin: Int?
+    @CompactTokenIndex var curveOrigin: Int? = nil
     /// The first screen-wide API (`UIScreen.main`, `keyWindow`, `windows.first`) that took
     /// part, directly or through a local or a getter returning it.
-    var screenAPI: Int?
+    @CompactTokenIndex var screenAPI: Int? = nil
 
     var isKeyboard: Bool { !traits.intersection(.keyboardSources).isEmpty }
     var isFrame: Bool { !traits.intersection(.frame).isEmpty }
@@ -80,6 +80,27 @@ struct KeyboardValue: Sendable, Hashable {
         self.origin = origin
         if traits.contains(.frameBegin) { beginOrigin = origin }
         if traits.contains(.curve) { curveOrigin = origin }
+    }
+}
+
+/// A token index, or nil, in 32 bits: a `KeyboardValue`, copied at every merge and every
+/// write of the flow, holds seven of them. A file's token indices fit in 32 bits (the lexer's
+/// bracket table stores them so); `Int32.min` stands for nil.
+@propertyWrapper
+struct CompactTokenIndex: Sendable, Hashable {
+    private var stored: Int32
+
+    init(wrappedValue: Int?) {
+        stored = Self.stored(wrappedValue)
+    }
+
+    var wrappedValue: Int? {
+        get { stored == .min ? nil : Int(stored) }
+        set { stored = Self.stored(newValue) }
+    }
+
+    private static func stored(_ index: Int?) -> Int32 {
+        index.map { Int32(truncatingIfNeeded: $0) } ?? .min
     }
 }
 
@@ -179,7 +200,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
     }
 
     /// Reads `tables` from now on: tables that agree with those the flow was built with on
-    /// every name of the file (`KeyboardProjectTables.agree`).
+    /// every question it asks (`KeyboardProjectTables.agree`).
     mutating func rebind(to tables: KeyboardProjectTables) {
         project = tables
     }
@@ -457,8 +478,7 @@ struct KeyboardValueEvaluator: FileIndexReader {
             if afterPeriod, isInHandler(index), let key = frameProperties[hash] { return key }
             // A wrapper's own computed property reading its stored frame (`var height { endFrame.height }`).
             if !afterPeriod, let key = frameProperties[hash], isInComputedProperty(index), memberValue(index, hash: hash) == nil,
-               let type = outline.enclosingType(at: index),
-               results.storedNames.contains(Outline.OwnedName(owner: type, name: hash)) {
+               storesProperty(named: hash, at: index) {
                 return key
             }
         }
@@ -469,6 +489,47 @@ struct KeyboardValueEvaluator: FileIndexReader {
             return Self.infoKeys[member]
         }
         return nil
+    }
+
+    /// Whether the type enclosing `index` has a stored property whose name hashes to `hash`.
+    func storesProperty(named hash: UInt64, at index: Int) -> Bool {
+        guard let type = outline.enclosingType(at: index) else { return false }
+        return results.storedNames.contains(Outline.OwnedName(owner: type, name: hash))
+    }
+
+    /// The project tables whose answer about the name at `index` (an identifier) can count
+    /// where the flow reads them, a superset of the reads that count: `accessorKey` reads the
+    /// accessors after a period or before a call, the frame properties after a period in a
+    /// handler or bare in a computed property of a type with a stored property of that name;
+    /// `advance` asks the height accessors only about a name `accessorKey` gives a key;
+    /// `projectResult` reads the results after a period or at a callee, for names the file
+    /// declares no function or computed property of. These reads are the only ones of the
+    /// tables, so tables that answer alike here build the same flow
+    /// (`KeyboardProjectTables.agree`).
+    func tablesAsked(at index: Int) -> KeyboardProjectTables.Tables {
+        let afterPeriod = source.kind(index - 1) == .period
+        let hash = source.nameHash(index)
+        var asked: KeyboardProjectTables.Tables = []
+        if afterPeriod || source.kind(index + 1) == .leftParen { asked.insert(.accessors) }
+        if afterPeriod ? isInHandler(index) : isInComputedProperty(index) && storesProperty(named: hash, at: index) {
+            asked.insert(.frameProperties)
+        }
+        if !asked.isEmpty { asked.insert(.heightAccessors) }
+        if afterPeriod || fileIndex.callAtCallee[index] != nil,
+           outline.functions(named: hash).isEmpty, !results.computedNames.contains(hash) {
+            asked.insert(.results)
+        }
+        return asked
+    }
+
+    /// Whether the flow asks a table about a name where it answers differently: `differing`
+    /// holds the names some tables answer differently about, each with those tables.
+    func asksAbout(_ differing: NameHashTable<KeyboardProjectTables.Tables>) -> Bool {
+        let code = source.code
+        for index in code.indices where code[index].kind == .identifier {
+            if let tables = differing[source.nameHash(index)], !tablesAsked(at: index).isDisjoint(with: tables) { return true }
+        }
+        return false
     }
 
     /// The latest write visible at `index` of what the name at `index` refers to: the local

@@ -2,8 +2,8 @@ import Lexer
 
 /// The project's name tables a keyboard value flow reads (`ProjectFacts`' accessors, height
 /// accessors, wrapper frame properties, results and arguments of other files). Given the
-/// file, the flow is a function of what these tables answer for the names the evaluator asks
-/// them about, and of nothing else outside the file.
+/// file, the flow is a function of what these tables answer where the evaluator asks them
+/// (`KeyboardValueEvaluator.tablesAsked(at:)`), and of nothing else outside the file.
 struct KeyboardProjectTables: Sendable {
     let accessors: NameHashTable<KeyboardUserInfoKey>
     let heightAccessors: NameHashTable<Void>
@@ -21,68 +21,46 @@ struct KeyboardProjectTables: Sendable {
         arguments = project.keyboardArguments
     }
 
-    /// Whether the two give the same answer to every question a file's evaluator asks: the
-    /// accessor, height accessor, frame property and result of each name of the file (a
-    /// result only for names the file declares no function or computed property of, which
-    /// the evaluator looks up before the result), and the arguments passed to each of its
-    /// functions. A name the file never spells cannot be asked about, so tables that differ
-    /// only elsewhere in the project build the same flow. The names the tables answer
-    /// differently about are found first (few: the project's keyboard helpers), and only
-    /// when there are some is the file searched for one of them.
-    func agree(with other: KeyboardProjectTables, on names: KeyboardEvaluationNames) -> Bool {
-        for function in names.functions.keys where arguments[function] != other.arguments[function] { return false }
-        var differing = NameHashTable<Void>()
-        Self.collectDifferences(accessors, other.accessors, ==, into: &differing)
-        Self.collectDifferences(heightAccessors, other.heightAccessors, { _, _ in true }, into: &differing)
-        Self.collectDifferences(frameProperties, other.frameProperties, ==, into: &differing)
-        var differingResults = NameHashTable<Void>()
-        Self.collectDifferences(results, other.results, ==, into: &differingResults)
-        for name in differingResults.keys where !names.declaredResults.contains(name) { differing.insert(name) }
-        return differing.isEmpty || !names.spellsAny(of: differing)
+    /// The tables of a `KeyboardProjectTables`, as the questions an evaluator asks them.
+    struct Tables: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let accessors = Tables(rawValue: 1 << 0)
+        static let heightAccessors = Tables(rawValue: 1 << 1)
+        static let frameProperties = Tables(rawValue: 1 << 2)
+        static let results = Tables(rawValue: 1 << 3)
     }
 
-    /// Adds to `differing` the keys that `first` and `second` do not both hold with equal
-    /// values.
+    /// Whether the two give the same answer to every question `evaluator`'s flow of its file
+    /// asks and heeds: the arguments passed to each of its functions, and each table about
+    /// each name where the flow reads that table (`KeyboardValueEvaluator.tablesAsked(at:)`).
+    /// Tables that differ only on names the file never spells, or spells only where the flow
+    /// does not read them (`state` in a project's frame properties, read by a file outside
+    /// keyboard handlers), build the same flow. The names the tables answer differently about
+    /// are found first (few: the project's keyboard helpers), and only when there are some is
+    /// the file searched for a place that asks about one of them.
+    func agree(with other: KeyboardProjectTables, askedBy evaluator: KeyboardValueEvaluator) -> Bool {
+        for function in evaluator.outline.functions where arguments[function.nameHash] != other.arguments[function.nameHash] {
+            return false
+        }
+        var differing = NameHashTable<Tables>()
+        Self.collectDifferences(accessors, other.accessors, ==, in: .accessors, into: &differing)
+        Self.collectDifferences(heightAccessors, other.heightAccessors, { _, _ in true }, in: .heightAccessors, into: &differing)
+        Self.collectDifferences(frameProperties, other.frameProperties, ==, in: .frameProperties, into: &differing)
+        Self.collectDifferences(results, other.results, ==, in: .results, into: &differing)
+        return differing.isEmpty || !evaluator.asksAbout(differing)
+    }
+
+    /// Adds `table` to the entry in `differing` of each key that `first` and `second` do not
+    /// both hold with equal values.
     private static func collectDifferences<Value>(
         _ first: NameHashTable<Value>, _ second: NameHashTable<Value>, _ equal: (Value, Value) -> Bool,
-        into differing: inout NameHashTable<Void>
+        in table: Tables, into differing: inout NameHashTable<Tables>
     ) {
         for (key, value) in zip(first.keys, first.values) {
             if let other = second[key], equal(value, other) { continue }
-            differing.insert(key)
+            differing.modify(key, default: []) { $0.insert(table) }
         }
-        for key in second.keys where !first.contains(key) { differing.insert(key) }
-    }
-}
-
-/// The names of a file its keyboard value evaluator can look up in `KeyboardProjectTables`.
-struct KeyboardEvaluationNames: Sendable {
-    /// The file, whose identifiers are every name the evaluator asks the tables about.
-    let source: TokenizedSource
-    /// The file's functions.
-    let functions: NameHashTable<Void>
-    /// Names of the file's functions and of its computed properties with a result: the
-    /// evaluator never asks the project's results about them.
-    let declaredResults: NameHashTable<Void>
-
-    /// `results`: the file's (an evaluator of it holds them).
-    init(_ fileIndex: FileIndex, _ results: ResultExpressions) {
-        var functions = NameHashTable<Void>()
-        for function in fileIndex.outline.functions { functions.insert(function.nameHash) }
-        var declaredResults = functions
-        for name in results.computedNames.keys { declaredResults.insert(name) }
-        source = fileIndex.source
-        self.functions = functions
-        self.declaredResults = declaredResults
-    }
-
-    /// Whether an identifier of the file is one of `names`.
-    func spellsAny(of names: NameHashTable<Void>) -> Bool {
-        let code = source.code
-        for index in code.indices where code[index].kind == .identifier && names.contains(source.nameHash(index)) {
-            return true
-        }
-        return false
+        for key in second.keys where !first.contains(key) { differing.modify(key, default: []) { $0.insert(table) } }
     }
 }
 
@@ -118,7 +96,7 @@ struct KeyboardEvaluation: Sendable {
     }
 
     /// The same evaluation as seen through `tables`, which agree with those it was built
-    /// with on every name the file's evaluator asks about.
+    /// with on every question the file's flow asks (`KeyboardProjectTables.agree`).
     func rebound(to tables: KeyboardProjectTables) -> KeyboardEvaluation {
         var copy = self
         copy.evaluator.rebind(to: tables)
@@ -128,29 +106,22 @@ struct KeyboardEvaluation: Sendable {
 }
 
 /// The latest keyboard evaluation built for one `FileModel`. Pass 2 checks a file with the
-/// project's tables, pass 1 built its flow with the file's own: when the tables agree on the
-/// file's names (most files name no accessor or helper of another file), the flow of pass 1
-/// is the flow of pass 2 and is not built again. Shared by every analysis of the model,
+/// project's tables, pass 1 built its flow with the file's own: when the tables agree on what
+/// the file's flow asks (most files read no accessor or helper of another file), the flow of
+/// pass 1 is the flow of pass 2 and is not built again. Shared by every analysis of the model,
 /// possibly on several threads: a lock guards it.
 final class KeyboardEvaluationMemo: @unchecked Sendable {
     private let lock = PThreadLock()
     private var latest: KeyboardEvaluation?
-    /// Built when first needed: the first evaluation of a model has nothing to compare with.
-    private var names: KeyboardEvaluationNames?
 
     /// The evaluation of `model`'s file with `tables`: the latest one when its tables agree
-    /// with `tables` on the file's names, else a new one, which becomes the latest.
+    /// with `tables` on what its flow asks, else a new one, which becomes the latest.
     func evaluation(of model: FileModel, with tables: KeyboardProjectTables) -> KeyboardEvaluation {
-        let known = lock.withLock { () -> (evaluation: KeyboardEvaluation, names: KeyboardEvaluationNames)? in
-            guard let latest = self.latest else { return nil }
-            let names = self.names ?? KeyboardEvaluationNames(model.fileIndex, latest.evaluator.results)
-            self.names = names
-            return (latest, names)
+        let known = lock.withLock { latest }
+        if let known, known.tables.agree(with: tables, askedBy: known.evaluator) {
+            return known.rebound(to: tables)
         }
-        if let known, known.evaluation.tables.agree(with: tables, on: known.names) {
-            return known.evaluation.rebound(to: tables)
-        }
-        let built = KeyboardEvaluation(model, tables: tables, earlier: known?.evaluation.evaluator)
+        let built = KeyboardEvaluation(model, tables: tables, earlier: known?.evaluator)
         lock.withLock { latest = built }
         return built
     }
