@@ -85,16 +85,14 @@ public struct AccessoryFacts: Sendable {
 
     /// `markers` among `FileChecker.catalogueMarkers` (which holds them all): a model that
     /// knows its file's catalogue markers answers the pre-check without a search.
-    private static let markerMask = FileChecker.catalogueMarkers.mask(of: markers)
+    private static let markerCheck = CatalogueMarkerCheck(markers)
 
     /// The facts of one analysed file.
     init(_ analysis: FileAnalysis) {
         let source = analysis.source
         let outline = analysis.outline
         propertyTypes = Self.propertyTypes(analysis)
-        let mayHoldFacts = analysis.model.catalogueMarkers.map { $0.intersects(Self.markerMask) }
-            ?? KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes)
-        guard mayHoldFacts else { return }
+        guard Self.markerCheck.mayBeIn(analysis.source.file.bytes, present: analysis.model.catalogueMarkers) else { return }
         func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
             if let known = firstResponderAnswers[typeName], known >= answer { return }
             firstResponderAnswers[typeName] = answer

@@ -370,9 +370,14 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     var callAtCallee: TokenTable { fileIndex.callAtCallee }
     var assignmentAtOperator: TokenTable
     var callAtOpenParen: TokenTable
+    /// Which of `FileChecker.catalogueMarkers` the file's bytes hold, if known.
+    let catalogueMarkers: MarkerSet.Mask?
 
-    init(_ fileIndex: FileIndex) {
+    private static let removalMarkers = CatalogueMarkerCheck(["removeObserver"])
+
+    init(_ fileIndex: FileIndex, catalogueMarkers: MarkerSet.Mask? = nil) {
         self.fileIndex = fileIndex
+        self.catalogueMarkers = catalogueMarkers
         let tokenCount = fileIndex.source.code.count
         assignmentAtOperator = TokenTable(tokenCount: tokenCount)
         callAtOpenParen = TokenTable(tokenCount: tokenCount)
@@ -392,7 +397,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         let calls = self.calls
         // Most files remove no observer: their bytes tell without a look at each call and token.
-        let mayRemove = KeyboardVocabulary.mayContain(["removeObserver"], in: source.file.bytes)
+        let mayRemove = Self.removalMarkers.mayBeIn(source.file.bytes, present: catalogueMarkers)
         // Calls are picked by their callee before a call is copied out of `calls`.
         for index in mayRemove ? calls.indices : 0..<0 where source.isWord(calls[index].callee, "removeObserver") {
             let call = calls[index]
