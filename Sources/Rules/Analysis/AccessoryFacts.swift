@@ -65,16 +65,20 @@ public struct AccessoryFacts: Sendable {
         // Appending nothing to a shared array still copies it.
         if !other.accessoryUses.isEmpty { accessoryUses += other.accessoryUses }
         if !other.inheritedAccessoryUses.isEmpty { inheritedAccessoryUses += other.inheritedAccessoryUses }
-        for (type, properties) in other.propertyTypes {
-            // A class of one file, as nearly all are: its table as that file has it.
-            guard let position = propertyTypes.index(forKey: type) else {
-                propertyTypes[type] = properties
-                continue
-            }
-            propertyTypes.values[position].merge(properties) { first, _ in first }
-        }
+        for (type, properties) in other.propertyTypes { Self.merge(properties, of: type, into: &propertyTypes) }
         selfSizingTypes.formUnion(other.selfSizingTypes)
         typesSizedWhereCreated.formUnion(other.typesSizedWhereCreated)
+    }
+
+    /// Merges a later file's property table of class `type` into `tables` (`propertyTypes`):
+    /// a property keeps the type the first table gives it.
+    static func merge(_ properties: [String: String], of type: String, into tables: inout [String: [String: String]]) {
+        // A class of one file, as nearly all are: its table as that file has it.
+        guard let position = tables.index(forKey: type) else {
+            tables[type] = properties
+            return
+        }
+        tables.values[position].merge(properties) { first, _ in first }
     }
 
     /// Markers without which a file holds none of these facts.
