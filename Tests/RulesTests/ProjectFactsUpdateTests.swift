@@ -106,7 +106,7 @@ final class ProjectFactsUpdateTests: XCTestCase {
         XCTAssertFalse(project.keyboardLayoutGuideUsers.isEmpty)
         // Files whose facts beyond types are property tables alone, one class among several
         // of them: an update adding only such files merges the tables alone again.
-        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBeyondTypesAndPropertyTables }
+        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBesidesTypesAndPropertyTables }
         XCTAssertGreaterThanOrEqual(tablesAlone.filter { $0.accessories.propertyTypes["Panel"] != nil }.count, 3)
         XCTAssertEqual(project.accessories.propertyTypes["Panel"], ["header": "HeaderView", "footer": "FooterView", "extra": "ExtraView"])
     }
@@ -114,7 +114,7 @@ final class ProjectFactsUpdateTests: XCTestCase {
     /// Adding files that hold property tables alone, among files holding other facts beyond
     /// types, merges the tables as merging every file anew does, whatever the order.
     func testAddingPropertyTablesAloneEqualsMergingAnew() {
-        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBeyondTypesAndPropertyTables }
+        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBesidesTypesAndPropertyTables }
         let others = Self.files.filter { !tablesAlone.map(\.path).contains($0.path) }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {

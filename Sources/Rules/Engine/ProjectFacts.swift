@@ -167,12 +167,12 @@ extension FileFacts {
     /// Whether the file holds facts beyond those about its types (accessors, switches,
     /// accessory uses, keyboard layout guide users…): replacing such a file recomputes those
     /// facts from the other files that hold some.
-    var hasFactsBeyondTypes: Bool { !accessories.propertyTypes.isEmpty || hasFactsBeyondTypesAndPropertyTables }
+    var hasFactsBeyondTypes: Bool { !accessories.propertyTypes.isEmpty || hasFactsBesidesTypesAndPropertyTables }
 
     /// Whether the file holds facts beyond those about its types other than its accessory
-    /// property tables (`AccessoryFacts.propertyTypes`), which nearly every file with a class
-    /// holds and nothing else.
-    var hasFactsBeyondTypesAndPropertyTables: Bool {
+    /// property tables (`AccessoryFacts.propertyTypes`): nearly every file with a class holds
+    /// tables, most nothing else beyond its types.
+    var hasFactsBesidesTypesAndPropertyTables: Bool {
         !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
             || !keyboardResults.isEmpty || !keyboardArguments.isEmpty
             || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
@@ -185,6 +185,7 @@ extension FileFacts {
 extension AccessoryFacts {
     var isEmpty: Bool { propertyTypes.isEmpty && isEmptyBesidesPropertyTypes }
 
+    /// Empty but for `propertyTypes`.
     var isEmptyBesidesPropertyTypes: Bool {
         firstResponderAnswers.isEmpty && typesResigningOnDisappear.isEmpty && accessoryUses.isEmpty
             && inheritedAccessoryUses.isEmpty && selfSizingTypes.isEmpty && typesSizedWhereCreated.isEmpty
@@ -459,7 +460,7 @@ public struct ProjectFacts: Sendable {
                   let position = files[file].types.firstIndex(where: { $0.name == name }) else { return (Int.max, Int.max) }
             return (file, position)
         }
-        if added.contains(where: { files[$0].hasFactsBeyondTypesAndPropertyTables }) {
+        if added.contains(where: { files[$0].hasFactsBesidesTypesAndPropertyTables }) {
             mergeFactsBeyondTypesAgain()
         } else {
             mergePropertyTablesAgain(of: Set(added.flatMap { files[$0].accessories.propertyTypes.keys }))
