@@ -172,4 +172,83 @@ final class FactShortcutTests: XCTestCase {
             }
         }
     }
+
+    /// The byte pre-checks read off a scan's catalogue markers answer as a search of the bytes
+    /// does, and every marker they use is a catalogue marker (else they would always search).
+    func testCatalogueMarkerChecksMatchSearchingTheBytes() {
+        let checks = [
+            CatalogueMarkerCheck(KeyboardVocabulary.safeAreaMarkers), CatalogueMarkerCheck(["disabledDistanceHandlingClasses"]),
+            CatalogueMarkerCheck(["removeObserver"]), CatalogueMarkerCheck(AccessoryFacts.markers),
+        ]
+        let samples = [
+            "", "let a = view.safeAreaInsets.bottom", "additionalSafeAreaInsets = .zero", "let g = topLayoutGuide",
+            "x.bottomLayoutGuide.length", "IQKeyboardManager.shared.disabledDistanceHandlingClasses = [A.self]",
+            "NotificationCenter.default.removeObserver(self)", "// removeObserver in a comment",
+            "override var canBecomeFirstResponder: Bool { true }", "bar.autoresizingMask = .flexibleHeight",
+            "let s = \"inputAccessoryView\"", "v.translatesAutoresizingMaskIntoConstraints = false", "safe area",
+        ]
+        for check in checks { XCTAssertNotNil(check.mask, "\(check.markers)") }
+        var found = 0
+        for sample in samples {
+            let bytes = Array(sample.utf8)
+            let present = FileChecker.catalogueMarkers.present(in: bytes)
+            for check in checks {
+                let searched = KeyboardVocabulary.mayContain(check.markers, in: bytes)
+                XCTAssertEqual(check.mayBeIn(bytes, present: present), searched, sample)
+                XCTAssertEqual(check.mayBeIn(bytes, present: nil), searched, sample)
+                if searched { found += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(found, 10)
+        XCTAssertNil(CatalogueMarkerCheck(["noSuchCatalogueMarkerAnywhere"]).mask)
+    }
+
+    /// The assignments the left-hand-side token tests pass over are none that gathering their
+    /// chain's names would keep: inset setups, keyboard manager switches and accessory views.
+    func testAssignmentTokenTestsKeepEveryAssignmentTheChainsWould() {
+        let text = """
+        final class Screen: UIViewController {
+            func setUp() {
+                tableView.contentInsetAdjustmentBehavior = .never
+                self.contentInsetAdjustmentBehavior = .never
+                collection.contentInset.bottom = view.safeAreaInsets.bottom
+                scrollView.contentInset = UIEdgeInsets(top: 0, left: 0, bottom: safeAreaInsets.bottom, right: 0)
+                self.list[contentInset].x = 1
+                IQKeyboardManager.shared.enable = true
+                IQKeyboardManager.shared().isEnabled = false
+                field.inputAccessoryView = ChatBar()
+                self.inputAccessoryView = nil
+                frame.origin.y = 0
+                count += 1
+                (a, b) = (1, 2)
+                contentInsetValue = 3
+            }
+        }
+        """
+        let fileIndex = FileIndex(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+        let source = fileIndex.source
+        var kept = (inset: 0, fact: 0)
+        XCTAssertGreaterThan(fileIndex.assignments.count, 10)
+        for assignment in fileIndex.assignments {
+            let names = ExpressionBounds.chainNames(source, assignment.lhs)
+            let withoutSelf = names.filter { !source.isWord($0, "self") }
+            let insetNamed = withoutSelf.last.map { source.isWord($0, "contentInsetAdjustmentBehavior") } == true
+                || withoutSelf.contains { source.isWord($0, "contentInset") }
+            let factNamed = names.contains { source.isWord($0, "IQKeyboardManager") }
+                || names.last.map { source.isWord($0, "inputAccessoryView") } == true
+            if insetNamed {
+                kept.inset += 1
+                XCTAssertTrue(ScrollViewInsetSetup.writesInsetName(assignment.lhs, in: source), source.text(spanning: assignment.lhs))
+            }
+            if factNamed {
+                kept.fact += 1
+                XCTAssertTrue(FactCollector.mayNameSwitchOrAccessory(assignment.lhs, source), source.text(spanning: assignment.lhs))
+            }
+        }
+        XCTAssertEqual(kept.inset, 4)
+        XCTAssertEqual(kept.fact, 4)
+        let setups = ScrollViewInsetSetup.find(source, fileIndex.outline, fileIndex.assignments, fileIndex.constants)
+        XCTAssertEqual(setups.filter { $0.kind == .adjustmentNever }.count, 2)
+        XCTAssertEqual(setups.filter { $0.kind == .insetFromSafeArea }.count, 2)
+    }
 }

@@ -166,6 +166,39 @@ final class ObserverAnalysisTests: XCTestCase {
         }
     }
 
+    /// The calls leaving the file are kept only from methods with a phase: the phases they
+    /// carry are those of every unresolved call on `self` from such a method, and no call from
+    /// a method without one shows.
+    func testCallsLeavingFileCarryTheirCallersPhases() {
+        let text = """
+        final class ChatViewController: UIViewController {
+            override func viewDidLoad() { setUpKeyboard(); start() }
+            private func start() { more(); self.evenMore() }
+            @objc func tap() { other(); start() }
+            func unrelated() { notCarried() }
+        }
+        extension ChatViewController {
+            override func viewWillAppear(_ animated: Bool) { appearing() }
+        }
+        """
+        let fileIndex = FileIndex(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+        let lifecycle = ObserverAnalysisBuilder(fileIndex).build().lifecycle
+        let outline = fileIndex.outline
+        func phases(of name: String) -> Set<LifecyclePhase> {
+            let id = outline.functionIDs.first { outline[$0].name == name }!
+            return lifecycle.phases[id] ?? []
+        }
+        XCTAssertFalse(phases(of: "viewDidLoad").isEmpty)
+        XCTAssertEqual(phases(of: "start"), phases(of: "viewDidLoad"))
+        XCTAssertTrue(phases(of: "tap").isEmpty)
+        let expected: [UInt64: Set<LifecyclePhase>] = [
+            NameHash.of("setUpKeyboard"): phases(of: "viewDidLoad"), NameHash.of("more"): phases(of: "start"),
+            NameHash.of("evenMore"): phases(of: "start"), NameHash.of("appearing"): phases(of: "viewWillAppear"),
+        ]
+        XCTAssertEqual(lifecycle.phasesOfCallsLeavingFile, ["ChatViewController": expected])
+        XCTAssertEqual(lifecycle.callsLeavingFile.count, 4)
+    }
+
     func testLocalCentersAndCrossFileFacts() {
         let base = analyze("""
         class BaseViewController: UIViewController {

@@ -57,6 +57,9 @@ final class ProjectFactsUpdateTests: XCTestCase {
         extension Chat.ListView { func reload() {} }
         """),
         ("Plain.swift", "struct Row {}\nstruct Plain {}"),
+        ("Panel.swift", "class Panel: UIView { let header = HeaderView(); let footer = FooterView() }"),
+        ("PanelAgain.swift", "class Panel: UIView { let header = OtherHeader(); var extra: ExtraView? }\nclass Lone { let view = LoneView() }"),
+        ("PanelOnceMore.swift", "class Panel: UIView { var footer: OtherFooter!; let extra = UIView() }"),
     ]
 
     static let files: [FileFacts] = sources.map { collectFacts(Lexer.tokenize(SourceFile(path: $0.path, text: $0.code))) }
@@ -101,6 +104,27 @@ final class ProjectFactsUpdateTests: XCTestCase {
         XCTAssertFalse(project.accessories.propertyTypes.isEmpty)
         XCTAssertFalse(project.accessories.firstResponderAnswers.isEmpty)
         XCTAssertFalse(project.keyboardLayoutGuideUsers.isEmpty)
+        // Files whose facts beyond types are property tables alone, one class among several
+        // of them: an update adding only such files merges the tables alone again.
+        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBesidesTypesAndPropertyTables }
+        XCTAssertGreaterThanOrEqual(tablesAlone.filter { $0.accessories.propertyTypes["Panel"] != nil }.count, 3)
+        XCTAssertEqual(project.accessories.propertyTypes["Panel"], ["header": "HeaderView", "footer": "FooterView", "extra": "ExtraView"])
+    }
+
+    /// Adding files that hold property tables alone, among files holding other facts beyond
+    /// types, merges the tables as merging every file anew does, whatever the order.
+    func testAddingPropertyTablesAloneEqualsMergingAnew() {
+        let tablesAlone = Self.files.filter { $0.hasFactsBeyondTypes && !$0.hasFactsBesidesTypesAndPropertyTables }
+        let others = Self.files.filter { !tablesAlone.map(\.path).contains($0.path) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let all = Self.files.shuffled(using: &generator)
+            let earlier = all.filter { file in others.contains { $0.path == file.path } || Bool.random(using: &generator) }
+            var project = ProjectFacts(merging: earlier)
+            project.update(toMerge: all)
+            XCTAssertEqual(FactCollectionTests.canonical(project), FactCollectionTests.canonical(ProjectFacts(merging: all)), all.map(\.path).description)
+            XCTAssertEqual(project.accessories.propertyTypes, ProjectFacts(merging: all).accessories.propertyTypes)
+        }
     }
 }
 

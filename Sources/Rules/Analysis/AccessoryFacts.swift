@@ -65,16 +65,20 @@ public struct AccessoryFacts: Sendable {
         // Appending nothing to a shared array still copies it.
         if !other.accessoryUses.isEmpty { accessoryUses += other.accessoryUses }
         if !other.inheritedAccessoryUses.isEmpty { inheritedAccessoryUses += other.inheritedAccessoryUses }
-        for (type, properties) in other.propertyTypes {
-            // A class of one file, as nearly all are: its table as that file has it.
-            guard let position = propertyTypes.index(forKey: type) else {
-                propertyTypes[type] = properties
-                continue
-            }
-            propertyTypes.values[position].merge(properties) { first, _ in first }
-        }
+        for (type, properties) in other.propertyTypes { Self.merge(properties, of: type, into: &propertyTypes) }
         selfSizingTypes.formUnion(other.selfSizingTypes)
         typesSizedWhereCreated.formUnion(other.typesSizedWhereCreated)
+    }
+
+    /// Merges a later file's property table of class `type` into `tables` (`propertyTypes`):
+    /// a property keeps the type the first table gives it.
+    static func merge(_ properties: [String: String], of type: String, into tables: inout [String: [String: String]]) {
+        // A class of one file, as nearly all are: its table as that file has it.
+        guard let position = tables.index(forKey: type) else {
+            tables[type] = properties
+            return
+        }
+        tables.values[position].merge(properties) { first, _ in first }
     }
 
     /// Markers without which a file holds none of these facts.
@@ -85,16 +89,14 @@ public struct AccessoryFacts: Sendable {
 
     /// `markers` among `FileChecker.catalogueMarkers` (which holds them all): a model that
     /// knows its file's catalogue markers answers the pre-check without a search.
-    private static let markerMask = FileChecker.catalogueMarkers.mask(of: markers)
+    private static let markerCheck = CatalogueMarkerCheck(markers)
 
     /// The facts of one analysed file.
     init(_ analysis: FileAnalysis) {
         let source = analysis.source
         let outline = analysis.outline
         propertyTypes = Self.propertyTypes(analysis)
-        let mayHoldFacts = analysis.model.catalogueMarkers.map { $0.intersects(Self.markerMask) }
-            ?? KeyboardVocabulary.mayContain(Self.markers, in: analysis.source.file.bytes)
-        guard mayHoldFacts else { return }
+        guard Self.markerCheck.mayBeIn(analysis.source.file.bytes, present: analysis.model.catalogueMarkers) else { return }
         func record(_ answer: FirstResponderAnswer, for typeName: String, at nameToken: Int) {
             if let known = firstResponderAnswers[typeName], known >= answer { return }
             firstResponderAnswers[typeName] = answer

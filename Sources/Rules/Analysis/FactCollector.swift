@@ -100,13 +100,18 @@ enum FactCollector {
     private static let inputAccessoryViewControllerHash = NameHash.of("inputAccessoryViewController")
     private static let canBecomeFirstResponderHash = NameHash.of("canBecomeFirstResponder")
 
-    static func collectTypes(_ fileIndex: FileIndex, into facts: inout FileFacts) {
+    private static let safeAreaMarkers = CatalogueMarkerCheck(KeyboardVocabulary.safeAreaMarkers)
+    private static let exclusionMarkers = CatalogueMarkerCheck(["disabledDistanceHandlingClasses"])
+
+    /// `catalogueMarkers`: which of `FileChecker.catalogueMarkers` the file's bytes hold, if
+    /// known (`FileModel.catalogueMarkers`); they spare the byte pre-checks a search.
+    static func collectTypes(_ fileIndex: FileIndex, catalogueMarkers: MarkerSet.Mask? = nil, into facts: inout FileFacts) {
         let source = fileIndex.source, outline = fileIndex.outline
         let assignments = fileIndex.assignments
         let path = source.file.path
         // Byte pre-checks: the token scans below look for names most files never contain.
         let bytes = source.file.bytes
-        let mayNameSafeArea = KeyboardVocabulary.mayContain(KeyboardVocabulary.safeAreaMarkers, in: bytes)
+        let mayNameSafeArea = safeAreaMarkers.mayBeIn(bytes, present: catalogueMarkers)
         // Both `keyboardLayoutGuide` (the only source of guide uses and aliases) and the
         // `KeyboardLayoutGuide` package hold these bytes.
         let mentionsGuide = fileIndex.mentionsKeyboard && KeyboardVocabulary.mayContain(["eyboardLayoutGuide"], in: bytes)
@@ -177,7 +182,8 @@ enum FactCollector {
         }
         facts.types = types
 
-        for assignment in assignments {
+        // Most assignments are passed over before their chain's names are gathered.
+        for assignment in assignments where mayNameSwitchOrAccessory(assignment.lhs, source) {
             let names = ExpressionBounds.chainNames(source, assignment.lhs)
             guard let last = names.last else { continue }
             if names.contains(where: { source.isWord($0, "IQKeyboardManager") }),
@@ -193,7 +199,7 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
-        let listsExclusions = KeyboardVocabulary.mayContain(["disabledDistanceHandlingClasses"], in: bytes)
+        let listsExclusions = exclusionMarkers.mayBeIn(bytes, present: catalogueMarkers)
         for index in 0..<(listsExclusions ? source.code.count : 0)
         where source.isWord(index, "disabledDistanceHandlingClasses") {
             let end = ExpressionBounds.end(source, from: index + 1, stopAtComma: false)
@@ -206,7 +212,9 @@ enum FactCollector {
                 cursor += 1
             }
         }
-        for property in outline.properties where property.name == "inputAccessoryView" {
+        for index in outline.properties.indices where outline.properties[index].nameHash == Self.inputAccessoryViewHash {
+            let property = outline.properties[index]
+            guard property.name == "inputAccessoryView" else { continue }
             if let initializer = property.initializer, let type = constructedType(source, initializer) {
                 facts.accessoryViewTypes.append(type)
             }
@@ -214,6 +222,13 @@ enum FactCollector {
                 facts.accessoryViewTypes.append(type)
             }
         }
+    }
+
+    /// Whether a token of `lhs` is `IQKeyboardManager` or `inputAccessoryView`: the chain of
+    /// an assignment `collectTypes` records (a keyboard manager switch, an accessory view
+    /// construction) names one of them.
+    static func mayNameSwitchOrAccessory(_ lhs: Range<Int>, _ source: TokenizedSource) -> Bool {
+        lhs.contains { source.isWord($0, "IQKeyboardManager") || source.isWord($0, "inputAccessoryView") }
     }
 
     /// For each type: whether its extent (nested types included) names the safe area
@@ -289,5 +304,27 @@ enum FactCollector {
         let name = source.text(at: start)
         guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return nil }
         return name
+    }
+}
+
+/// A byte pre-check for words that are all among `FileChecker.catalogueMarkers`: read off the
+/// markers a scan of the file found when known (pass 1 scans every file), else a search of
+/// the bytes. Words outside the catalogue are always searched for, so the answer is the
+/// search's either way.
+struct CatalogueMarkerCheck: Sendable {
+    let markers: [StaticString]
+    /// The markers' bits in `FileChecker.catalogueMarkers`; nil when one is not among them.
+    let mask: MarkerSet.Mask?
+
+    init(_ markers: [StaticString]) {
+        self.markers = markers
+        let mask = FileChecker.catalogueMarkers.mask(of: markers)
+        self.mask = mask.bits.nonzeroBitCount == markers.count ? mask : nil
+    }
+
+    /// Whether `bytes`, whose catalogue markers are `present` (if known), may hold a marker.
+    func mayBeIn(_ bytes: [UInt8], present: MarkerSet.Mask?) -> Bool {
+        if let mask, let present { return present.intersects(mask) }
+        return KeyboardVocabulary.mayContain(markers, in: bytes)
     }
 }

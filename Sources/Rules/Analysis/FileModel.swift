@@ -123,8 +123,8 @@ public final class FileModel: @unchecked Sendable {
         }
         self.handlerAtToken = handlerAtToken
         handlerLookup = HandlerLookup(handlers, outline)
-        FactCollector.collectTypes(fileIndex, into: &facts)
-        let observers = ObserverAnalysisBuilder(fileIndex).build()
+        FactCollector.collectTypes(fileIndex, catalogueMarkers: catalogueMarkers, into: &facts)
+        let observers = ObserverAnalysisBuilder(fileIndex, catalogueMarkers: catalogueMarkers).build()
         ObserverFactCollector.collect(observers, source, outline, mentionsKeyboard: mentionsKeyboard, into: &facts)
         self.observers = observers
         self.facts = facts

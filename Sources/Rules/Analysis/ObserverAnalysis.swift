@@ -370,9 +370,14 @@ struct ObserverAnalysisBuilder: FileIndexReader {
     var callAtCallee: TokenTable { fileIndex.callAtCallee }
     var assignmentAtOperator: TokenTable
     var callAtOpenParen: TokenTable
+    /// Which of `FileChecker.catalogueMarkers` the file's bytes hold, if known.
+    let catalogueMarkers: MarkerSet.Mask?
 
-    init(_ fileIndex: FileIndex) {
+    private static let removalMarkers = CatalogueMarkerCheck(["removeObserver"])
+
+    init(_ fileIndex: FileIndex, catalogueMarkers: MarkerSet.Mask? = nil) {
         self.fileIndex = fileIndex
+        self.catalogueMarkers = catalogueMarkers
         let tokenCount = fileIndex.source.code.count
         assignmentAtOperator = TokenTable(tokenCount: tokenCount)
         callAtOpenParen = TokenTable(tokenCount: tokenCount)
@@ -392,7 +397,7 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         }
         let calls = self.calls
         // Most files remove no observer: their bytes tell without a look at each call and token.
-        let mayRemove = KeyboardVocabulary.mayContain(["removeObserver"], in: source.file.bytes)
+        let mayRemove = Self.removalMarkers.mayBeIn(source.file.bytes, present: catalogueMarkers)
         // Calls are picked by their callee before a call is copied out of `calls`.
         for index in mayRemove ? calls.indices : 0..<0 where source.isWord(calls[index].callee, "removeObserver") {
             let call = calls[index]
@@ -871,25 +876,29 @@ struct ObserverAnalysisBuilder: FileIndexReader {
         // that mean no method of the type here may mean one its code in another file declares.
         // Read in place: most calls are not on `self` or name no function of the file.
         let calls = self.calls
+        var leaving: [(caller: FunctionID, owner: TypeID, name: UInt64)] = []
         for index in calls.indices where fileIndex.isCallOnSelf(index) {
             let callee = calls[index].callee
             guard let caller = method(containing: callee), let callerOwner = outline[caller].owner else { continue }
-            let callerType = outline[callerOwner].qualifiedName
+            let name = source.nameHash(callee)
             var resolved = false
-            if !outline.functions(named: source.nameHash(callee)).isEmpty {
+            if !outline.functions(named: name).isEmpty {
                 for target in fileIndex.functions(calledBy: calls[index]) {
                     // The same declaration needs no comparison of names.
                     guard let owner = outline[target].owner,
-                          owner == callerOwner || outline[owner].qualifiedName == callerType else { continue }
+                          owner == callerOwner || outline[owner].qualifiedName == outline[callerOwner].qualifiedName
+                    else { continue }
                     resolved = true
                     if target != caller { graph.callers[target, default: []].append(caller) }
                 }
             }
-            if !resolved, LifecycleGraph.mayNameMethod(source, callee) {
-                graph.callsLeavingFile.append((caller, callerType, source.nameHash(callee)))
-            }
+            if !resolved, LifecycleGraph.mayNameMethod(source, callee) { leaving.append((caller, callerOwner, name)) }
         }
         graph.phases = graph.propagated(seeds: [:])
+        // Most calls on `self` come from methods without a phase, which carry none on.
+        for call in leaving where !(graph.phases[call.caller]?.isEmpty ?? true) {
+            graph.callsLeavingFile.append((call.caller, outline[call.owner].qualifiedName, call.name))
+        }
         return graph
     }
 }
@@ -902,8 +911,8 @@ struct LifecycleGraph: Sendable {
     var ownPhases: [FunctionID: Set<LifecyclePhase>] = [:]
     /// Method → the methods of its type in this file that call it.
     var callers: [FunctionID: [FunctionID]] = [:]
-    /// Calls on `self` from a method of a type to a name no method of that type in this file
-    /// has: the type's code in another file (an extension) may declare it.
+    /// Calls on `self` from a method of a type with a phase (`phases`) to a name no method of
+    /// that type in this file has: the type's code in another file (an extension) may declare it.
     var callsLeavingFile: [(caller: FunctionID, typeName: String, name: UInt64)] = []
     /// Method → the phases it runs in, from this file alone.
     var phases: [FunctionID: Set<LifecyclePhase>] = [:]

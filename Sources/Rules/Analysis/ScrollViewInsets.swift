@@ -20,7 +20,10 @@ struct ScrollViewInsetSetup: Sendable {
     static func find(_ source: TokenizedSource, _ outline: Outline, _ assignments: [Assignment],
                      _ constants: ConstantResolver) -> [ScrollViewInsetSetup] {
         var found: [ScrollViewInsetSetup] = []
-        for assignment in assignments {
+        // Every assignment of every file is asked and nearly none writes an inset: a token
+        // of the left-hand side spelled as one of the names looked for comes before the
+        // chain's names are gathered.
+        for assignment in assignments where writesInsetName(assignment.lhs, in: source) {
             guard let type = outline.enclosingType(at: assignment.op) else { continue }
             let names = ExpressionBounds.chainNames(source, assignment.lhs).filter { !source.isWord($0, "self") }
             guard let last = names.last else { continue }
@@ -34,6 +37,12 @@ struct ScrollViewInsetSetup: Sendable {
             }
         }
         return found
+    }
+
+    /// Whether a token of `lhs` is `contentInset` or `contentInsetAdjustmentBehavior`: an
+    /// assignment `find` keeps names one of them in its chain.
+    static func writesInsetName(_ lhs: Range<Int>, in source: TokenizedSource) -> Bool {
+        lhs.contains { source.isWord($0, "contentInset") || source.isWord($0, "contentInsetAdjustmentBehavior") }
     }
 
     /// `.never` or `UIScrollView.ContentInsetAdjustmentBehavior.never`, not a value chosen at

@@ -167,21 +167,28 @@ extension FileFacts {
     /// Whether the file holds facts beyond those about its types (accessors, switches,
     /// accessory uses, keyboard layout guide users…): replacing such a file recomputes those
     /// facts from the other files that hold some.
-    var hasFactsBeyondTypes: Bool {
+    var hasFactsBeyondTypes: Bool { !accessories.propertyTypes.isEmpty || hasFactsBesidesTypesAndPropertyTables }
+
+    /// Whether the file holds facts beyond those about its types other than its accessory
+    /// property tables (`AccessoryFacts.propertyTypes`): nearly every file with a class holds
+    /// tables, most nothing else beyond its types.
+    var hasFactsBesidesTypesAndPropertyTables: Bool {
         !keyboardAccessors.isEmpty || !keyboardHeightAccessors.isEmpty || !keyboardFrameProperties.isEmpty
             || !keyboardResults.isEmpty || !keyboardArguments.isEmpty
             || extendsViewsWithKeyboardLayoutGuide || !keyboardManagerSwitches.isEmpty
-            || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmpty
+            || !keyboardManagerExcludedTypes.isEmpty || !accessoryViewTypes.isEmpty || !accessories.isEmptyBesidesPropertyTypes
             || !scrollViewInsets.isEmpty
             || types.contains { !$0.keyboardLayoutGuideUses.isEmpty }
     }
 }
 
 extension AccessoryFacts {
-    var isEmpty: Bool {
+    var isEmpty: Bool { propertyTypes.isEmpty && isEmptyBesidesPropertyTypes }
+
+    /// Empty but for `propertyTypes`.
+    var isEmptyBesidesPropertyTypes: Bool {
         firstResponderAnswers.isEmpty && typesResigningOnDisappear.isEmpty && accessoryUses.isEmpty
-            && inheritedAccessoryUses.isEmpty && propertyTypes.isEmpty && selfSizingTypes.isEmpty
-            && typesSizedWhereCreated.isEmpty
+            && inheritedAccessoryUses.isEmpty && selfSizingTypes.isEmpty && typesSizedWhereCreated.isEmpty
     }
 }
 
@@ -453,7 +460,26 @@ public struct ProjectFacts: Sendable {
                   let position = files[file].types.firstIndex(where: { $0.name == name }) else { return (Int.max, Int.max) }
             return (file, position)
         }
-        if added.contains(where: { files[$0].hasFactsBeyondTypes }) { mergeFactsBeyondTypesAgain() }
+        if added.contains(where: { files[$0].hasFactsBesidesTypesAndPropertyTables }) {
+            mergeFactsBeyondTypesAgain()
+        } else {
+            mergePropertyTablesAgain(of: Set(added.flatMap { files[$0].accessories.propertyTypes.keys }))
+        }
+    }
+
+    /// The accessory property tables of the classes `names` merged again from the files
+    /// holding them, in merge order: what `mergeFactsBeyondTypesAgain` gives when the files
+    /// added since hold no other facts beyond types (see `update(toMerge:)`, which takes no
+    /// file out and layers none), at the cost of the tables rather than of every fact.
+    private mutating func mergePropertyTablesAgain(of names: Set<String>) {
+        guard !names.isEmpty else { return }
+        var merged: [String: [String: String]] = [:]
+        for index in filesWithFactsBeyondTypes {
+            for (type, properties) in files[index].accessories.propertyTypes where names.contains(type) {
+                AccessoryFacts.merge(properties, of: type, into: &merged)
+            }
+        }
+        for (type, properties) in merged { accessories.propertyTypes[type] = properties }
     }
 
     /// The positions in `files` of the files this project does not hold, when `files` holds
