@@ -47,6 +47,7 @@ final class FileIndex: Sendable {
         let chainStarts = ChainStarts(source)
         var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
         matching.run()
+        let callSites = matching.callSites()
         // Each closure is changed in place (through the subscript it would be copied out
         // and back once per field).
         for link in matching.closureCalls {
@@ -58,15 +59,14 @@ final class FileIndex: Sendable {
         let outline = linked
         self.outline = outline
         self.chainStarts = chainStarts
-        calls = matching.calls
+        calls = callSites
         assignments = matching.assignments
         bindings = matching.bindings
         var callAtCallee = TokenTable(tokenCount: source.code.count)
-        for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
+        for index in callSites.indices { callAtCallee[callSites[index].callee] = index }
         self.callAtCallee = callAtCallee
-        callsByName = NameGroups(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
+        callsByName = NameGroups(grouping: callSites.count) { source.nameHash(callSites[$0].callee) }
         var caseBindings = NameHashTable<[CaseBinding]>()
-        let callSites = matching.calls
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
         // passed over without copying them.
         for index in callSites.indices
@@ -95,7 +95,7 @@ final class FileIndex: Sendable {
         let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings,
                                          bindingsByName: bindingsByName)
         self.constants = constants
-        registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
+        registrations = RegistrationRecogniser(source: source, outline: outline, calls: callSites,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
         for index in callSites.indices {
