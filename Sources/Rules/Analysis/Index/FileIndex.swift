@@ -43,20 +43,19 @@ final class FileIndex: Sendable {
     init(_ source: TokenizedSource) {
         self.source = source
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
-        var linked = Outline(source)
+        var tables = Outline.Tables(source)
         let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
+        var matching = MatchingBuilder(source: source, outline: Outline(tables), chainStarts: chainStarts)
         matching.run()
         let callSites = matching.callSites()
-        // Each closure is changed in place (through the subscript it would be copied out
-        // and back once per field).
+        // The calls link their closures: the outline is built again around the linked
+        // closures, sharing every other table with the one the matching read.
         for link in matching.closureCalls {
-            linked.closures[link.closure.rawValue].call = link.call
-            linked.closures[link.closure.rawValue].argumentLabel = link.label
-            linked.closures[link.closure.rawValue].isTrailing = link.trailing
+            tables.closures[link.closure.rawValue].call = link.call
+            tables.closures[link.closure.rawValue].argumentLabel = link.label
+            tables.closures[link.closure.rawValue].isTrailing = link.trailing
         }
-        // A constant from here on: the closures below read it without copying it.
-        let outline = linked
+        let outline = Outline(tables)
         self.outline = outline
         self.chainStarts = chainStarts
         calls = callSites
