@@ -145,6 +145,23 @@ final class ByteScanTests: XCTestCase {
         XCTAssertEqual(found, [0, 1, 2, 3, 4, 5, 6])
     }
 
+    /// The head read in one load (where eight bytes lie in the buffer) is the head packed
+    /// byte by byte, at every start and length, the last bytes of the buffer included.
+    func testPackedHeadAgreesWithPackingByteByByte() {
+        var generator = Generator(state: 31)
+        for _ in 0..<200 {
+            let bytes = (0..<generator.next(24)).map { _ in UInt8(truncatingIfNeeded: generator.next(256)) }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0..<buffer.count {
+                    for length in 0...(buffer.count - start) {
+                        XCTAssertEqual(WordList.packedHead(buffer, start, length),
+                                       WordList.packedHeadByBytes(buffer, start, length), "\(bytes) \(start) \(length)")
+                    }
+                }
+            }
+        }
+    }
+
     func testNamePartsAgreeWithASearchPerPart() {
         let parts = KeyboardVocabulary.safeAreaMarkers
         let nameParts = NameParts(parts)
