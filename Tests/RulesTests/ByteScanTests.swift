@@ -162,6 +162,35 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    /// `isWord` and `isToken` decide by length before comparing bytes: they agree with the
+    /// byte comparison alone, for names and operators of every length around the words'.
+    func testIsWordAndIsTokenAgreeWithTheByteComparison() {
+        let source = randomNames(["if", "in", "for", "e", "x", "self", "init", ""], count: 2000, seed: 17)
+        let words: [StaticString] = ["nif", "nin", "nfor", "nx", "nself", "ninit", "if", "in", "for", "`for`", "n", ""]
+        var matched = 0
+        for index in -1...source.code.count {
+            let isName = source.kind(index) == .identifier || source.kind(index) == .keyword
+            for word in words {
+                let expected = isName && source.token(source.code[index], is: word)
+                XCTAssertEqual(source.isWord(index, word), expected, "\(source.text(at: index)) \(word)")
+                if expected { matched += 1 }
+            }
+        }
+        XCTAssertGreaterThan(matched, 500)
+        let operators = Lexer.tokenize(SourceFile(path: "Ops.swift", text: "a += b -= c + d == e != f ... g ..< h ?? i"))
+        let spellings: [StaticString] = ["+=", "-=", "+", "==", "!=", "...", "..<", "??", "="]
+        var operatorsMatched = 0
+        for index in operators.code.indices where operators.kind(index) == .binaryOperator {
+            for spelling in spellings {
+                let expected = operators.token(operators.code[index], is: spelling)
+                XCTAssertEqual(operators.isToken(index, .binaryOperator, spelling), expected,
+                               "\(operators.text(at: index)) \(spelling)")
+                if expected { operatorsMatched += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(operatorsMatched, 6)
+    }
+
     func testNamePartsAgreeWithASearchPerPart() {
         let parts = KeyboardVocabulary.safeAreaMarkers
         let nameParts = NameParts(parts)

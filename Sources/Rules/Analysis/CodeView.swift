@@ -10,19 +10,25 @@ extension TokenizedSource {
         index >= 0 && index < code.count ? code[index].kind : .unknown
     }
 
-    /// Whether code token `index` is a name (identifier or keyword) spelled `word`.
+    /// Whether code token `index` is a name (identifier or keyword) spelled `word`. Most
+    /// names asked about differ in length from `word`: that is decided here, inlined, before
+    /// the bytes are compared.
     @inline(__always)
     func isWord(_ index: Int, _ word: StaticString) -> Bool {
         guard index >= 0, index < code.count else { return false }
         let token = code[index]
-        guard token.kind == .identifier || token.kind == .keyword else { return false }
+        guard token.kind == .identifier || token.kind == .keyword, token.length == word.utf8CodeUnitCount else {
+            return false
+        }
         return self.token(token, is: word)
     }
 
     /// Whether code token `index` is of `kind` and spelled `word` (for operators).
     @inline(__always)
     func isToken(_ index: Int, _ kind: TokenKind, _ word: StaticString) -> Bool {
-        guard index >= 0, index < code.count, code[index].kind == kind else { return false }
+        guard index >= 0, index < code.count, code[index].kind == kind, code[index].length == word.utf8CodeUnitCount else {
+            return false
+        }
         return token(code[index], is: word)
     }
 

@@ -16,8 +16,8 @@ struct Argument: Sendable {
 typealias TrailingClosure = (closure: ClosureID, label: Int?)
 
 /// The arguments and trailing closures of every call of a file, each call's a run of these
-/// tables (`CallSite.arguments`): one allocation for the file rather than two per call, and
-/// copying a call retains one object.
+/// tables (`CallSite.arguments`): a few allocations for the file rather than up to two per
+/// call, and copying a call retains one object.
 final class CallArgumentTables: Sendable {
     let arguments: [Argument]
     let trailingClosures: [TrailingClosure]
