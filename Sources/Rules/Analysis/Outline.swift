@@ -600,7 +600,8 @@ private struct OutlineBuilder {
             // `repeat { } while x` has no body of its own.
             if which == 2, source.kind(index - 1) == .rightBrace,
                let open = source.partnerIndex(index - 1),
-               case .block(let keyword) = outline.scopes[Int(outline.scopeOfToken[open])].kind,
+               case let scope = Int(outline.scopeOfToken[open]), scope >= 0,
+               case .block(let keyword) = outline.scopes[scope].kind,
                source.isWord(keyword, "repeat") {
                 return
             }
