@@ -282,9 +282,68 @@ final class AnalysisIndexTests: XCTestCase {
                 || (source.isWord(index, "init") && source.kind(index - 1) == .period) {
                 everyName.recordCall(index)
             }
-            XCTAssertEqual(matching.calls.map(\.callee), everyName.calls.map(\.callee), text)
-            XCTAssertEqual(matching.calls.map(\.end), everyName.calls.map(\.end), text)
+            XCTAssertEqual(matching.callSites().map(\.callee), everyName.callSites().map(\.callee), text)
+            XCTAssertEqual(matching.callSites().map(\.end), everyName.callSites().map(\.end), text)
             XCTAssertEqual(matching.closureCalls.map(\.closure), everyName.closureCalls.map(\.closure), text)
+        }
+    }
+
+    /// Each call's arguments and trailing closures are its run of the file-wide tables: they
+    /// match a split of its own parentheses at their top-level commas and the closures linked
+    /// to it, whatever the calls around it hold.
+    func testCallArgumentRunsMatchEachCallsOwnSplit() {
+        let snippets = [
+            """
+            final class Screen: UIViewController {
+                func run() {
+                    UIView.animate(withDuration: 0.3, delay: 0, options: [.curveEaseOut, .beginFromCurrentState], animations: {
+                        self.view.layoutIfNeeded()
+                    }) { finished in print(finished) }
+                    let inset = UIEdgeInsets(top: 0, left: f(a, g(b, c)), bottom: height, right: 0)
+                    reload()
+                    pair { print(4) } second: { print(5) } third: { print(6) }
+                    items.map { $0 * 2 }.filter({ $0 > 1 })
+                    outer(inner(x, y: [1, 2, 3]), z: (p, q), { _ in })
+                    Task { await load(from: url, retry: 3) }
+                    let value = Dictionary<String, Int>(uniqueKeysWithValues: zip(keys, values))
+                }
+            }
+            """,
+            "f()\ng(a)\nh(a, b,)\nk(label: )\nm(\"\\(x(y, z))\", w)",
+            "call(a, { b in c(b) }, d) {} next: {}\nother(\n  first: 1,\n  second: nested(2, 3)\n)",
+        ]
+        for code in snippets {
+            let analysis = analyze(code)
+            let source = analysis.source
+            XCTAssertFalse(analysis.calls.isEmpty, code)
+            for (index, call) in analysis.calls.enumerated() {
+                var expected: [String] = []
+                if let open = call.openParen, let close = call.closeParen, open + 1 < close {
+                    var start = open + 1
+                    while start < close {
+                        let end = source.firstTopLevel(in: start..<close) { source.kind($0) == .comma } ?? close
+                        var value = start..<end
+                        var label = "-"
+                        if end - start >= 2, source.kind(start + 1) == .colon,
+                           source.kind(start) == .identifier || source.kind(start) == .keyword {
+                            label = source.text(at: start)
+                            value = (start + 2)..<end
+                        }
+                        expected.append("\(label):\(value)")
+                        start = end + 1
+                    }
+                }
+                let arguments = call.arguments.map { "\($0.label.map { source.text(at: $0) } ?? "-"):\($0.value)" }
+                XCTAssertEqual(arguments, expected, "\(source.text(at: call.callee)) in \(code)")
+                XCTAssertEqual(call.arguments.indices, 0..<expected.count)
+                XCTAssertEqual(call.arguments.indices.map { call.arguments[$0].value }, call.arguments.map(\.value))
+
+                let linked = analysis.outline.closures.indices.filter { analysis.outline.closures[$0].call == index }
+                let trailing = linked.filter { analysis.outline.closures[$0].isTrailing }
+                XCTAssertEqual(call.trailingClosures.map(\.closure.rawValue), trailing)
+                XCTAssertEqual(call.trailingClosures.map(\.label), trailing.map { analysis.outline.closures[$0].argumentLabel })
+                XCTAssertEqual(call.arguments.compactMap(\.closure?.rawValue), linked.filter { !trailing.contains($0) })
+            }
         }
     }
 }

@@ -145,6 +145,52 @@ final class ByteScanTests: XCTestCase {
         XCTAssertEqual(found, [0, 1, 2, 3, 4, 5, 6])
     }
 
+    /// The head read in one load (where eight bytes lie in the buffer) is the head packed
+    /// byte by byte, at every start and length, the last bytes of the buffer included.
+    func testPackedHeadAgreesWithPackingByteByByte() {
+        var generator = Generator(state: 31)
+        for _ in 0..<200 {
+            let bytes = (0..<generator.next(24)).map { _ in UInt8(truncatingIfNeeded: generator.next(256)) }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0..<buffer.count {
+                    for length in 0...(buffer.count - start) {
+                        XCTAssertEqual(WordList.packedHead(buffer, start, length),
+                                       WordList.packedHeadByBytes(buffer, start, length), "\(bytes) \(start) \(length)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// `isWord` and `isToken` decide by length before comparing bytes: they agree with the
+    /// byte comparison alone, for names and operators of every length around the words'.
+    func testIsWordAndIsTokenAgreeWithTheByteComparison() {
+        let source = randomNames(["if", "in", "for", "e", "x", "self", "init", ""], count: 2000, seed: 17)
+        let words: [StaticString] = ["nif", "nin", "nfor", "nx", "nself", "ninit", "if", "in", "for", "`for`", "n", ""]
+        var matched = 0
+        for index in -1...source.code.count {
+            let isName = source.kind(index) == .identifier || source.kind(index) == .keyword
+            for word in words {
+                let expected = isName && source.token(source.code[index], is: word)
+                XCTAssertEqual(source.isWord(index, word), expected, "\(source.text(at: index)) \(word)")
+                if expected { matched += 1 }
+            }
+        }
+        XCTAssertGreaterThan(matched, 500)
+        let operators = Lexer.tokenize(SourceFile(path: "Ops.swift", text: "a += b -= c + d == e != f ... g ..< h ?? i"))
+        let spellings: [StaticString] = ["+=", "-=", "+", "==", "!=", "...", "..<", "??", "="]
+        var operatorsMatched = 0
+        for index in operators.code.indices where operators.kind(index) == .binaryOperator {
+            for spelling in spellings {
+                let expected = operators.token(operators.code[index], is: spelling)
+                XCTAssertEqual(operators.isToken(index, .binaryOperator, spelling), expected,
+                               "\(operators.text(at: index)) \(spelling)")
+                if expected { operatorsMatched += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(operatorsMatched, 6)
+    }
+
     func testNamePartsAgreeWithASearchPerPart() {
         let parts = KeyboardVocabulary.safeAreaMarkers
         let nameParts = NameParts(parts)

@@ -10,19 +10,25 @@ extension TokenizedSource {
         index >= 0 && index < code.count ? code[index].kind : .unknown
     }
 
-    /// Whether code token `index` is a name (identifier or keyword) spelled `word`.
+    /// Whether code token `index` is a name (identifier or keyword) spelled `word`. Most
+    /// names asked about differ in length from `word`: that is decided here, inlined, before
+    /// the bytes are compared.
     @inline(__always)
     func isWord(_ index: Int, _ word: StaticString) -> Bool {
         guard index >= 0, index < code.count else { return false }
         let token = code[index]
-        guard token.kind == .identifier || token.kind == .keyword else { return false }
+        guard token.kind == .identifier || token.kind == .keyword, token.length == word.utf8CodeUnitCount else {
+            return false
+        }
         return self.token(token, is: word)
     }
 
     /// Whether code token `index` is of `kind` and spelled `word` (for operators).
     @inline(__always)
     func isToken(_ index: Int, _ kind: TokenKind, _ word: StaticString) -> Bool {
-        guard index >= 0, index < code.count, code[index].kind == kind else { return false }
+        guard index >= 0, index < code.count, code[index].kind == kind, code[index].length == word.utf8CodeUnitCount else {
+            return false
+        }
         return token(code[index], is: word)
     }
 
@@ -248,9 +254,20 @@ struct WordList: Sendable {
     }
 
     /// The first `min(length, 8)` bytes of `buffer[start...]`, the first byte lowest: two
-    /// spellings of one length share it exactly when their first eight bytes agree.
+    /// spellings of one length share it exactly when their first eight bytes agree. Where
+    /// eight bytes from `start` lie in `buffer` they are read in one load and the bytes past
+    /// `length` masked off; otherwise byte by byte (`packedHeadByBytes`).
     @inline(__always)
     static func packedHead(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        guard start >= 0, start + 8 <= buffer.count, let base = buffer.baseAddress else {
+            return packedHeadByBytes(buffer, start, length)
+        }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+        return length >= 8 ? word : word & ((1 &<< UInt64(8 * length)) &- 1)
+    }
+
+    /// `packedHead` one byte at a time.
+    static func packedHeadByBytes(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
         var head: UInt64 = 0
         for offset in 0..<min(length, 8) { head |= UInt64(buffer[start + offset]) &<< UInt64(8 * offset) }
         return head

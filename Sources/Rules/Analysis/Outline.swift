@@ -3,27 +3,78 @@ import Lexer
 /// The structure of one file, built in one forward pass over the code view with an explicit
 /// scope stack (never recursion on input depth): types, functions, properties, closures,
 /// control-flow blocks, `#if` and availability regions, and the innermost scope of every token.
-struct Outline: Sendable {
-    var types: [TypeDeclaration] = []
-    var functions: [FunctionDeclaration] = []
-    var properties: [PropertyDeclaration] = []
-    var closures: [Closure] = []
-    var scopes: [Scope] = []
-    var conditionalRegions: [ConditionalCompilationRegion] = []
-    var availabilityRegions: [AvailabilityRegion] = []
+/// Immutable and shared: every analysis of the file holds the one instance, so that passing
+/// it on retains one object rather than each of its tables.
+final class Outline: Sendable {
+    let types: [TypeDeclaration]
+    let functions: [FunctionDeclaration]
+    let properties: [PropertyDeclaration]
+    let closures: [Closure]
+    let scopes: [Scope]
+    let conditionalRegions: [ConditionalCompilationRegion]
+    let availabilityRegions: [AvailabilityRegion]
     /// For each code token, the innermost scope containing it (-1 at file level). Braces
     /// belong to the scope they delimit.
-    var scopeOfToken: [Int32] = []
+    let scopeOfToken: [Int32]
     /// For each scope: the innermost type declaration around it and the innermost
     /// executable scope (itself included), -1 when none; precomputed so that the queries
     /// below cost O(1) whatever the nesting depth.
-    var typeOfScope: [Int32] = []
-    var executableOfScope: [Int32] = []
+    let typeOfScope: [Int32]
+    let executableOfScope: [Int32]
     /// For each scope: the body of the function it lies in (itself included), else its
     /// outermost enclosing scope; and the method (a function declared in a type) whose body
     /// holds it, -1 when none.
-    var functionBodyOfScope: [Int32] = []
-    var methodOfScope: [Int32] = []
+    let functionBodyOfScope: [Int32]
+    let methodOfScope: [Int32]
+    /// Functions by name hash, and by owner type and name hash (`OwnedName.key`).
+    let functionsByName: NameHashTable<[FunctionID]>
+    let functionsByOwnerAndName: NameHashTable<[FunctionID]>
+    /// The first property of each name declared directly in a type (or at file level), by
+    /// `OwnedName.key`.
+    let firstPropertyByOwnerAndName: NameHashTable<PropertyID>
+    /// Per property: the next property of the same owner and name (`#if` branches declare
+    /// one twice), -1 for none.
+    let nextPropertyOfSameOwnerAndName: [Int]
+
+    /// The tables as the builder fills them (see the properties of the same names).
+    struct Tables {
+        var types: [TypeDeclaration] = []
+        var functions: [FunctionDeclaration] = []
+        var properties: [PropertyDeclaration] = []
+        var closures: [Closure] = []
+        var scopes: [Scope] = []
+        var conditionalRegions: [ConditionalCompilationRegion] = []
+        var availabilityRegions: [AvailabilityRegion] = []
+        var scopeOfToken: [Int32] = []
+        var typeOfScope: [Int32] = []
+        var executableOfScope: [Int32] = []
+        var functionBodyOfScope: [Int32] = []
+        var methodOfScope: [Int32] = []
+        var functionsByName = NameHashTable<[FunctionID]>()
+        var functionsByOwnerAndName = NameHashTable<[FunctionID]>()
+        var firstPropertyByOwnerAndName = NameHashTable<PropertyID>()
+        var nextPropertyOfSameOwnerAndName: [Int] = []
+    }
+
+    /// The outline holding `tables`.
+    init(_ tables: Tables) {
+        types = tables.types
+        functions = tables.functions
+        properties = tables.properties
+        closures = tables.closures
+        scopes = tables.scopes
+        conditionalRegions = tables.conditionalRegions
+        availabilityRegions = tables.availabilityRegions
+        scopeOfToken = tables.scopeOfToken
+        typeOfScope = tables.typeOfScope
+        executableOfScope = tables.executableOfScope
+        functionBodyOfScope = tables.functionBodyOfScope
+        methodOfScope = tables.methodOfScope
+        functionsByName = tables.functionsByName
+        functionsByOwnerAndName = tables.functionsByOwnerAndName
+        firstPropertyByOwnerAndName = tables.firstPropertyByOwnerAndName
+        nextPropertyOfSameOwnerAndName = tables.nextPropertyOfSameOwnerAndName
+    }
 
     /// The innermost scope containing code token `index`.
     func scope(at index: Int) -> ScopeID? {
@@ -101,11 +152,8 @@ struct Outline: Sendable {
     /// The declaration of `property`.
     subscript(property: PropertyID) -> PropertyDeclaration { properties[property.rawValue] }
 
-    /// The description of `closure`; the file index fills in the call it is an argument of.
-    subscript(closure: ClosureID) -> Closure {
-        get { closures[closure.rawValue] }
-        set { closures[closure.rawValue] = newValue }
-    }
+    /// The description of `closure`, with the call it is an argument of.
+    subscript(closure: ClosureID) -> Closure { closures[closure.rawValue] }
 
     /// The type declaration whose body holds the declaration of `type`, if any.
     func outerType(of type: TypeID) -> TypeID? {
@@ -117,7 +165,7 @@ struct Outline: Sendable {
     /// outwards through nested types. Never more than `Limits.enclosingScopes` types.
     func enclosingTypes(from type: TypeID?) -> some Sequence<TypeID> {
         sequence(state: type) { current in
-            defer { current = current.flatMap(outerType(of:)) }
+            defer { current = current.flatMap(self.outerType(of:)) }
             return current
         }.prefix(Limits.enclosingScopes)
     }
@@ -136,16 +184,6 @@ struct Outline: Sendable {
         }
         return best
     }
-
-    /// Functions by name hash, and by owner type and name hash (`OwnedName.key`).
-    var functionsByName = NameHashTable<[FunctionID]>()
-    var functionsByOwnerAndName = NameHashTable<[FunctionID]>()
-    /// The first property of each name declared directly in a type (or at file level), by
-    /// `OwnedName.key`.
-    var firstPropertyByOwnerAndName = NameHashTable<PropertyID>()
-    /// Per property: the next property of the same owner and name (`#if` branches declare
-    /// one twice), -1 for none.
-    var nextPropertyOfSameOwnerAndName: [Int] = []
 
     struct OwnedName: Hashable, Sendable {
         let owner: TypeID?
@@ -229,6 +267,13 @@ private extension ScopeID {
 extension Outline {
     /// Builds the outline of `source`. Linear in the number of tokens apart from header
     /// scans, which are bounded.
+    convenience init(_ source: TokenizedSource) {
+        self.init(Tables(source))
+    }
+}
+
+extension Outline.Tables {
+    /// The tables of the outline of `source` (see `Outline.init(_:)`).
     init(_ source: TokenizedSource) {
         var builder = OutlineBuilder(source: source)
         builder.run()
@@ -238,7 +283,7 @@ extension Outline {
 
 private struct OutlineBuilder {
     let source: TokenizedSource
-    var outline = Outline()
+    var outline = Outline.Tables()
     /// Brace token → index in `declaredKinds` of what declared it: a token table, as every
     /// brace of the file asks it.
     var declaredBraces = TokenTable(tokenCount: 0)
@@ -555,8 +600,8 @@ private struct OutlineBuilder {
             // `repeat { } while x` has no body of its own.
             if which == 2, source.kind(index - 1) == .rightBrace,
                let open = source.partnerIndex(index - 1),
-               let scope = outline.scope(at: open),
-               case .block(let keyword) = outline[scope].kind,
+               case let scope = Int(outline.scopeOfToken[open]), scope >= 0,
+               case .block(let keyword) = outline.scopes[scope].kind,
                source.isWord(keyword, "repeat") {
                 return
             }
@@ -690,10 +735,10 @@ private struct OutlineBuilder {
         let type = TypeID(outline.types.count)
         let end = brace.flatMap { source.partnerIndex($0) } ?? cursor
         let name = nameParts.joined(separator: ".")
-        let parentType = stack.last.flatMap { outline.type(ofScope: ScopeID($0)) }
+        let parentType = stack.last.map { Int(outline.typeOfScope[$0]) } ?? -1
         outline.types.append(TypeDeclaration(
             kind: kind, name: name, simpleName: nameParts.last ?? "",
-            qualifiedName: kind == .extension ? name : parentType.map { outline[$0].qualifiedName + "." + name } ?? name,
+            qualifiedName: kind == .extension || parentType < 0 ? name : outline.types[parentType].qualifiedName + "." + name,
             nameToken: nameToken, inheritance: inheritance, scope: nil, extent: start..<(end + 1)))
         if let brace { declare(brace, as: .type(type)) }
         if let available { recordAvailability(start, end, available) }

@@ -12,6 +12,42 @@ struct Argument: Sendable {
     }
 }
 
+/// A trailing closure of a call and its label (nil for the first).
+typealias TrailingClosure = (closure: ClosureID, label: Int?)
+
+/// The arguments and trailing closures of every call of a file, each call's a run of these
+/// tables (`CallSite.arguments`): a few allocations for the file rather than up to two per
+/// call, and copying a call retains one object.
+final class CallArgumentTables: Sendable {
+    let arguments: [Argument]
+    let trailingClosures: [TrailingClosure]
+
+    init(arguments: [Argument], trailingClosures: [TrailingClosure]) {
+        self.arguments = arguments
+        self.trailingClosures = trailingClosures
+    }
+}
+
+/// A run of a file-wide table read like an array of its own: positions from 0 to `count`.
+struct TableRun<Element>: RandomAccessCollection {
+    private let table: [Element]
+    private let run: Range<Int>
+
+    /// `run`: positions within `table`.
+    init(_ table: [Element], _ run: Range<Int>) {
+        self.table = table
+        self.run = run
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { run.count }
+
+    subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < run.count, "Index out of range")
+        return table[run.lowerBound + position]
+    }
+}
+
 /// A call: `callee(args) { trailing } label: { trailing }`, `Type(…)`, `x.method(…)`,
 /// `Task { … }`. Positions are code-token indices.
 struct CallSite: Sendable {
@@ -21,11 +57,30 @@ struct CallSite: Sendable {
     let receiver: Range<Int>?
     let openParen: Int?
     let closeParen: Int?
-    let arguments: [Argument]
-    /// Trailing closures in order with their labels (nil for the first).
-    let trailingClosures: [(closure: ClosureID, label: Int?)]
+    /// The file's tables that hold the call's arguments and trailing closures.
+    private let tables: CallArgumentTables
+    private let argumentRun: Range<Int>
+    private let trailingRun: Range<Int>
     /// The last token of the call, trailing closures included.
     let end: Int
+
+    /// `argumentRun` and `trailingRun`: the call's positions in `tables`.
+    init(callee: Int, receiver: Range<Int>?, openParen: Int?, closeParen: Int?, tables: CallArgumentTables,
+         argumentRun: Range<Int>, trailingRun: Range<Int>, end: Int) {
+        self.callee = callee
+        self.receiver = receiver
+        self.openParen = openParen
+        self.closeParen = closeParen
+        self.tables = tables
+        self.argumentRun = argumentRun
+        self.trailingRun = trailingRun
+        self.end = end
+    }
+
+    /// The arguments in the parentheses, in order.
+    var arguments: TableRun<Argument> { TableRun(tables.arguments, argumentRun) }
+    /// Trailing closures in order with their labels (nil for the first).
+    var trailingClosures: TableRun<TrailingClosure> { TableRun(tables.trailingClosures, trailingRun) }
 
     /// The first token of the whole call expression (receiver included).
     var start: Int { receiver?.lowerBound ?? callee }
@@ -82,10 +137,25 @@ struct MatchingBuilder {
     let source: TokenizedSource
     let outline: Outline
     let chainStarts: ChainStarts
-    var calls: [CallSite] = []
+    /// The calls read so far (`callSites()` completes them), their arguments and trailing
+    /// closures.
+    private var pendingCalls: [PendingCall] = []
+    private var arguments: [Argument] = []
+    private var trailingClosures: [TrailingClosure] = []
     var closureCalls: [(closure: ClosureID, call: Int, label: Int?, trailing: Bool)] = []
     var assignments: [Assignment] = []
     var bindings: [LocalBinding] = []
+
+    /// A call before the file's argument tables exist: `CallSite` without them.
+    private struct PendingCall {
+        let callee: Int
+        let receiver: Range<Int>?
+        let openParen: Int?
+        let closeParen: Int?
+        let argumentRun: Range<Int>
+        let trailingRun: Range<Int>
+        let end: Int
+    }
 
     /// The body (scope index) of each control keyword (`if`, `while`, …) by its token.
     let bodyOfControl: TokenTable
@@ -154,61 +224,67 @@ struct MatchingBuilder {
         }
     }
 
+    /// The calls recorded, in the order `recordCall` found them, sharing one set of
+    /// argument tables.
+    func callSites() -> [CallSite] {
+        let tables = CallArgumentTables(arguments: arguments, trailingClosures: trailingClosures)
+        return pendingCalls.map { call in
+            CallSite(callee: call.callee, receiver: call.receiver, openParen: call.openParen, closeParen: call.closeParen,
+                     tables: tables, argumentRun: call.argumentRun, trailingRun: call.trailingRun, end: call.end)
+        }
+    }
+
     mutating func recordCall(_ callee: Int) {
         if source.kind(callee - 1) == .keyword, source.isWord(callee - 1, "func") { return }
         var next = callee + 1
         if source.kind(next) == .leftAngle, let close = source.partnerIndex(next) { next = close + 1 }
         var openParen: Int?, closeParen: Int?
-        var arguments: [Argument] = []
+        var argumentRun = arguments.count..<arguments.count
         var end = callee
         if source.kind(next) == .leftParen, !source.startsLine(next), let close = source.partnerIndex(next) {
             openParen = next
             closeParen = close
-            arguments = splitArguments(next, close)
+            argumentRun = splitArguments(next, close)
             end = close
             next = close + 1
         } else if closure(openingAt: next) == nil {
             return
         }
-        let callIndex = calls.count
-        var trailing: [(closure: ClosureID, label: Int?)] = []
+        let callIndex = pendingCalls.count
+        let trailingStart = trailingClosures.count
         if let first = closure(openingAt: next), let close = source.partnerIndex(next) {
-            trailing.append((first, nil))
+            trailingClosures.append((first, nil))
             end = close
             // Multiple trailing closures: `} label: {`.
             var cursor = close + 1
             while source.kind(cursor) == .identifier, source.kind(cursor + 1) == .colon,
                   let more = closure(openingAt: cursor + 2), let moreClose = source.partnerIndex(cursor + 2) {
-                trailing.append((more, cursor))
+                trailingClosures.append((more, cursor))
                 end = moreClose
                 cursor = moreClose + 1
             }
         }
-        for argument in arguments where argument.closure != nil {
-            closureCalls.append((argument.closure!, callIndex, argument.label, false))
+        let trailingRun = trailingStart..<trailingClosures.count
+        for position in argumentRun {
+            if let closure = arguments[position].closure {
+                closureCalls.append((closure, callIndex, arguments[position].label, false))
+            }
         }
-        for (closure, label) in trailing {
-            closureCalls.append((closure, callIndex, label, true))
+        for position in trailingRun {
+            closureCalls.append((trailingClosures[position].closure, callIndex, trailingClosures[position].label, true))
         }
         var receiver: Range<Int>?
         if source.kind(callee - 1) == .period, ExpressionBounds.isChainPiece(source, callee - 2) {
             receiver = chainStarts.chainStart(endingAt: callee - 2)..<(callee - 1)
         }
-        calls.append(CallSite(
+        pendingCalls.append(PendingCall(
             callee: callee, receiver: receiver, openParen: openParen, closeParen: closeParen,
-            arguments: arguments, trailingClosures: trailing, end: end))
+            argumentRun: argumentRun, trailingRun: trailingRun, end: end))
     }
 
-    func splitArguments(_ open: Int, _ close: Int) -> [Argument] {
-        guard open + 1 < close else { return [] }
-        // One argument more than top-level commas: the array is allocated once.
-        var commas = 0
-        _ = source.firstTopLevel(in: (open + 1)..<close) { cursor in
-            if source.kind(cursor) == .comma { commas += 1 }
-            return false
-        }
-        var arguments: [Argument] = []
-        arguments.reserveCapacity(commas + 1)
+    /// Appends the arguments between `open` and `close` to `arguments`; returns their run.
+    mutating func splitArguments(_ open: Int, _ close: Int) -> Range<Int> {
+        let start = arguments.count
         var cursor = open + 1
         while cursor < close {
             var label: Int?
@@ -226,7 +302,7 @@ struct MatchingBuilder {
             arguments.append(Argument(label: label, value: valueStart..<end, closure: closure))
             cursor = end + 1
         }
-        return arguments
+        return start..<arguments.count
     }
 
     mutating func recordAssignment(_ op: Int, compound: Bool) {

@@ -43,30 +43,29 @@ final class FileIndex: Sendable {
     init(_ source: TokenizedSource) {
         self.source = source
         mentionsKeyboard = KeyboardVocabulary.mayContain(KeyboardVocabulary.keyboardMarkers, in: source.file.bytes)
-        var linked = Outline(source)
+        var tables = Outline.Tables(source)
         let chainStarts = ChainStarts(source)
-        var matching = MatchingBuilder(source: source, outline: linked, chainStarts: chainStarts)
+        var matching = MatchingBuilder(source: source, outline: Outline(tables), chainStarts: chainStarts)
         matching.run()
-        // Each closure is changed in place (through the subscript it would be copied out
-        // and back once per field).
+        let callSites = matching.callSites()
+        // The calls link their closures: the outline is built again around the linked
+        // closures, sharing every other table with the one the matching read.
         for link in matching.closureCalls {
-            linked.closures[link.closure.rawValue].call = link.call
-            linked.closures[link.closure.rawValue].argumentLabel = link.label
-            linked.closures[link.closure.rawValue].isTrailing = link.trailing
+            tables.closures[link.closure.rawValue].call = link.call
+            tables.closures[link.closure.rawValue].argumentLabel = link.label
+            tables.closures[link.closure.rawValue].isTrailing = link.trailing
         }
-        // A constant from here on: the closures below read it without copying it.
-        let outline = linked
+        let outline = Outline(tables)
         self.outline = outline
         self.chainStarts = chainStarts
-        calls = matching.calls
+        calls = callSites
         assignments = matching.assignments
         bindings = matching.bindings
         var callAtCallee = TokenTable(tokenCount: source.code.count)
-        for index in matching.calls.indices { callAtCallee[matching.calls[index].callee] = index }
+        for index in callSites.indices { callAtCallee[callSites[index].callee] = index }
         self.callAtCallee = callAtCallee
-        callsByName = NameGroups(grouping: matching.calls.count) { source.nameHash(matching.calls[$0].callee) }
+        callsByName = NameGroups(grouping: callSites.count) { source.nameHash(callSites[$0].callee) }
         var caseBindings = NameHashTable<[CaseBinding]>()
-        let callSites = matching.calls
         // A case pattern's callee follows a `.` (see `casePatternKeyword`): other calls are
         // passed over without copying them.
         for index in callSites.indices
@@ -95,7 +94,7 @@ final class FileIndex: Sendable {
         let constants = ConstantResolver(source: source, outline: outline, bindings: matching.bindings,
                                          bindingsByName: bindingsByName)
         self.constants = constants
-        registrations = RegistrationRecogniser(source: source, outline: outline, calls: matching.calls,
+        registrations = RegistrationRecogniser(source: source, outline: outline, calls: callSites,
                                                constants: constants).registrations()
         var methodsPassedByName: [Int: [FunctionID]] = [:]
         for index in callSites.indices {
