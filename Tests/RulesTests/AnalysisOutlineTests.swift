@@ -28,6 +28,37 @@ final class AnalysisOutlineTests: XCTestCase {
         }
     }
 
+    /// `functions(named:)` and `functions(named:in:)` walk chains built with the outline: they
+    /// must list what a search of every function lists, in source order, for every owner and
+    /// name (overloads, `#if` branches, extensions, local functions, initializers).
+    func testFunctionsOfANameAndOwnerMatchASearch() {
+        let text = """
+        class A { func f() {}
+        #if DEBUG
+        func f(x: Int) {}
+        #else
+        func f(y: Int) {}
+        #endif
+        init() {}; init(a: Int) {}
+        func g() { func f() {}; func h() {} }
+        class B { func f() {}; func g() {}; subscript(i: Int) -> Int { i } } }
+        func f() {}
+        extension A { func f(z: Int) {}; static func g() {} }
+        struct C { func h() {}; func h(_ a: Int) {} }
+        """
+        let outline = Outline(Lexer.tokenize(SourceFile(path: "A.swift", text: text)))
+        XCTAssertGreaterThan(outline.functions.count, 14)
+        let functionIDs = outline.functions.indices.map(FunctionID.init)
+        for hash in Set(outline.functions.map(\.nameHash)) + [NameHash.of("absent")] {
+            let named = functionIDs.filter { outline[$0].nameHash == hash }
+            XCTAssertEqual(Array(outline.functions(named: hash)), named)
+            XCTAssertEqual(outline.functions(named: hash).isEmpty, named.isEmpty)
+            for owner in [nil] + outline.typeIDs.map(Optional.some) {
+                XCTAssertEqual(Array(outline.functions(named: hash, in: owner)), named.filter { outline[$0].owner == owner })
+            }
+        }
+    }
+
     /// Modifier names are read from the word list: each must be the modifier's own spelling,
     /// as the file's text gives it.
     func testModifierNamesAreTheirSpelling() {

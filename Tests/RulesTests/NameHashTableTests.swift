@@ -1,8 +1,8 @@
 import XCTest
 @testable import Rules
 
-/// `NameHashTable` places keys by their own bits: it must answer exactly as `Dictionary`
-/// and `Set` do, whatever the keys (real name hashes, keys that collide in their high or low
+/// `NameHashTable` places keys by their own bits: it (and the groups and chains built on it)
+/// must answer exactly as `Dictionary` and `Set` do, whatever the keys (real name hashes, keys that collide in their high or low
 /// bits, many keys that make it grow).
 final class NameHashTableTests: XCTestCase {
     /// A deterministic generator, so that a failure can be replayed.
@@ -33,6 +33,7 @@ final class NameHashTableTests: XCTestCase {
             for count in [0, 1, 2, 7, 8, 9, 31, 200, 1000] {
                 let inserted = keys(family, count, &generator)
                 var table = NameHashTable<Int>()
+                var exchanged = NameHashTable<Int>()
                 var dictionary: [UInt64: Int] = [:]
                 var set = NameHashTable<Void>()
                 var plainSet = Set<UInt64>()
@@ -47,6 +48,7 @@ final class NameHashTableTests: XCTestCase {
                 for (position, key) in inserted.enumerated() {
                     XCTAssertEqual(firsts.value(for: key, addingIfAbsent: position), plainFirsts[key] ?? position)
                     if plainFirsts[key] == nil { plainFirsts[key] = position }
+                    XCTAssertEqual(exchanged.exchangeValue(position, for: key), dictionary[key])
                     table.setValue(position, for: key)
                     reserved.setValue(position, for: key)
                     underReserved.setValue(position, for: key)
@@ -59,10 +61,14 @@ final class NameHashTableTests: XCTestCase {
                 XCTAssertEqual(set.count, plainSet.count)
                 XCTAssertEqual(Set(table.keys), Set(dictionary.keys))
                 let groups = NameGroups(grouping: inserted.count) { inserted[$0] }
+                let chains = NameChains(chaining: inserted.count) { inserted[$0] }
+                // Every third index without a key: in no chain.
+                let sparseChains = NameChains(chaining: inserted.count) { $0 % 3 == 0 ? nil : inserted[$0] }
                 // Present keys and absent ones (other keys of every family).
                 let asked = inserted + keys((family + 1) % 4, 50, &generator) + keys((family + 2) % 4, 50, &generator)
                 for key in asked {
                     XCTAssertEqual(table[key], dictionary[key], "family \(family), count \(count), key \(key)")
+                    XCTAssertEqual(exchanged[key], dictionary[key])
                     XCTAssertEqual(reserved[key], dictionary[key])
                     XCTAssertEqual(underReserved[key], dictionary[key])
                     XCTAssertEqual(firsts[key], plainFirsts[key])
@@ -70,6 +76,10 @@ final class NameHashTableTests: XCTestCase {
                     XCTAssertEqual(set.contains(key), plainSet.contains(key))
                     XCTAssertEqual(grouped[key], plainGroups[key])
                     XCTAssertEqual(groups[key].map(Array.init), plainGroups[key])
+                    XCTAssertEqual(Array(chains[key]), plainGroups[key] ?? [])
+                    XCTAssertEqual(chains[key].isEmpty, plainGroups[key] == nil)
+                    XCTAssertEqual(chains[key].first, plainGroups[key]?.first)
+                    XCTAssertEqual(Array(sparseChains[key]), (plainGroups[key] ?? []).filter { $0 % 3 != 0 })
                     // A group is a slice of one array: searched in its own indices.
                     if let group = groups[key] {
                         for bound in [-1, 0, count / 2, count] + group.map({ $0 + 1 }) {

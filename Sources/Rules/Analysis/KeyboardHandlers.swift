@@ -211,9 +211,9 @@ struct KeyboardHandlerFinder: FileIndexReader {
         guard let nameToken = source.selectedMethodName(in: value) else { return [] }
         let name = source.nameHash(nameToken)
         let candidates = outline.functions(named: name)
-        guard let type = outline.enclosingType(at: registration) else { return candidates }
+        guard let type = outline.enclosingType(at: registration) else { return Array(candidates) }
         let local = outline.functions(named: name, in: type)
-        return local.isEmpty ? candidates : local
+        return Array(local.isEmpty ? candidates : local)
     }
 
     static let chainDeferrals: [StaticString] = ["receive", "delay", "debounce", "throttle", "observe", "observeOn"]

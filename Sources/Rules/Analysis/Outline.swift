@@ -26,9 +26,9 @@ final class Outline: Sendable {
     /// holds it, -1 when none.
     let functionBodyOfScope: [Int32]
     let methodOfScope: [Int32]
-    /// Functions by name hash, and by owner type and name hash (`OwnedName.key`).
-    let functionsByName: NameHashTable<[FunctionID]>
-    let functionsByOwnerAndName: NameHashTable<[FunctionID]>
+    /// Function indices by name hash, and by owner type and name hash (`OwnedName.key`).
+    let functionsByName: NameChains
+    let functionsByOwnerAndName: NameChains
     /// The first property of each name declared directly in a type (or at file level), by
     /// `OwnedName.key`.
     let firstPropertyByOwnerAndName: NameHashTable<PropertyID>
@@ -50,8 +50,8 @@ final class Outline: Sendable {
         var executableOfScope: [Int32] = []
         var functionBodyOfScope: [Int32] = []
         var methodOfScope: [Int32] = []
-        var functionsByName = NameHashTable<[FunctionID]>()
-        var functionsByOwnerAndName = NameHashTable<[FunctionID]>()
+        var functionsByName = NameChains()
+        var functionsByOwnerAndName = NameChains()
         var firstPropertyByOwnerAndName = NameHashTable<PropertyID>()
         var nextPropertyOfSameOwnerAndName: [Int] = []
     }
@@ -197,15 +197,18 @@ final class Outline: Sendable {
         }
     }
 
+    /// The functions of one name, in declaration order.
+    typealias FunctionsOfName = LazyMapCollection<NameChains.Chain, FunctionID>
+
     /// Functions named like `name` (byte hash).
-    func functions(named hash: UInt64) -> [FunctionID] {
-        functionsByName[hash] ?? []
+    func functions(named hash: UInt64) -> FunctionsOfName {
+        functionsByName[hash].lazy.map(FunctionID.init)
     }
 
     /// Functions named like `name` declared directly in type `owner` (nil: at file level or
     /// local), without searching every function of that name.
-    func functions(named hash: UInt64, in owner: TypeID?) -> [FunctionID] {
-        functionsByOwnerAndName[OwnedName(owner: owner, name: hash).key] ?? []
+    func functions(named hash: UInt64, in owner: TypeID?) -> FunctionsOfName {
+        functionsByOwnerAndName[OwnedName(owner: owner, name: hash).key].lazy.map(FunctionID.init)
     }
 
     /// The first property named like `hash` declared directly in type `owner`: a lookup, not
@@ -361,15 +364,12 @@ private struct OutlineBuilder {
         }
         fillScopes(upTo: count)
         // Declarations are read in place: copying each would retain all its arrays.
-        outline.functionsByName = NameHashTable(minimumCapacity: outline.functions.count)
-        outline.functionsByOwnerAndName = NameHashTable(minimumCapacity: outline.functions.count)
-        outline.firstPropertyByOwnerAndName = NameHashTable(minimumCapacity: outline.properties.count)
-        for index in outline.functions.indices {
-            let nameHash = outline.functions[index].nameHash
-            let ownedName = Outline.OwnedName(owner: outline.functions[index].owner, name: nameHash)
-            outline.functionsByName.modify(nameHash, default: []) { $0.append(FunctionID(index)) }
-            outline.functionsByOwnerAndName.modify(ownedName.key, default: []) { $0.append(FunctionID(index)) }
+        let functions = outline.functions
+        outline.functionsByName = NameChains(chaining: functions.count) { functions[$0].nameHash }
+        outline.functionsByOwnerAndName = NameChains(chaining: functions.count) {
+            Outline.OwnedName(owner: functions[$0].owner, name: functions[$0].nameHash).key
         }
+        outline.firstPropertyByOwnerAndName = NameHashTable(minimumCapacity: outline.properties.count)
         outline.nextPropertyOfSameOwnerAndName = [Int](repeating: -1, count: outline.properties.count)
         for index in outline.properties.indices.reversed() {
             let name = Outline.OwnedName(owner: outline.properties[index].owner, name: outline.properties[index].nameHash).key

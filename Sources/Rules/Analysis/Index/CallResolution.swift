@@ -124,7 +124,7 @@ extension FileIndex {
         let name = source.nameHash(call.callee)
         let named = outline.functions(named: name)
         guard !named.isEmpty else { return [] }
-        func taking(_ candidates: [FunctionID]) -> [FunctionID] {
+        func taking(_ candidates: Outline.FunctionsOfName) -> [FunctionID] {
             candidates.compactMap { id in
                 let function = outline[id]
                 guard function.kind == .function, function.scope != nil,
@@ -132,9 +132,8 @@ extension FileIndex {
                 return id
             }
         }
-        if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee),
-           let own = methods(named: name, ofTypeNamed: outline[type].qualifiedName) {
-            let found = taking(own)
+        if call.isOnSelf(source), let type = outline.enclosingType(at: call.callee) {
+            let found = taking(methods(named: name, ofTypeNamedAs: type))
             if !found.isEmpty { return found }
         }
         return taking(named)
@@ -254,7 +253,7 @@ extension FileIndex {
     /// parameter of the enclosing function or a property of the type declares is a value, not
     /// a method.
     static func functions(passedAs argument: Argument, _ source: TokenizedSource, _ outline: Outline,
-                          _ constants: ConstantResolver, _ functionsByTypeName: NameHashTable<[FunctionID]>) -> [FunctionID] {
+                          _ constants: ConstantResolver, _ functionsByTypeName: NameChains) -> [FunctionID] {
         guard argument.closure == nil else { return [] }
         let value = argument.value
         let name: Int
@@ -271,11 +270,12 @@ extension FileIndex {
         let hash = source.nameHash(name)
         if outline.firstPropertyByOwnerAndName[Outline.OwnedName(owner: type, name: hash)] != nil { return [] }
         let typeNameHash = NameHash.of(outline[type].simpleName)
-        guard let own = functionsByTypeName[typeMethodKey(name: hash, typeNameHash: typeNameHash)] else { return [] }
+        let own = functionsByTypeName[typeMethodKey(name: hash, typeNameHash: typeNameHash)]
+        guard !own.isEmpty else { return [] }
         if value.count == 1, constants.binding(referencedBy: name) != nil || enclosingParameter(named: name, source, outline) != nil {
             return []
         }
-        return own.filter { outline[$0].kind == .function && outline[$0].scope != nil }
+        return Array(own.lazy.map(FunctionID.init).filter { outline[$0].kind == .function && outline[$0].scope != nil })
     }
 
     /// The name token of the parameter of the function around `name` that is named like it.

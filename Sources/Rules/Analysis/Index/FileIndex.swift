@@ -27,7 +27,10 @@ final class FileIndex: Sendable {
     /// Methods by base name and the qualified name of the type whose declaration or
     /// extension declares them (`typeMethodKey`): what a call on `self` can mean, looked up
     /// rather than searched.
-    let functionsByTypeName: NameHashTable<[FunctionID]>
+    let functionsByTypeName: NameChains
+    /// Per type declaration: the hash of its qualified name, the type half of the keys of
+    /// `functionsByTypeName` (hashed once, not per call resolved).
+    let qualifiedNameHashOfType: [UInt64]
     /// Notification registrations of the file (any notification and project wrappers), in
     /// call order.
     let registrations: [ObserverRegistration]
@@ -81,12 +84,12 @@ final class FileIndex: Sendable {
             }
         }
         self.caseBindings = caseBindings
-        var functionsByTypeName = NameHashTable<[FunctionID]>(minimumCapacity: outline.functions.count)
-        let typeNameHashes = outline.types.indices.map { NameHash.of(outline.types[$0].qualifiedName) }
-        for index in outline.functions.indices {
-            guard let owner = outline.functions[index].owner else { continue }
-            let key = Self.typeMethodKey(name: outline.functions[index].nameHash, typeNameHash: typeNameHashes[owner.rawValue])
-            functionsByTypeName.modify(key, default: []) { $0.append(FunctionID(index)) }
+        let qualifiedNameHashOfType = outline.types.indices.map { NameHash.of(outline.types[$0].qualifiedName) }
+        self.qualifiedNameHashOfType = qualifiedNameHashOfType
+        let functionsByTypeName = NameChains(chaining: outline.functions.count) { index in
+            outline.functions[index].owner.map {
+                Self.typeMethodKey(name: outline.functions[index].nameHash, typeNameHash: qualifiedNameHashOfType[$0.rawValue])
+            }
         }
         self.functionsByTypeName = functionsByTypeName
         let bindingsByName = NameGroups(grouping: matching.bindings.count) { matching.bindings[$0].nameHash }
@@ -115,10 +118,11 @@ final class FileIndex: Sendable {
         name &+ typeNameHash &* 0x9E37_79B9_7F4A_7C15
     }
 
-    /// The methods named like `name` (hash) declared by the type called `typeName` (its
-    /// declaration and extensions in this file).
-    func methods(named name: UInt64, ofTypeNamed typeName: String) -> [FunctionID]? {
-        functionsByTypeName[Self.typeMethodKey(name: name, typeNameHash: NameHash.of(typeName))]
+    /// The methods named like `name` (hash) declared by the type whose qualified name is that
+    /// of `type` (its declaration and extensions in this file).
+    func methods(named name: UInt64, ofTypeNamedAs type: TypeID) -> Outline.FunctionsOfName {
+        let key = Self.typeMethodKey(name: name, typeNameHash: qualifiedNameHashOfType[type.rawValue])
+        return functionsByTypeName[key].lazy.map(FunctionID.init)
     }
 
     /// The `case` keyword of a call that is an enum case pattern (`case .x(…)`, `case let .x(…)`,

@@ -57,6 +57,19 @@ struct NameHashTable<Value> {
         change(&values[entry])
     }
 
+    /// Sets the value of `key` to `value`, adding the key when it is new; the value it had
+    /// before (nil when new): one probe where a lookup followed by a store would take two.
+    mutating func exchangeValue(_ value: Value, for key: UInt64) -> Value? {
+        switch probe(key) {
+        case .found(let entry):
+            defer { values[entry] = value }
+            return values[entry]
+        case .vacant(let slot):
+            insert(key, value, at: slot)
+            return nil
+        }
+    }
+
     /// The value of `key`, after adding the key with `value` when it is new: one probe where
     /// a lookup followed by an insert would take two.
     mutating func value(for key: UInt64, addingIfAbsent value: Value) -> Value {
@@ -188,5 +201,59 @@ struct NameGroups: Sendable {
     /// The indices whose key is `key`, in increasing order; nil when none.
     subscript(key: UInt64) -> ArraySlice<Int>? {
         groupOfKey[key].map { group in members[Int(starts[Int(group)])..<Int(starts[Int(group) + 1])] }
+    }
+}
+
+/// Indices chained by a name hash: per key its first index, per index the next one of the
+/// same key. For declarations by name, where most names have one declaration: a chain costs
+/// no array of its own, where a table of arrays would allocate one per name.
+struct NameChains: Sendable {
+    /// Per key: the first index of its chain.
+    private let firstOfKey: NameHashTable<Int32>
+    /// Per index: the next index of the same key, -1 at the end of a chain (and for indices
+    /// without a key). Always greater than the index itself.
+    private let next: [Int32]
+
+    /// No chains.
+    init() {
+        firstOfKey = NameHashTable()
+        next = []
+    }
+
+    /// The indices `0..<count` chained by `key(index)`, each chain in increasing order; indices
+    /// whose key is nil are in no chain. `key` is asked once per index.
+    init(chaining count: Int, by key: (Int) -> UInt64?) {
+        var firstOfKey = NameHashTable<Int32>(minimumCapacity: count)
+        var next = [Int32](repeating: -1, count: count)
+        // Backwards, so that each index goes in front of the later ones of its key.
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            guard let key = key(index) else { continue }
+            if let later = firstOfKey.exchangeValue(Int32(truncatingIfNeeded: index), for: key) {
+                next[index] = later
+            }
+        }
+        self.firstOfKey = firstOfKey
+        self.next = next
+    }
+
+    /// The indices whose key is `key`, in increasing order (empty when none).
+    subscript(key: UInt64) -> Chain {
+        Chain(next: next, startIndex: firstOfKey[key].map { Int($0) } ?? Chain.end)
+    }
+
+    /// The indices of one key: a collection whose positions are the indices themselves, so
+    /// that walking it allocates nothing.
+    struct Chain: Collection, Sendable {
+        fileprivate static let end = Int.max
+        fileprivate let next: [Int32]
+        let startIndex: Int
+        var endIndex: Int { Self.end }
+
+        func index(after position: Int) -> Int {
+            let following = next[position]
+            return following < 0 ? Self.end : Int(following)
+        }
+
+        subscript(position: Int) -> Int { position }
     }
 }
