@@ -177,7 +177,9 @@ struct NameGroups: Sendable {
         // callee), so this rebuilds at most once without holding much unused room.
         var groupOfKey = NameHashTable<Int32>(minimumCapacity: count / 2)
         var groupOfIndex = [Int32](repeating: 0, count: count)
+        // One size per key: the same room as the keys.
         var sizes: [Int32] = []
+        sizes.reserveCapacity(count / 2)
         for index in 0..<count {
             let group = groupOfKey.value(for: key(index), addingIfAbsent: Int32(truncatingIfNeeded: sizes.count))
             if Int(group) == sizes.count { sizes.append(1) } else { sizes[Int(group)] += 1 }
