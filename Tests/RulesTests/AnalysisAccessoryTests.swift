@@ -227,6 +227,33 @@ final class AnalysisAccessoryTests: XCTestCase {
         XCTAssertEqual(facts.superclasses(of: "Chat"), ["BaseController"])
     }
 
+    /// `accessoryAssignments` answers files without the accessory names at once (from their
+    /// catalogue markers when the model knows them): the same assignments as looking through
+    /// every assignment's target.
+    func testAccessoryAssignmentsEqualThoseOfEveryTarget() {
+        let codes = [
+            "class A { func f() { field.inputAccessoryView = bar; other.inputView = nil; x = 1 } }",
+            "class B { func f() { inputAccessoryViewController = c; self.view.inputAccessoryView = makeBar() } }",
+            "class C { func f() { field.inputView = picker; count += 1; items[0] = 2 } }",
+            "class D { func f() { a.`inputAccessoryView` = b; a.inputAccessoryView += b; accessory = inputAccessoryView } }",
+            "class E { let x = 1 }",
+        ]
+        var found = 0
+        for code in codes {
+            let source = Lexer.tokenize(SourceFile(path: "A.swift", text: code))
+            let expected = FileAnalysis(source).assignments.filter { assignment in
+                guard !assignment.isCompound, let last = ExpressionBounds.chainNames(source, assignment.lhs).last else { return false }
+                return source.isWord(last, "inputAccessoryView") || source.isWord(last, "inputAccessoryViewController")
+            }.map(\.lhs)
+            found += expected.count
+            let markers = FileChecker.catalogueMarkers.present(in: source.file.bytes)
+            for analysis in [FileAnalysis(source), FileAnalysis(FileModel(source, catalogueMarkers: markers))] {
+                XCTAssertEqual(analysis.accessoryAssignments.map(\.lhs), expected, code)
+            }
+        }
+        XCTAssertGreaterThanOrEqual(found, 3)
+    }
+
     func testIndentationOfALine() {
         let analysis = analyze("class A {\n\t  override var x: Int { 1 }\n}\n")
         XCTAssertEqual(analysis.indentation(ofLineAt: analysis.index(of: "override")!), "\t  ")

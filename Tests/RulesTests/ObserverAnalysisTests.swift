@@ -377,4 +377,55 @@ final class TokenStoreTests: XCTestCase {
         let screen = FileModel(Lexer.tokenize(SourceFile(path: "Screen.swift", text: sources[0]))).fileIndex.outline
         XCTAssertEqual(LifecycleGraph(ownPhasesIn: screen).ownPhases.count, 10)
     }
+
+    /// `layoutWorkByRootHandler` looks for a layout sink only in assignments with a token in a
+    /// keyboard handler: the same answer as classifying every assignment of the file.
+    func testLayoutWorkEqualsThatOfEveryAssignment() {
+        let sources = [
+            """
+            class ChatViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    view.frame = .zero
+                    bottom.constant = 8
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillShow(_:)), name: UIResponder.keyboardWillShowNotification, object: nil)
+                    NotificationCenter.default.addObserver(self, selector: #selector(keyboardWillHide(_:)), name: UIResponder.keyboardWillHideNotification, object: nil)
+                }
+                @objc func keyboardWillShow(_ note: Notification) {
+                    scrollView.contentOffset = .zero
+                    var frame = view.frame
+                    frame.origin.y = 0
+                    bottom.constant = 100
+                    view.layoutIfNeeded()
+                }
+                @objc func keyboardWillHide(_ note: Notification) { move() }
+                func move() { tableView.contentInset.bottom = 0; items[0].frame = .zero }
+            }
+            """,
+            """
+            class Plain { func f() { view.frame = .zero; view.setNeedsLayout() } }
+            """,
+        ]
+        var found = 0
+        for code in sources {
+            let analysis = analyze(code)
+            var expected: [Int: Int] = [:]
+            func record(_ token: Int) {
+                guard let handler = analysis.handlerIndex(at: token) else { return }
+                let root = analysis.rootHandler(of: handler)
+                if let existing = expected[root], existing <= token { return }
+                expected[root] = token
+            }
+            for assignment in analysis.assignments {
+                guard let sink = analysis.layoutSink(of: assignment), sink.kind != .contentOffset else { continue }
+                record(sink.member)
+            }
+            for call in analysis.calls where analysis.source.wordIndex(call.callee, in: ["layoutIfNeeded", "setNeedsLayout"]) != nil {
+                record(call.callee)
+            }
+            XCTAssertEqual(analysis.layoutWorkByRootHandler(), expected)
+            found += expected.count
+        }
+        XCTAssertGreaterThan(found, 0)
+    }
 }

@@ -95,6 +95,28 @@ final class ProjectFactsUpdateTests: XCTestCase {
         XCTAssertEqual(FactCollectionTests.canonical(replaced), FactCollectionTests.canonical(ProjectFacts(merging: files + [FileFacts(copying: files[0], path: "Copy.swift")])))
     }
 
+    /// Copies of a project share its tables: updating, including into, excluding from or
+    /// replacing in one copy leaves every other as it was.
+    func testChangingOneCopyLeavesTheOthersAsTheyWere() {
+        let earlier = Array(Self.files.prefix(6)), added = Array(Self.files.dropFirst(6))
+        let expected = FactCollectionTests.canonical(ProjectFacts(merging: earlier))
+        let original = ProjectFacts(merging: earlier)
+        var updated = original
+        updated.update(toMerge: Self.files)
+        let derived = [
+            original.including(added[0]), original.excluding(earlier[1].path), original.replacing(added[4]),
+            original.recordingTypeLookups(into: TypeLookups()),
+        ]
+        XCTAssertEqual(FactCollectionTests.canonical(original), expected)
+        XCTAssertEqual(FactCollectionTests.canonical(updated), FactCollectionTests.canonical(ProjectFacts(merging: Self.files)))
+        XCTAssertTrue(original.types.lookups == nil && derived[3].types.lookups != nil)
+        XCTAssertTrue(derived[0].contains(path: added[0].path) && derived[2].contains(path: added[4].path))
+        XCTAssertFalse(derived[1].contains(path: earlier[1].path))
+        XCTAssertFalse(original.contains(path: added[0].path) || original.contains(path: added[4].path))
+        XCTAssertTrue(original.contains(path: earlier[1].path))
+        XCTAssertNotEqual(FactCollectionTests.canonical(updated), expected)
+    }
+
     /// The sources hold what the test is about.
     func testSourcesOverlap() {
         let project = ProjectFacts(merging: Self.files)

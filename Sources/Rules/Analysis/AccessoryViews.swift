@@ -93,10 +93,14 @@ extension FileAnalysis {
 
     // MARK: Assignments
 
+    private static let accessoryPropertyMarker = CatalogueMarkerCheck(["inputAccessoryView"])
+
     /// `x.inputAccessoryView = …` and `inputAccessoryView = …` (text fields, text views, search
     /// bars, and types that redeclare the property as read-write).
     var accessoryAssignments: [Assignment] {
-        assignments.filter { assignment in
+        // Both names start with `inputAccessoryView`: a file without those bytes assigns neither.
+        guard Self.accessoryPropertyMarker.mayBeIn(source.file.bytes, present: model.catalogueMarkers) else { return [] }
+        return assignments.filter { assignment in
             guard !assignment.isCompound, let last = chainNames(assignment.lhs).last else { return false }
             return source.isWord(last, "inputAccessoryView") || source.isWord(last, "inputAccessoryViewController")
         }

@@ -353,7 +353,9 @@ extension FileAnalysis {
             if let existing = found[root], existing <= token { return }
             found[root] = token
         }
-        for assignment in assignments {
+        // The sink's member is a token of the assignment's target: a target with no token in
+        // a handler is not classified.
+        for assignment in assignments where assignment.lhs.contains(where: { handlerIndex(at: $0) != nil }) {
             guard let sink = layoutSink(of: assignment), sink.kind != .contentOffset else { continue }
             record(sink.member)
         }

@@ -355,7 +355,117 @@ final class TypeLookups: @unchecked Sendable {
 
 /// The merge of every analysed file's facts. Adding a file on top (`including`) or taking one
 /// out (`excluding`) costs that file's facts, not the project's.
+///
+/// The tables sit behind one reference that no project changes while another holds it: a
+/// project is handed to every analysis and check (and copied each time), and copying the
+/// tables themselves retained each of their ~20 collections.
 public struct ProjectFacts: Sendable {
+    private final class Storage: Sendable {
+        let tables: ProjectTables
+        init(_ tables: ProjectTables) { self.tables = tables }
+    }
+
+    private var storage: Storage
+
+    private init(_ tables: ProjectTables) { storage = Storage(tables) }
+
+    public init(merging files: [FileFacts]) { self.init(ProjectTables(merging: files)) }
+
+    public static let empty = ProjectFacts(merging: [])
+
+    /// See `ProjectTables.update(toMerge:)`.
+    public mutating func update(toMerge files: [FileFacts]) {
+        var tables = storage.tables
+        // Dropping this project's storage first leaves `tables` the only holder of its
+        // collections (unless another project shares them), so they change in place.
+        storage = Self.empty.storage
+        tables.update(toMerge: files)
+        storage = Storage(tables)
+    }
+
+    /// The same facts, writing down every type name looked up in them into `lookups`.
+    func recordingTypeLookups(into lookups: TypeLookups) -> ProjectFacts {
+        ProjectFacts(storage.tables.recordingTypeLookups(into: lookups))
+    }
+
+    /// Whether the project holds facts of the file at `path`.
+    public func contains(path: String) -> Bool { storage.tables.contains(path: path) }
+
+    /// See `ProjectTables.replacing(_:)`.
+    public func replacing(_ file: FileFacts) -> ProjectFacts { ProjectFacts(storage.tables.replacing(file)) }
+
+    /// See `ProjectTables.excluding(_:)`.
+    public func excluding(_ path: String) -> ProjectFacts { ProjectFacts(storage.tables.excluding(path)) }
+
+    /// See `ProjectTables.including(_:)`.
+    func including(_ file: FileFacts) -> ProjectFacts {
+        contains(path: file.path) ? self : ProjectFacts(storage.tables.including(file))
+    }
+
+    public var types: TypeTable { _read { yield storage.tables.types } }
+    public var keyboardAccessors: [String: KeyboardUserInfoKey] { _read { yield storage.tables.keyboardAccessors } }
+    public var keyboardHeightAccessors: Set<String> { _read { yield storage.tables.keyboardHeightAccessors } }
+    public var keyboardFrameProperties: [String: KeyboardUserInfoKey] { _read { yield storage.tables.keyboardFrameProperties } }
+    /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
+    public var shadowsKeyboardLayoutGuideEverywhere: Bool { storage.tables.shadowsKeyboardLayoutGuideEverywhere }
+    public var keyboardManagerSwitches: [KeyboardManagerSwitch] { _read { yield storage.tables.keyboardManagerSwitches } }
+    public var keyboardManagerExcludedTypes: Set<String> { _read { yield storage.tables.keyboardManagerExcludedTypes } }
+    public var accessoryViewTypes: Set<String> { _read { yield storage.tables.accessoryViewTypes } }
+    public var accessories: AccessoryFacts { _read { yield storage.tables.accessories } }
+    public var scrollViewInsets: ScrollViewInsetFacts { _read { yield storage.tables.scrollViewInsets } }
+    var accessorHashes: NameHashTable<KeyboardUserInfoKey> { _read { yield storage.tables.accessorHashes } }
+    var heightAccessorHashes: NameHashTable<Void> { _read { yield storage.tables.heightAccessorHashes } }
+    var resultTraitHashes: NameHashTable<KeyboardValue.Traits> { _read { yield storage.tables.resultTraitHashes } }
+    var framePropertyHashes: NameHashTable<KeyboardUserInfoKey> { _read { yield storage.tables.framePropertyHashes } }
+    var keyboardArguments: NameHashTable<[KeyboardArgumentFact]> { _read { yield storage.tables.keyboardArguments } }
+    /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
+    var keyboardLayoutGuideUsers: [String] { _read { yield storage.tables.keyboardLayoutGuideUsers } }
+
+    /// How far `superclasses(of:)` follows a chain: deeper class hierarchies do not occur in
+    /// practice, and a bound keeps a cyclic or generated hierarchy cheap.
+    public static let maximumSuperclassDepth = 32
+
+    /// The project superclass chain of `name` (first inherited name that is a project
+    /// class), nearest first, bounded against cycles. Each superclass is named as the project
+    /// declares it (qualified, resolved from the scope of the subclass's declaration), or as
+    /// written when the project does not declare it (`UIViewController`).
+    public func superclasses(of name: String) -> [String] {
+        var chain: [String] = []
+        var current = name
+        while chain.count < Self.maximumSuperclassDepth, let facts = types.declaration(of: current),
+              let written = facts.superclass {
+            let outer = facts.name.lastIndex(of: ".").map { String(facts.name[..<$0]) }
+            let parent = types.resolve(written, from: outer)
+            guard !chain.contains(parent), parent != name, parent != facts.name else { break }
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// Whether `name` is, or inherits from, `ancestor` (as far as the project shows).
+    public func type(_ name: String, inheritsFrom ancestor: String) -> Bool {
+        name == ancestor || superclasses(of: name).contains(ancestor)
+    }
+
+    /// Whether a project-declared `keyboardLayoutGuide` shadows UIKit's for `name`.
+    public func keyboardLayoutGuideIsShadowed(for name: String) -> Bool {
+        if shadowsKeyboardLayoutGuideEverywhere { return true }
+        return ([name] + superclasses(of: name)).contains { types.keyboardFacts(of: $0)?.declaresKeyboardLayoutGuide ?? false }
+    }
+
+    /// Whether type `name` (its declaration and extensions) uses UIKit's keyboard layout guide.
+    public func usesKeyboardLayoutGuide(_ name: String) -> Bool {
+        guard let facts = types.keyboardFacts(of: name), !facts.keyboardLayoutGuideUses.isEmpty else { return false }
+        return !keyboardLayoutGuideIsShadowed(for: name)
+    }
+
+    /// Whether some file enables IQKeyboardManager.
+    public var enablesKeyboardManager: Bool { keyboardManagerSwitches.contains { $0.isEnabled } }
+}
+
+/// The tables of `ProjectFacts`, which holds them behind one reference.
+struct ProjectTables: Sendable {
     /// The files the project was built from, in merge order.
     private var files: [FileFacts] = []
     private var indexByPath: [String: Int] = [:]
@@ -365,17 +475,16 @@ public struct ProjectFacts: Sendable {
     private var filesWithFactsBeyondTypes: [Int] = []
     /// Files added on top of `files` (`including`).
     private var layeredFiles: [FileFacts] = []
-    public private(set) var types = TypeTable()
-    public private(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
-    public private(set) var keyboardHeightAccessors: Set<String> = []
-    public private(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
-    /// Some file declares `keyboardLayoutGuide` on `UIView`, so no use refers to UIKit's.
-    public private(set) var shadowsKeyboardLayoutGuideEverywhere = false
-    public private(set) var keyboardManagerSwitches: [KeyboardManagerSwitch] = []
-    public private(set) var keyboardManagerExcludedTypes: Set<String> = []
-    public private(set) var accessoryViewTypes: Set<String> = []
-    public private(set) var accessories = AccessoryFacts()
-    public private(set) var scrollViewInsets = ScrollViewInsetFacts()
+    private(set) var types = TypeTable()
+    private(set) var keyboardAccessors: [String: KeyboardUserInfoKey] = [:]
+    private(set) var keyboardHeightAccessors: Set<String> = []
+    private(set) var keyboardFrameProperties: [String: KeyboardUserInfoKey] = [:]
+    private(set) var shadowsKeyboardLayoutGuideEverywhere = false
+    private(set) var keyboardManagerSwitches: [KeyboardManagerSwitch] = []
+    private(set) var keyboardManagerExcludedTypes: Set<String> = []
+    private(set) var accessoryViewTypes: Set<String> = []
+    private(set) var accessories = AccessoryFacts()
+    private(set) var scrollViewInsets = ScrollViewInsetFacts()
     /// Name hashes of `keyboardAccessors` and `keyboardFrameProperties`, for token lookups.
     private(set) var accessorHashes = NameHashTable<KeyboardUserInfoKey>()
     private(set) var heightAccessorHashes = NameHashTable<Void>()
@@ -384,7 +493,6 @@ public struct ProjectFacts: Sendable {
     private(set) var framePropertyHashes = NameHashTable<KeyboardUserInfoKey>()
     /// `keyboardArguments` of every file by the hash of the called name.
     private(set) var keyboardArguments = NameHashTable<[KeyboardArgumentFact]>()
-    /// Types with uses of UIKit's keyboard layout guide (shadowed or not), sorted by name.
     private(set) var keyboardLayoutGuideUsers: [String] = []
 
     /// Whether `update(toMerge:)` can merge again only what added files change: the files'
@@ -392,7 +500,7 @@ public struct ProjectFacts: Sendable {
     /// that a type's `paths` lead to the files holding it.
     private var supportsUpdates = true
 
-    public init(merging files: [FileFacts]) {
+    init(merging files: [FileFacts]) {
         types.reserveCapacity(files.reduce(0) { $0 + $1.types.count })
         accessories.propertyTypes.reserveCapacity(files.reduce(0) { $0 + $1.accessories.propertyTypes.count })
         indexByPath.reserveCapacity(files.count)
@@ -423,9 +531,9 @@ public struct ProjectFacts: Sendable {
     /// Any other `files` (or a project with files taken out or added on top) is merged anew.
     /// The merged files are recognised by path: facts under a path this project holds must be
     /// those it merged (a driver adds the facts of files it had not analysed).
-    public mutating func update(toMerge files: [FileFacts]) {
+    mutating func update(toMerge files: [FileFacts]) {
         guard let added = positionsAdded(in: files) else {
-            self = ProjectFacts(merging: files)
+            self = ProjectTables(merging: files)
             return
         }
         guard !added.isEmpty else { return }
@@ -537,31 +645,27 @@ public struct ProjectFacts: Sendable {
         }
     }
 
-    public static let empty = ProjectFacts(merging: [])
-
-    /// The same facts, writing down every type name looked up in them into `lookups`.
-    func recordingTypeLookups(into lookups: TypeLookups) -> ProjectFacts {
+    func recordingTypeLookups(into lookups: TypeLookups) -> ProjectTables {
         var project = self
         project.types.lookups = lookups
         return project
     }
 
-    /// Whether the project holds facts of the file at `path`.
-    public func contains(path: String) -> Bool {
+    func contains(path: String) -> Bool {
         if let index = indexByPath[path], !excludedFiles.contains(index) { return true }
         return layeredFiles.contains { $0.path == path }
     }
 
     /// The project with one file's facts replaced (or added): after `--fix` edits a file,
     /// cross-file rules must see what the file says now, not what it said before the edit.
-    public func replacing(_ file: FileFacts) -> ProjectFacts {
+    func replacing(_ file: FileFacts) -> ProjectTables {
         excluding(file.path).including(file)
     }
 
     /// The project without the facts of the file at `path`: the types that file declares or
     /// extends are merged again from the other files that hold them, and the facts beyond
     /// types from the files that hold some.
-    public func excluding(_ path: String) -> ProjectFacts {
+    func excluding(_ path: String) -> ProjectTables {
         var project = self
         let removed: FileFacts
         if let index = indexByPath[path], !excludedFiles.contains(index) {
@@ -613,52 +717,11 @@ public struct ProjectFacts: Sendable {
         for file in layeredFiles { mergeFactsBeyondTypes(of: file) }
     }
 
-    /// How far `superclasses(of:)` follows a chain: deeper class hierarchies do not occur in
-    /// practice, and a bound keeps a cyclic or generated hierarchy cheap.
-    public static let maximumSuperclassDepth = 32
-
-    /// The project superclass chain of `name` (first inherited name that is a project
-    /// class), nearest first, bounded against cycles. Each superclass is named as the project
-    /// declares it (qualified, resolved from the scope of the subclass's declaration), or as
-    /// written when the project does not declare it (`UIViewController`).
-    public func superclasses(of name: String) -> [String] {
-        var chain: [String] = []
-        var current = name
-        while chain.count < Self.maximumSuperclassDepth, let facts = types.declaration(of: current),
-              let written = facts.superclass {
-            let outer = facts.name.lastIndex(of: ".").map { String(facts.name[..<$0]) }
-            let parent = types.resolve(written, from: outer)
-            guard !chain.contains(parent), parent != name, parent != facts.name else { break }
-            chain.append(parent)
-            current = parent
-        }
-        return chain
-    }
-
-    /// Whether `name` is, or inherits from, `ancestor` (as far as the project shows).
-    public func type(_ name: String, inheritsFrom ancestor: String) -> Bool {
-        name == ancestor || superclasses(of: name).contains(ancestor)
-    }
-
-    /// Whether a project-declared `keyboardLayoutGuide` shadows UIKit's for `name`.
-    public func keyboardLayoutGuideIsShadowed(for name: String) -> Bool {
-        if shadowsKeyboardLayoutGuideEverywhere { return true }
-        return ([name] + superclasses(of: name)).contains { types.keyboardFacts(of: $0)?.declaresKeyboardLayoutGuide ?? false }
-    }
-
-    /// Whether type `name` (its declaration and extensions) uses UIKit's keyboard layout guide.
-    public func usesKeyboardLayoutGuide(_ name: String) -> Bool {
-        guard let facts = types.keyboardFacts(of: name), !facts.keyboardLayoutGuideUses.isEmpty else { return false }
-        return !keyboardLayoutGuideIsShadowed(for: name)
-    }
-
-    /// Whether some file enables IQKeyboardManager.
-    public var enablesKeyboardManager: Bool { keyboardManagerSwitches.contains { $0.isEnabled } }
 
     /// This project's facts with `file` added when the project does not hold it yet.
     /// The file's facts are layered on top: the result is that of merging it after every
     /// other file, at the cost of the file's own facts.
-    func including(_ file: FileFacts) -> ProjectFacts {
+    func including(_ file: FileFacts) -> ProjectTables {
         if contains(path: file.path) { return self }
         var project = self
         for type in file.types { project.types.layer(type) }
